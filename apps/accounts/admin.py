@@ -1,0 +1,54 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import ServicePrincipal, User
+
+
+class UserCreationForm(AdminUserCreationForm):
+    class Meta:
+        model = User
+        fields = ("email", "full_name", "role")
+
+
+class UserEditForm(UserChangeForm):
+    class Meta:
+        model = User
+        fields = "__all__"
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    form = UserEditForm
+    add_form = UserCreationForm
+    ordering = ("email",)
+    list_display = ("email", "full_name", "role", "language", "is_active", "last_login")
+    list_filter = ("role", "is_active", "language")
+    search_fields = ("email", "full_name")
+    fieldsets = (
+        (None, {"fields": ("email", "password")}),
+        (_("Profile"), {"fields": ("full_name", "language", "time_zone")}),
+        (_("Access"), {"fields": ("role", "is_active", "is_superuser", "groups", "user_permissions")}),
+        (_("Dates"), {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = (
+        (None, {"classes": ("wide",), "fields": ("email", "full_name", "role", "password1", "password2")}),
+    )
+    readonly_fields = ("last_login", "date_joined")
+
+
+@admin.register(ServicePrincipal)
+class ServicePrincipalAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "is_active", "created_at")
+    list_filter = ("kind", "is_active")
+    search_fields = ("name", "description")
+    actions = ["deactivate", "activate"]
+
+    @admin.action(description=_("Deactivate selected service principals"))
+    def deactivate(self, request, queryset):
+        queryset.update(is_active=False)
+
+    @admin.action(description=_("Activate selected service principals"))
+    def activate(self, request, queryset):
+        queryset.update(is_active=True)

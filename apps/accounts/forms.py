@@ -1,0 +1,14 @@
+import zoneinfo
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import User
+
+# The zones an office picks from; the full IANA list stays accepted for API clients.
+COMMON_TIME_ZONES = sorted(z for z in zoneinfo.available_timezones() if "/" in z and not z.startswith("Etc/"))
+
+
+class PreferencesForm(forms.Form):
+    language = forms.ChoiceField(label=_("Language"), choices=User.Language.choices)
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=[(z, z) for z in COMMON_TIME_ZONES])

@@ -1,0 +1,118 @@
+"""Users (email login, with their profile settings), and service principals."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.contrib.auth.models import PermissionsMixin
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(_("“%(value)s” is not a known IANA time zone."), params={"value": value})
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create(self, email: str, password: str | None, **fields) -> User:
+        if not email:
+            raise ValueError("An email address is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email: str, password: str | None = None, **fields) -> User:
+        fields.setdefault("role", User.Role.STAFF)
+        fields.setdefault("is_superuser", False)
+        return self._create(email, password, **fields)
+
+    def create_superuser(self, email: str, password: str | None = None, **fields) -> User:
+        fields.update(role=User.Role.ADMIN, is_superuser=True)
+        return self._create(email, password, **fields)
+
+    def get_by_natural_key(self, username: str) -> User:
+        return self.get(email__iexact=username)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """A member of the office. The profile settings (language, time zone) live on the row itself:
+    every request needs them, and a separate table would cost a join on each one."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("Administrator")
+        STAFF = "staff", _("Staff")
+
+    class Language(models.TextChoices):
+        DE = "de", "Deutsch"
+        EN = "en", "English"
+        IT = "it", "Italiano"
+
+    email = models.EmailField(_("email address"), unique=True)
+    full_name = models.CharField(_("full name"), max_length=150, blank=True)
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.STAFF)
+    language = models.CharField(_("language"), max_length=2, choices=Language.choices, default=Language.DE)
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default=settings.TIME_ZONE, validators=[validate_time_zone]
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+    date_joined = models.DateTimeField(_("date joined"), default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+        ordering = ["full_name", "email"]
+
+    def __str__(self) -> str:
+        return self.full_name or self.email
+
+    @property
+    def is_staff(self) -> bool:
+        """Django admin access: only the admin role runs the control plane."""
+        return self.role == self.Role.ADMIN
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == self.Role.ADMIN
+
+    def get_full_name(self) -> str:
+        return self.full_name or self.email
+
+    def get_short_name(self) -> str:
+        return self.full_name.split(" ")[0] if self.full_name else self.email.split("@")[0]
+
+
+class ServicePrincipal(models.Model):
+    """A non-human identity (automation, team room, public embed) that tools can run as."""
+
+    class Kind(models.TextChoices):
+        AUTOMATION = "automation", _("Automation")
+        TEAM_ROOM = "team_room", _("Team room")
+        PUBLIC_EMBED = "public_embed", _("Public embed")
+
+    name = models.CharField(_("name"), max_length=150, unique=True)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.AUTOMATION)
+    is_active = models.BooleanField(_("active"), default=True)
+    description = models.TextField(_("description"), blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("service principal")
+        verbose_name_plural = _("service principals")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,49 @@
+"""The only place that changes accounts state."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from apps.accounts.models import ServicePrincipal, User, validate_time_zone
+from apps.accounts.principal import Principal
+
+
+class AccountsError(Exception):
+    code = "accounts_error"
+
+
+@transaction.atomic
+def update_preferences(principal: Principal, *, language: str, time_zone: str) -> User:
+    """A user changes their own language and time zone."""
+    if not principal.is_user:
+        raise AccountsError("Only a user has preferences.")
+    if language not in User.Language.values:
+        raise AccountsError(f"Unknown language {language!r}.")
+    validate_time_zone(time_zone)
+    user = User.objects.select_for_update().get(pk=principal.user.pk)
+    user.language, user.time_zone = language, time_zone
+    user.save(update_fields=["language", "time_zone"])
+    return user
+
+
+@transaction.atomic
+def ensure_admin(email: str, password: str | None) -> tuple[User, str | None]:
+    """Create the first admin unless it exists. Returns the user and the password to print once
+    (a generated one when none was configured; None when the account already existed)."""
+    email = email.lower().strip()
+    existing = User.objects.filter(email__iexact=email).first()
+    if existing is not None:
+        return existing, None
+    shown = password or secrets.token_urlsafe(12)
+    user = User.objects.create_superuser(email=email, password=shown, full_name="Administrator")
+    return user, shown
+
+
+@transaction.atomic
+def create_service_principal(name: str, kind: str, description: str = "") -> ServicePrincipal:
+    sp, _ = ServicePrincipal.objects.get_or_create(
+        name=name, defaults={"kind": kind, "description": description}
+    )
+    return sp

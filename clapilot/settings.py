@@ -1,0 +1,267 @@
+"""Django settings. Every value comes from the environment; `.env.example` documents each one.
+
+Without DATABASE_URL the embedded PostgreSQL (pgvector included) is started and serves data,
+Celery broker and channel layer; without REDIS_URL nothing needs Redis.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import environ
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+VAR_DIR = Path(env.str("CLAPILOT_VAR_DIR", default=str(BASE_DIR / "var"))).resolve()
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _generated_secret(filename: str, make) -> str:
+    """A secret generated once into var/ (never a constant in the code)."""
+    path = VAR_DIR / filename
+    if not path.exists():
+        path.write_text(make())
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _fernet_key() -> str:
+    from cryptography.fernet import Fernet
+
+    return Fernet.generate_key().decode()
+
+
+SECRET_KEY = env.str("SECRET_KEY", default="") or _generated_secret(
+    "secret_key", lambda: secrets.token_urlsafe(64)
+)
+# Encrypts secrets at rest (provider keys, tool configs). Comma-separated: the first encrypts,
+# all decrypt, so keys can be rotated.
+CLAPILOT_ENCRYPTION_KEYS = env.list("CLAPILOT_ENCRYPTION_KEY", default=[]) or [
+    _generated_secret("encryption_key", _fernet_key)
+]
+
+DEBUG = env.bool("DEBUG", default=False)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# --- apps -----------------------------------------------------------------------------------
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "channels",
+    "channels_postgres",
+    "django_celery_beat",
+    "django_htmx",
+    "guardian",
+    "apps.accounts",
+    "apps.core",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "apps.accounts.middleware.UserPreferencesMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "clapilot.urls"
+ASGI_APPLICATION = "clapilot.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "apps.core.context_processors.navigation",
+            ],
+        },
+    },
+]
+
+# --- database -------------------------------------------------------------------------------
+EMBEDDED_DATABASE = not env.str("DATABASE_URL", default="")
+if EMBEDDED_DATABASE:
+    from clapilot import embedded_db
+
+    _embedded = embedded_db.ensure_running()
+    _default_db = _embedded.django_settings()
+else:
+    _embedded = None
+    _default_db = env.db_url("DATABASE_URL")
+_default_db.update(
+    {
+        "CONN_MAX_AGE": env.int("CONN_MAX_AGE", default=60),
+        "CONN_HEALTH_CHECKS": True,
+        "ATOMIC_REQUESTS": False,
+        "AUTOCOMMIT": True,
+        "TIME_ZONE": None,
+        "OPTIONS": _default_db.get("OPTIONS", {}),
+        "TEST": {"NAME": env.str("CLAPILOT_TEST_DATABASE", default="test_clapilot")},
+    }
+)
+_default_db.setdefault("PASSWORD", "")
+_default_db.setdefault("PORT", "")
+DATABASES = {"default": _default_db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- auth -----------------------------------------------------------------------------------
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "guardian.backends.ObjectPermissionBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard"
+LOGOUT_REDIRECT_URL = "login"
+ANONYMOUS_USER_NAME = None  # guardian: no anonymous user row
+
+# --- i18n -----------------------------------------------------------------------------------
+LANGUAGE_CODE = "de"
+LANGUAGES = [("de", _("German")), ("en", _("English")), ("it", _("Italian"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env.str("TIME_ZONE", default="Europe/Berlin")
+USE_I18N = True
+USE_TZ = True
+
+# --- static / media -------------------------------------------------------------------------
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "static"
+MEDIA_URL = "/media/"
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+# Request bodies above this size are refused (uploads have their own limit per feature).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2 * 1024 * 1024)
+
+# --- background work ------------------------------------------------------------------------
+REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    if _embedded is not None:
+        CELERY_BROKER_URL = _embedded.sqlalchemy_url()
+    else:
+        _d = DATABASES["default"]
+        CELERY_BROKER_URL = (
+            f"sqla+postgresql+psycopg://{_d['USER']}:{_d['PASSWORD']}@{_d['HOST']}:{_d['PORT'] or 5432}"
+            f"/{_d['NAME']}"
+        )
+    # channels-postgres needs a *complete* database settings dict, else get_channel_layer()
+    # silently returns None (see DESIGN §2).
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_postgres.core.PostgresChannelLayer",
+            "CONFIG": {**DATABASES["default"], "PSYCOPG_OPTIONS": {"min_size": 1, "max_size": 4}},
+        }
+    }
+# kombu's SQLAlchemy transport hands its options to create_engine(): keep them engine options.
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=2)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Beat writes a heartbeat this often; /healthz reports it stale after three misses.
+CLAPILOT_HEARTBEAT_SECONDS = env.int("CLAPILOT_HEARTBEAT_SECONDS", default=15)
+
+# --- REST API -------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Clapilot API",
+    "DESCRIPTION": "REST API of Clapilot for mobile and external clients.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI served from our own static files: an office server may have no internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- e-mail ---------------------------------------------------------------------------------
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="clapilot@localhost")
+
+# --- first start ----------------------------------------------------------------------------
+CLAPILOT_ADMIN_EMAIL = env.str("CLAPILOT_ADMIN_EMAIL", default="admin@kanzlei.example")
+CLAPILOT_ADMIN_PASSWORD = env.str("CLAPILOT_ADMIN_PASSWORD", default="")
+CLAPILOT_DEMO_DATA = env.bool("CLAPILOT_DEMO_DATA", default=True)
+
+# --- security -------------------------------------------------------------------------------
+# Behind TLS (production) set CLAPILOT_HTTPS=1: secure cookies, HSTS and the redirect follow.
+CLAPILOT_HTTPS = env.bool("CLAPILOT_HTTPS", default=False)
+SESSION_COOKIE_SECURE = CLAPILOT_HTTPS
+CSRF_COOKIE_SECURE = CLAPILOT_HTTPS
+SECURE_SSL_REDIRECT = CLAPILOT_HTTPS
+SECURE_HSTS_SECONDS = 31536000 if CLAPILOT_HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = CLAPILOT_HTTPS
+SECURE_HSTS_PRELOAD = CLAPILOT_HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if CLAPILOT_HTTPS else None
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,30 @@
+import factory
+
+from apps.accounts.models import ServicePrincipal, User
+
+PASSWORD = "correct horse battery staple"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    email = factory.Sequence(lambda n: f"person{n}@kanzlei.example")
+    full_name = factory.Faker("name", locale="de_DE")
+    language = "de"
+    time_zone = "Europe/Berlin"
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def _save(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
+
+
+class ServicePrincipalFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ServicePrincipal
+
+    name = factory.Sequence(lambda n: f"Automation {n}")
+    kind = ServicePrincipal.Kind.AUTOMATION

@@ -1,0 +1,73 @@
+"""Whole-project checks: migrations, deploy settings, the run command's failure messages."""
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(argv, env_extra, timeout=120):
+    env = {**os.environ, **env_extra}
+    return subprocess.run(
+        argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
+    )
+
+
+@pytest.mark.django_db
+def test_migrations_are_complete():
+    from django.core.management import call_command
+
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def test_deploy_check_is_clean_with_production_settings():
+    result = run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        {"DEBUG": "0", "CLAPILOT_HTTPS": "1", "ALLOWED_HOSTS": "clapilot.kanzlei.example"},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def _launcher(env_extra):
+    return run([sys.executable, "-m", "clapilot.launcher"], env_extra, timeout=60)
+
+
+def _assert_one_clear_line(result, *needles):
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    for needle in needles:
+        assert needle in result.stdout, result.stdout
+
+
+def test_run_command_refuses_a_busy_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        result = _launcher({"PORT": str(port)})
+    _assert_one_clear_line(result, f"Port {port}", f"PORT={port + 1}")
+
+
+def test_run_command_explains_a_broken_database_url():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        free_port = sock.getsockname()[1]
+    result = _launcher(
+        {"PORT": str(free_port), "DATABASE_URL": "postgres://nobody:s3cret@127.0.0.1:1/nowhere"}
+    )
+    _assert_one_clear_line(result, "Cannot connect to the database nowhere", "DATABASE_URL")
+    assert "s3cret" not in result.stdout + result.stderr
+
+
+def test_run_command_explains_an_unreachable_redis():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        free_port = sock.getsockname()[1]
+    result = _launcher({"PORT": str(free_port), "REDIS_URL": "redis://127.0.0.1:1/0"})
+    _assert_one_clear_line(result, "Redis at REDIS_URL is not reachable")
