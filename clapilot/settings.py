@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.postgres",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -69,6 +70,11 @@ INSTALLED_APPS = [
     "guardian",
     "apps.accounts",
     "apps.core",
+    "apps.tools",
+    "apps.mutations",
+    "apps.apikeys",
+    "apps.notifications",
+    "apps.tasks",
 ]
 
 MIDDLEWARE = [
@@ -115,6 +121,10 @@ if EMBEDDED_DATABASE:
 else:
     _embedded = None
     _default_db = env.db_url("DATABASE_URL")
+    # postgres://user@/name?host=/socket/dir: keep the socket directory as HOST, where every
+    # consumer of these settings (channel layer, broker URL) looks for it.
+    if not _default_db.get("HOST") and "host" in _default_db.get("OPTIONS", {}):
+        _default_db["HOST"] = _default_db["OPTIONS"].pop("host")
 _default_db.update(
     {
         "CONN_MAX_AGE": env.int("CONN_MAX_AGE", default=60),
@@ -128,7 +138,12 @@ _default_db.update(
 )
 _default_db.setdefault("PASSWORD", "")
 _default_db.setdefault("PORT", "")
-DATABASES = {"default": _default_db}
+DATABASES = {
+    "default": _default_db,
+    # channels-postgres removes group members through this alias; without it every group_discard
+    # fails and dead memberships pile up. Same database; tests mirror the default one.
+    "channels_postgres": {**_default_db, "TEST": {"MIRROR": "default"}},
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- auth -----------------------------------------------------------------------------------
@@ -160,12 +175,15 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns on every start until collectstatic ran
+# Also serve files collectstatic has not copied yet (see clapilot.storage.StaticStorage).
+WHITENOISE_USE_FINDERS = True
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "clapilot.storage.StaticStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
@@ -180,7 +198,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 defaults to a 5 s socket timeout, which kills every idle consumer while
+            # channels-redis blocks up to 5 s on reads: no timeout on the layer's connections.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
         }
     }
 else:
@@ -188,10 +208,15 @@ else:
         CELERY_BROKER_URL = _embedded.sqlalchemy_url()
     else:
         _d = DATABASES["default"]
-        CELERY_BROKER_URL = (
-            f"sqla+postgresql+psycopg://{_d['USER']}:{_d['PASSWORD']}@{_d['HOST']}:{_d['PORT'] or 5432}"
-            f"/{_d['NAME']}"
-        )
+        if str(_d["HOST"]).startswith("/"):  # a Unix socket directory
+            CELERY_BROKER_URL = (
+                f"sqla+postgresql+psycopg://{_d['USER']}:{_d['PASSWORD']}@/{_d['NAME']}?host={_d['HOST']}"
+            )
+        else:
+            CELERY_BROKER_URL = (
+                f"sqla+postgresql+psycopg://{_d['USER']}:{_d['PASSWORD']}@{_d['HOST']}:{_d['PORT'] or 5432}"
+                f"/{_d['NAME']}"
+            )
     # channels-postgres needs a *complete* database settings dict, else get_channel_layer()
     # silently returns None (see DESIGN §2).
     CHANNEL_LAYERS = {
@@ -212,14 +237,46 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Beat writes a heartbeat this often; /healthz reports it stale after three misses.
 CLAPILOT_HEARTBEAT_SECONDS = env.int("CLAPILOT_HEARTBEAT_SECONDS", default=15)
+# UI mutation events are kept this many days for replay (a daily job prunes older ones).
+CLAPILOT_MUTATION_RETENTION_DAYS = env.int("CLAPILOT_MUTATION_RETENTION_DAYS", default=7)
+
+# Largest accepted body of POST /api/v1/tools/execute (413 above it).
+CLAPILOT_TOOL_PAYLOAD_MAX_BYTES = env.int("CLAPILOT_TOOL_PAYLOAD_MAX_BYTES", default=256 * 1024)
+
+# --- cache ----------------------------------------------------------------------------------
+# Rate limits (and anything else cached) must be shared by all processes: Redis when configured,
+# else a table in the database (created by `createcachetable` on start and in the test database).
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "clapilot_cache"}
+    }
 
 # --- REST API -------------------------------------------------------------------------------
+# Requests per API key (by its prefix), and failed password logins per client IP + e-mail.
+CLAPILOT_API_KEY_RATE = env.str("CLAPILOT_API_KEY_RATE", default="600/min")
+CLAPILOT_LOGIN_RATE = env.str("CLAPILOT_LOGIN_RATE", default="10/min")
 REST_FRAMEWORK = {
+    # The API-key authenticator comes first: DRF takes the WWW-Authenticate challenge from the
+    # first class, and without one (SessionAuthentication) every 401 would turn into a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "apps.apikeys.authentication.ApiKeyAuthentication",
+        "apps.apikeys.authentication.DeviceTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # ApiKeyScopes: an API key reaches only views declaring `required_scopes` it carries.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "apps.apikeys.permissions.ApiKeyScopes",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": ["apps.apikeys.throttling.ApiKeyRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"api_key": CLAPILOT_API_KEY_RATE, "login": CLAPILOT_LOGIN_RATE},
+    # Reverse proxies in front of daphne whose X-Forwarded-For may be trusted for client IPs
+    # (rate limits); 0 uses the socket address, so a client cannot fake its IP.
+    "NUM_PROXIES": env.int("CLAPILOT_NUM_PROXIES", default=0),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "apps.core.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
 }

@@ -11,6 +11,11 @@ admin.site.index_title = "Control plane"
 urlpatterns = [
     path("", include("apps.core.urls")),
     path("", include("apps.accounts.urls")),
+    path("", include("apps.tools.urls")),
+    path("", include("apps.mutations.urls")),
+    path("", include("apps.apikeys.urls")),
+    path("", include("apps.notifications.urls")),
+    path("", include("apps.tasks.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),

@@ -26,6 +26,15 @@ def channel_layer_on_test_database(django_db_setup, django_db_blocker):
         )
 
 
+@pytest.fixture(autouse=True)
+def plain_static_files(settings):
+    """Pages render without a collectstatic run (the hashed manifest is a deployment concern)."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
 @pytest.fixture
 def user(db):
     from tests.factories import UserFactory

@@ -116,8 +116,14 @@ class Principal:
             return zoneinfo.ZoneInfo("UTC")
 
     def refresh_active(self) -> None:
-        """Re-read the active flag from the database: disabling takes effect immediately."""
-        model = type(self.user or self.service)
+        """Re-read the active flag from the database: disabling takes effect immediately.
+        Runs before every tool call, so it is one raw indexed lookup rather than an ORM query."""
+        from django.db import connection
+
         row = self.user or self.service
-        if not model.objects.filter(pk=row.pk, is_active=True).exists():
-            raise InactivePrincipal(f"{model.__name__} {row.pk} is inactive")
+        table = type(row)._meta.db_table
+        with connection.cursor() as cur:
+            cur.execute(f'SELECT is_active FROM "{table}" WHERE id = %s', [row.pk])  # noqa: S608 (table from model meta)
+            found = cur.fetchone()
+        if not found or not found[0]:
+            raise InactivePrincipal(f"{type(row).__name__} {row.pk} is inactive")

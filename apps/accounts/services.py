@@ -8,9 +8,10 @@ from django.db import transaction
 
 from apps.accounts.models import ServicePrincipal, User, validate_time_zone
 from apps.accounts.principal import Principal
+from apps.core.errors import DomainError
 
 
-class AccountsError(Exception):
+class AccountsError(DomainError):
     code = "accounts_error"
 
 

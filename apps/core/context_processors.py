@@ -1,9 +1,11 @@
 from django.conf import settings
+from django.utils import timezone
 
 from apps.core.navigation import resolved_navigation
 
 
 def navigation(request) -> dict:
+    base = {"LANGUAGE_CHOICES": settings.LANGUAGES, "today": timezone.localdate()}
     if not getattr(request, "user", None) or not request.user.is_authenticated:
-        return {"LANGUAGE_CHOICES": settings.LANGUAGES}
-    return {"main_navigation": resolved_navigation(request.path), "LANGUAGE_CHOICES": settings.LANGUAGES}
+        return base
+    return {**base, "main_navigation": resolved_navigation(request.path)}

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import socket
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
@@ -34,19 +36,58 @@ def heartbeat_age_seconds(component: str) -> float | None:
     return None if beat is None else (timezone.now() - beat).total_seconds()
 
 
+@dataclass(frozen=True)
+class PeriodicJob:
+    """A job an app wants beat to run. Apps list theirs as `PERIODIC_JOBS` in their `jobs.py`."""
+
+    name: str
+    task: str
+    every_seconds: int | None = None
+    crontab: str | None = None  # "minute hour day_of_month month day_of_week", in TIME_ZONE
+    kwargs: dict = field(default_factory=dict)
+
+
+def _declared_jobs() -> list[PeriodicJob]:
+    from django.apps import apps
+
+    jobs = []
+    for config in apps.get_app_configs():
+        if config.name.startswith("apps."):
+            try:
+                module = importlib.import_module(f"{config.name}.jobs")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{config.name}.jobs":
+                    raise
+                continue
+            jobs.extend(getattr(module, "PERIODIC_JOBS", []))
+    return jobs
+
+
 def ensure_periodic_tasks() -> None:
-    """Register the instance's periodic jobs with django-celery-beat (idempotent).
+    """Register every app's periodic jobs with django-celery-beat (idempotent).
 
     Admins may disable or retime them in the admin; we only create what is missing."""
-    from django_celery_beat.models import IntervalSchedule, PeriodicTask
+    from django_celery_beat.models import CrontabSchedule, IntervalSchedule, PeriodicTask
 
-    every, _ = IntervalSchedule.objects.get_or_create(
-        every=settings.CLAPILOT_HEARTBEAT_SECONDS, period=IntervalSchedule.SECONDS
-    )
-    PeriodicTask.objects.get_or_create(
-        name="Housekeeping heartbeat",
-        defaults={"task": HEARTBEAT_TASK, "interval": every, "kwargs": json.dumps({"component": "beat"})},
-    )
+    for job in _declared_jobs():
+        schedule: dict = {}
+        if job.every_seconds is not None:
+            schedule["interval"], _ = IntervalSchedule.objects.get_or_create(
+                every=job.every_seconds, period=IntervalSchedule.SECONDS
+            )
+        else:
+            minute, hour, day_of_month, month, day_of_week = (job.crontab or "0 3 * * *").split()
+            schedule["crontab"], _ = CrontabSchedule.objects.get_or_create(
+                minute=minute,
+                hour=hour,
+                day_of_month=day_of_month,
+                month_of_year=month,
+                day_of_week=day_of_week,
+                timezone=settings.TIME_ZONE,
+            )
+        PeriodicTask.objects.get_or_create(
+            name=job.name, defaults={"task": job.task, "kwargs": json.dumps(job.kwargs), **schedule}
+        )
 
 
 def get_setting(key: str, default=None):

@@ -1,0 +1,77 @@
+"""DRF authenticators for machine credentials.
+
+* `ApiKeyAuthentication`: `Authorization: Bearer clp_….…` → `(key.created_by, ApiKey)`.
+* `DeviceTokenAuthentication`: `Authorization: Token cld_….…` → `(token.user, DeviceToken)`.
+
+Each one only looks at its own keyword and returns None otherwise, so the next authenticator can
+try. A request that does use the keyword but presents a bad credential is refused with 401 (never
+silently treated as anonymous). Refusal messages come from `errors` and never echo the header.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.request import Request
+
+from apps.apikeys import errors, services
+from apps.apikeys.models import ApiKey, DeviceToken
+
+
+def _credential(request: Request, keyword: str) -> str | None:
+    """The credential after `keyword`, None when another scheme (or none) is used."""
+    header = get_authorization_header(request).split()
+    if not header or header[0].lower() != keyword.lower().encode():
+        return None
+    if len(header) != 2:
+        raise exceptions.AuthenticationFailed(
+            _("Invalid Authorization header. Expected: %(keyword)s <credential>.") % {"keyword": keyword},
+            code="malformed_authorization_header",
+        )
+    try:
+        return header[1].decode("ascii")
+    except UnicodeError:
+        raise exceptions.AuthenticationFailed(
+            _("Invalid Authorization header. Expected: %(keyword)s <credential>.") % {"keyword": keyword},
+            code="malformed_authorization_header",
+        ) from None
+
+
+class ApiKeyAuthentication(BaseAuthentication):
+    """Instance API keys; the request acts as the key's creator. `request.auth` is the ApiKey, so
+    `ApiKeyScopes` can check what the key was granted."""
+
+    keyword = "Bearer"
+
+    def authenticate(self, request: Request) -> tuple[object, ApiKey] | None:
+        raw = _credential(request, self.keyword)
+        if raw is None:
+            return None
+        try:
+            key = services.authenticate_api_key(raw)
+        except errors.CredentialError as exc:
+            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
+        return key.created_by, key
+
+    def authenticate_header(self, request: Request) -> str:
+        return f'{self.keyword} realm="api"'
+
+
+class DeviceTokenAuthentication(BaseAuthentication):
+    """A member's own app (mobile/desktop) signed in with `POST /api/v1/auth/token`."""
+
+    keyword = "Token"
+
+    def authenticate(self, request: Request) -> tuple[object, DeviceToken] | None:
+        raw = _credential(request, self.keyword)
+        if raw is None:
+            return None
+        try:
+            token = services.authenticate_device_token(raw)
+        except errors.CredentialError as exc:
+            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
+        return token.user, token
+
+    def authenticate_header(self, request: Request) -> str:
+        return f'{self.keyword} realm="api"'

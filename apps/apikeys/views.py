@@ -1,0 +1,88 @@
+"""Settings pages: Developer (admins manage instance API keys) and Devices (every member manages
+their own device tokens). A newly created key is rendered in the POST response itself, never put
+into the session or a message cookie, so it exists in exactly one HTTP response."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from apps.accounts.principal import Principal
+from apps.apikeys import errors, services
+from apps.apikeys.forms import ApiKeyCreateForm
+from apps.apikeys.models import ApiKey, DeviceToken
+
+
+def _forbidden(request: HttpRequest) -> HttpResponse:
+    return render(request, "apikeys/forbidden.html", status=403)
+
+
+def _developer_context(form: ApiKeyCreateForm, created: ApiKey | None = None, plaintext: str = "") -> dict:
+    keys = ApiKey.objects.select_related("created_by", "revoked_by").order_by("-created_at")
+    return {"form": form, "keys": keys, "created_key": created, "plaintext": plaintext}
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def developer(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_admin:
+        return _forbidden(request)
+    if request.method == "POST":
+        form = ApiKeyCreateForm(request.POST)
+        if form.is_valid():
+            try:
+                key, plaintext = services.create_api_key(
+                    Principal.for_user(request.user),
+                    name=form.cleaned_data["name"],
+                    scopes=form.cleaned_data["scopes"],
+                    expires_in_days=form.cleaned_data["expires_in_days"],
+                )
+            except errors.ApiKeyError as exc:
+                form.add_error(None, exc.message)
+            else:
+                context = _developer_context(ApiKeyCreateForm(), key, plaintext)
+                return render(request, "apikeys/developer.html", context)
+        return render(request, "apikeys/developer.html", _developer_context(form), status=400)
+    return render(request, "apikeys/developer.html", _developer_context(ApiKeyCreateForm()))
+
+
+@login_required
+@require_POST
+def revoke_key(request: HttpRequest, key_id: int) -> HttpResponse:
+    if not request.user.is_admin:
+        return _forbidden(request)
+    try:
+        key = services.revoke_api_key(Principal.for_user(request.user), key_id=key_id)
+    except errors.ApiKeyError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The API key %(prefix)s has been revoked.") % {"prefix": key.prefix})
+    return HttpResponseRedirect(reverse("apikeys:developer"))
+
+
+@login_required
+@never_cache
+def devices(request: HttpRequest) -> HttpResponse:
+    tokens = DeviceToken.objects.filter(user=request.user, revoked_at__isnull=True).order_by("-created_at")
+    return render(request, "apikeys/devices.html", {"tokens": tokens})
+
+
+@login_required
+@require_POST
+def revoke_device(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        token = services.revoke_device_token(request.user, token_id)
+    except errors.DeviceTokenNotFound as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request, _("The device “%(name)s” has been signed out.") % {"name": token.device_name}
+        )
+    return HttpResponseRedirect(reverse("apikeys:devices"))

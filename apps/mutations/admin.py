@@ -1,0 +1,33 @@
+from django.contrib import admin
+
+from apps.mutations.models import MutationEvent
+
+
+@admin.register(MutationEvent)
+class MutationEventAdmin(admin.ModelAdmin):
+    """Read-only: events are written by services and removed by the retention job."""
+
+    list_display = (
+        "id",
+        "created_at",
+        "topic",
+        "audience",
+        "user",
+        "trigger_reload",
+        "origin_tool",
+        "origin_run",
+    )
+    list_filter = ("audience", "trigger_reload", "created_at")
+    search_fields = ("topic", "refresh_topic", "origin_tool", "origin_run")
+    list_select_related = ("user",)
+    date_hierarchy = "created_at"
+    show_full_result_count = False  # counting a large event table on every page is slow
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

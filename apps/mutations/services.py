@@ -1,0 +1,247 @@
+"""Recording, reading and pruning UI mutation events (the only writer of `MutationEvent`).
+
+A writing service of any domain calls `record_mutation()` inside its own transaction. The row is
+inserted in that transaction, so it exists exactly when the change it describes exists, and it is
+published to open pages only after commit: a rolled-back change neither persists nor flickers
+onto anybody's screen. Clients that were offline replay the rows through an id cursor.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import BigIntegerField, Max, Q, QuerySet, Subquery, Value
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from apps.mutations.models import RUNNING_XID_MIN, MutationEvent
+from apps.mutations.origin import current_origin
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+
+logger = logging.getLogger(__name__)
+
+Audience = MutationEvent.Audience
+
+ALL_GROUP = "mutations.all"
+DEFAULT_LIMIT = 100
+MAX_LIMIT = 500
+# Events are stored, sent through the channel layer and written to every open page: keep them
+# small. A page that needs more than this should get a refresh_topic and refetch.
+MAX_UI_ACTIONS_BYTES = 64 * 1024
+# See _first_unsettled(): how long a cursor waits at most for an older transaction to commit.
+SETTLE_SECONDS = 10.0
+PRUNE_BATCH = 10_000
+
+_TOPIC_RE = re.compile(r"^[a-z0-9_-]+(\.[a-z0-9_-]+)*$")
+
+
+def user_group(user_id: int) -> str:
+    """The channel-layer group of one user's open pages (private events)."""
+    return f"mutations.user.{user_id}"
+
+
+# --- writing ----------------------------------------------------------------------------------
+def record_mutation(
+    *,
+    audience: str,
+    user: AbstractBaseUser | None = None,
+    topic: str,
+    ui_actions: Iterable[Mapping[str, Any]] = (),
+    trigger_reload: bool = False,
+    refresh_topic: str = "",
+) -> MutationEvent:
+    """Persist one event in the caller's transaction and publish it after commit.
+
+    `audience` decides who receives it: "user" (only `user`), "all" (everyone; `user` must be
+    None, shared data is one row, never one per user) or "all_except" (everyone but `user`, e.g.
+    former viewers of a task that just became the owner's private one). Misuse raises ValueError:
+    a wrong audience would leak private data, so it must fail loudly in development.
+    """
+    audience = _check_audience(audience, user)
+    _check_topic(topic, "topic")
+    if refresh_topic:
+        _check_topic(refresh_topic, "refresh_topic")
+    actions = _check_ui_actions(ui_actions)
+    if audience != Audience.USER and any(action["type"] == "navigate" for action in actions):
+        raise ValueError('A "navigate" action moves one person\'s page; use audience "user".')
+
+    origin = current_origin()
+    event = MutationEvent.objects.create(
+        audience=audience,
+        user=user if audience != Audience.ALL else None,
+        topic=topic,
+        ui_actions=actions,
+        trigger_reload=bool(trigger_reload),
+        refresh_topic=refresh_topic,
+        origin_tool=(origin.tool or "")[:100] if origin else "",
+        origin_run=str(origin.run_id or "")[:64] if origin else "",
+    )
+    if origin is not None:
+        origin.collected.append(event)
+
+    payload = serialize_event(event)
+    user_id = event.user_id
+    transaction.on_commit(lambda: publish(payload, audience=audience, user_id=user_id), robust=True)
+    return event
+
+
+def _check_audience(audience: str, user: AbstractBaseUser | None) -> str:
+    if audience not in Audience.values:
+        raise ValueError(f"Unknown mutation audience {audience!r}; use one of {Audience.values}.")
+    if audience == Audience.ALL:
+        if user is not None:
+            raise ValueError('Audience "all" takes no user: shared data is one row for everybody.')
+    elif user is None or user.pk is None:
+        raise ValueError(f'Audience "{audience}" needs a saved user.')
+    return str(audience)
+
+
+def _check_topic(value: str, name: str) -> None:
+    if not isinstance(value, str) or not value or len(value) > 100 or not _TOPIC_RE.match(value):
+        raise ValueError(f"{name} must be a dotted lower-case name like 'aufgaben.task.updated'.")
+
+
+def _check_ui_actions(ui_actions: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Normalize to plain JSON (what clients and the channel layer receive) and bound the size."""
+    if isinstance(ui_actions, (str, bytes, Mapping)):
+        raise ValueError("ui_actions must be a list of action objects.")
+    actions = list(ui_actions)
+    for action in actions:
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str) or not action["type"]:
+            raise ValueError('Every UI action must be an object with a non-empty "type".')
+    try:
+        encoded = json.dumps(actions)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"ui_actions must be JSON-serializable: {exc}") from None
+    if len(encoded.encode()) > MAX_UI_ACTIONS_BYTES:
+        raise ValueError("ui_actions are too large; send a refresh_topic and let the page refetch.")
+    return json.loads(encoded)
+
+
+def publish(payload: dict[str, Any], *, audience: str, user_id: int | None) -> None:
+    """Hand one committed event to the channel layer (runs from `on_commit`).
+
+    Private events go to the owner's group only. An "all_except" event goes to everybody with
+    `except_user`, whose sockets the process hub skips (see hub.py). A failed publish is logged,
+    never raised: the row is committed and clients replay it from the cursor.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        logger.warning("No channel layer configured; mutation event %s is not pushed live.", payload["id"])
+        return
+    message: dict[str, Any] = {"type": "mutation.event", "event": payload, "audience": audience}
+    if audience == Audience.USER:
+        group = user_group(user_id)
+        message["user_id"] = user_id
+    else:
+        group = ALL_GROUP
+        if audience == Audience.ALL_EXCEPT:
+            message["except_user"] = user_id
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        logger.exception(
+            "Publishing mutation event %s failed; cursor and reconnecting clients still get it.",
+            payload["id"],
+        )
+
+
+# --- reading ----------------------------------------------------------------------------------
+def visible_to(user_id: int) -> Q:
+    """Rows a user may receive: shared ones, their own private ones, and exclusions of others."""
+    return (
+        Q(audience=Audience.ALL)
+        | Q(audience=Audience.USER, user_id=user_id)
+        | (Q(audience=Audience.ALL_EXCEPT, user__isnull=False) & ~Q(user_id=user_id))
+    )
+
+
+def visible_events(
+    user: AbstractBaseUser, after_id: int = 0, limit: int = DEFAULT_LIMIT, *, settled: bool = True
+) -> QuerySet[MutationEvent]:
+    """The user's events with id > after_id, oldest first, at most `limit` (capped at MAX_LIMIT).
+
+    With `settled` (the default, for cursor readers) the result stops before any row that a
+    still-running transaction could precede with a smaller id, so a client that advances its
+    cursor to the last id it got never skips an event (see _first_unsettled). One query.
+    """
+    limit = max(1, min(int(limit), MAX_LIMIT))
+    qs = MutationEvent.objects.filter(visible_to(user.pk), id__gt=after_id)
+    if settled:
+        qs = qs.filter(id__lt=Coalesce(Subquery(_first_unsettled(after_id)), Value(_NO_LIMIT)))
+    return qs.order_by("id")[:limit]
+
+
+_NO_LIMIT = 2**63 - 1
+
+
+def _first_unsettled(after_id: int) -> QuerySet[MutationEvent]:
+    """The first row after the cursor that may still get an older neighbour.
+
+    Ids are taken at insert but rows appear at commit, so id 11 can become visible while the
+    transaction holding id 10 is still open; a reader moving past 11 would never see 10. Each
+    row records the newest other transaction running at its insert (`pending_xid`); while the
+    oldest transaction running now is not newer than that, the row is unsettled. After
+    SETTLE_SECONDS a row counts as settled anyway, so one stuck transaction delays the stream
+    but never stops it.
+    """
+    # A scalar subquery, so PostgreSQL calls the function once per query instead of once per row.
+    oldest_running = RawSQL(f"(SELECT {RUNNING_XID_MIN}())", [], output_field=BigIntegerField())  # noqa: S611 constant SQL
+    cutoff = timezone.now() - timedelta(seconds=SETTLE_SECONDS)
+    # Only the last SETTLE_SECONDS of rows can be unsettled: start the scan after the newest
+    # older row (a short backward index scan) instead of at a cursor that may be far behind.
+    young_after = MutationEvent.objects.filter(created_at__lt=cutoff).order_by("-id").values("id")[:1]
+    return (
+        MutationEvent.objects.filter(id__gt=after_id, created_at__gte=cutoff, pending_xid__gte=oldest_running)
+        .filter(id__gt=Coalesce(Subquery(young_after), Value(0)))
+        .order_by("id")
+        .values("id")[:1]
+    )
+
+
+def head_id() -> int:
+    """The newest event id: a freshly rendered page already reflects everything up to it."""
+    return MutationEvent.objects.aggregate(m=Max("id"))["m"] or 0
+
+
+def serialize_event(event: MutationEvent) -> dict[str, Any]:
+    """The one wire shape of an event (WebSocket, SSE and the JSON cursor)."""
+    return {
+        "id": event.id,
+        "topic": event.topic,
+        "ui_actions": event.ui_actions,
+        "trigger_reload": event.trigger_reload,
+        "refresh_topic": event.refresh_topic,
+        "origin_tool": event.origin_tool,
+        "origin_run": event.origin_run,
+        "created_at": event.created_at.isoformat(),
+    }
+
+
+# --- retention --------------------------------------------------------------------------------
+def prune_events(older_than: timedelta | datetime) -> int:
+    """Delete events older than a retention period (or a cutoff time); returns how many.
+
+    Events are a replay buffer, not an audit log: clients that were away longer than the
+    retention reload their page instead. Deleting in batches keeps each statement short.
+    """
+    cutoff = timezone.now() - older_than if isinstance(older_than, timedelta) else older_than
+    old = MutationEvent.objects.filter(created_at__lt=cutoff)
+    total = 0
+    while True:
+        batch = old.order_by("id").values("id")[:PRUNE_BATCH]
+        deleted, _ = MutationEvent.objects.filter(id__in=Subquery(batch)).delete()
+        total += deleted
+        if deleted < PRUNE_BATCH:
+            return total

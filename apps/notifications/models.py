@@ -1,0 +1,26 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Notification(models.Model):
+    """Something a person should notice (a reminder, a finished job, an approval request).
+    The id is the cursor external devices poll with."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(_("kind"), max_length=64)
+    title = models.CharField(_("title"), max_length=200)
+    body = models.TextField(_("text"), blank=True)
+    url = models.CharField(_("link"), max_length=500, blank=True)
+    data = models.JSONField(_("data"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    read_at = models.DateTimeField(_("read"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["id"]
+        indexes = [models.Index(fields=["user", "id"], name="notification_user_cursor")]
+
+    def __str__(self) -> str:
+        return self.title

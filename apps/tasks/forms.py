@@ -1,0 +1,101 @@
+"""Forms of the Aufgaben pages. They parse input; `apps.tasks.services` validates and writes."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.tasks.models import DESCRIPTION_MAX, TITLE_MAX, Board, Task, TaskStatus
+
+# Fields of the detail editor, with the service field each maps to.
+EDITOR_FIELDS = {
+    "title": "title",
+    "description": "description",
+    "status": "status_id",
+    "board": "board_id",
+    "assignee": "assignee_id",
+    "priority": "priority",
+    "due_date": "due_date",
+    "follow_up_date": "follow_up_date",
+}
+
+
+class QuickAddForm(forms.Form):
+    title = forms.CharField(max_length=TITLE_MAX)
+    board = forms.IntegerField()
+    status = forms.IntegerField()
+
+
+class BoardForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    visibility = forms.ChoiceField(
+        label=_("Visibility"),
+        choices=[
+            (Board.Visibility.SHARED, _("Shared with everyone")),
+            (Board.Visibility.PRIVATE, _("Private")),
+        ],
+    )
+
+
+class TaskEditForm(forms.Form):
+    """The detail editor. Each field has a hidden `base_<field>`: the value the user started from
+    (rebased by live updates). Only fields whose value differs from their base are saved, so a
+    save never reverts a change someone else made meanwhile to a field this user did not touch."""
+
+    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
+    description = forms.CharField(
+        label=_("Description"),
+        max_length=DESCRIPTION_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+    )
+    status = forms.ChoiceField(label=_("Status"))
+    board = forms.ChoiceField(label=_("Board"))
+    assignee = forms.ChoiceField(label=_("Assigned to"), required=False)
+    priority = forms.ChoiceField(label=_("Priority"), choices=Task.Priority.choices)
+    due_date = forms.DateField(
+        label=_("Due"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    follow_up_date = forms.DateField(
+        label=_("Follow-up"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+    def __init__(self, data=None, *, task: Task, boards, people):
+        self.task = task
+        super().__init__(data, initial=self.values_of(task))
+        self.fields["status"].choices = [(str(s.pk), s.name) for s in TaskStatus.objects.all()]
+        self.fields["board"].choices = [(str(b.pk), b.name) for b in boards]
+        self.fields["assignee"].choices = [("", _("Nobody"))] + [
+            (str(p.pk), p.get_full_name()) for p in people
+        ]
+        for name in EDITOR_FIELDS:
+            self.fields[f"base_{name}"] = forms.CharField(required=False, widget=forms.HiddenInput)
+            self.initial[f"base_{name}"] = self.initial[name]
+
+    @staticmethod
+    def values_of(task: Task) -> dict[str, str]:
+        return {
+            "title": task.title,
+            "description": task.description,
+            "status": str(task.status_id),
+            "board": str(task.board_id),
+            "assignee": str(task.assignee_id or ""),
+            "priority": task.priority,
+            "due_date": task.due_date.isoformat() if task.due_date else "",
+            "follow_up_date": task.follow_up_date.isoformat() if task.follow_up_date else "",
+        }
+
+    def changed_against_baseline(self) -> dict:
+        changes = {}
+        for name, service_field in EDITOR_FIELDS.items():
+            submitted = self.data.get(name, "")
+            base = self.data.get(f"base_{name}", submitted)
+            if submitted.replace("\r\n", "\n") == base.replace("\r\n", "\n"):
+                continue
+            value = self.cleaned_data.get(name)
+            changes[service_field] = value if value not in ("",) else None
+            if name == "description" and value is None:
+                changes[service_field] = ""
+        return changes

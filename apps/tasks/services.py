@@ -1,0 +1,570 @@
+"""The only place that changes Aufgaben state. Tools, REST API, pages, admin and jobs call these
+functions with a `Principal` and plain values; visibility, validation, audit and live events are
+enforced here once.
+
+Invisible rows answer exactly like missing ones (`task_not_found`), so ids cannot be probed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.postgres.search import SearchQuery
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, QuerySet, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.tasks import events
+from apps.tasks.errors import (
+    BoardNotFound,
+    InvalidTaskInput,
+    StatusNotFound,
+    TaskForbidden,
+    TaskNotFound,
+    VersionConflict,
+)
+from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX, Board, Comment, Task, TaskStatus
+from apps.tasks.records import with_relations
+from apps.tasks.visibility import EVERYONE, share_board, viewers, visible_boards
+
+MAX_PAGE = 200
+EDITABLE_FIELDS = frozenset(
+    {"title", "description", "assignee_id", "priority", "due_date", "follow_up_date", "status_id", "board_id"}
+)
+
+
+# --- validation helpers -----------------------------------------------------------------------
+def _invalid(field: str, message: str) -> InvalidTaskInput:
+    return InvalidTaskInput(f"{field}: {message}", details={"field_errors": {field: message}})
+
+
+def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise _invalid(field, _("must be text"))
+    value = value.strip()
+    if required and not value:
+        raise _invalid(field, _("must not be empty"))
+    if len(value) > max_length:
+        raise _invalid(field, _("may have at most %(n)d characters") % {"n": max_length})
+    return value
+
+
+def _date(value: Any, field: str) -> dt.date | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise _invalid(field, _("must be a date like 2026-12-31"))
+
+
+def _choice(value: Any, field: str, choices: Iterable[str]) -> str:
+    if value not in set(choices):
+        raise _invalid(field, _("must be one of: %(choices)s") % {"choices": ", ".join(choices)})
+    return value
+
+
+def _require_user(principal: Principal) -> None:
+    if principal.user is None:
+        raise TaskForbidden(_("Only a person can do this."))
+
+
+def _require_admin(principal: Principal) -> None:
+    if principal.user is None or not principal.user.is_admin:
+        raise TaskForbidden(_("Only administrators can change the task statuses."))
+
+
+# --- boards and statuses ----------------------------------------------------------------------
+def list_boards(principal: Principal) -> list[Board]:
+    return list(visible_boards(principal))
+
+
+def get_board(principal: Principal, board_id: Any) -> Board:
+    try:
+        return visible_boards(principal).get(pk=int(board_id))
+    except (Board.DoesNotExist, TypeError, ValueError):
+        raise BoardNotFound(_("There is no board with id %(id)s.") % {"id": board_id}) from None
+
+
+def default_board(principal: Principal) -> Board:
+    """Where a task goes when the caller names no board: the first shared board, else any."""
+    boards = visible_boards(principal)
+    board = boards.filter(visibility=Board.Visibility.SHARED).first() or boards.first()
+    if board is None:
+        raise BoardNotFound(_("There is no board yet. Create one first."))
+    return board
+
+
+@transaction.atomic
+def create_board(
+    principal: Principal,
+    *,
+    name: str,
+    visibility: str = Board.Visibility.SHARED,
+    share_with: Iterable[int] = (),
+) -> Board:
+    name = _text(name, "name", max_length=120, required=True)
+    visibility = _choice(visibility, "visibility", Board.Visibility.values)
+    if visibility != Board.Visibility.SHARED and principal.user is None:
+        raise TaskForbidden(_("Only a person can own a private board."))
+    board = Board.objects.create(
+        name=name,
+        visibility=visibility,
+        owner=principal.user if visibility != Board.Visibility.SHARED else None,
+    )
+    if visibility == Board.Visibility.RESTRICTED:
+        ids = [int(i) for i in share_with]
+        known = set(get_user_model().objects.filter(id__in=ids, is_active=True).values_list("id", flat=True))
+        if known != set(ids):
+            raise _invalid("share_with", _("unknown people: %(ids)s") % {"ids": sorted(set(ids) - known)})
+        share_board(board, ids)
+    events.boards_changed(board, "aufgaben.board.created")
+    return board
+
+
+def list_statuses() -> list[TaskStatus]:
+    return list(TaskStatus.objects.all())
+
+
+def get_status(status_id: Any = None, key: str | None = None) -> TaskStatus:
+    try:
+        if key is not None:
+            return TaskStatus.objects.get(key=key)
+        return TaskStatus.objects.get(pk=int(status_id))
+    except (TaskStatus.DoesNotExist, TypeError, ValueError):
+        raise StatusNotFound(
+            _("There is no status “%(status)s”.") % {"status": key if key is not None else status_id}
+        ) from None
+
+
+def first_status(category: str = TaskStatus.Category.OPEN) -> TaskStatus:
+    status = TaskStatus.objects.filter(category=category).first() or TaskStatus.objects.first()
+    if status is None:
+        raise StatusNotFound(_("No task statuses are configured."))
+    return status
+
+
+@transaction.atomic
+def save_status(
+    principal: Principal,
+    *,
+    key: str,
+    name: str,
+    category: str,
+    sort_order: int = 0,
+    status_id: int | None = None,
+) -> TaskStatus:
+    _require_admin(principal)
+    key = _text(key, "key", max_length=40, required=True).lower()
+    name = _text(name, "name", max_length=60, required=True)
+    category = _choice(category, "category", TaskStatus.Category.values)
+    status = TaskStatus(pk=status_id) if status_id else TaskStatus()
+    if status_id and not TaskStatus.objects.filter(pk=status_id).exists():
+        raise StatusNotFound(_("There is no status “%(status)s”.") % {"status": status_id})
+    status.key, status.name, status.category, status.sort_order = key, name, category, sort_order
+    try:
+        with transaction.atomic():
+            status.save()
+    except IntegrityError:
+        raise _invalid("key", _("is already used by another status")) from None
+    events.statuses_changed()
+    return status
+
+
+@transaction.atomic
+def delete_status(principal: Principal, status_id: int) -> None:
+    _require_admin(principal)
+    status = get_status(status_id)
+    if status.tasks.exists():
+        raise InvalidTaskInput(
+            _("Move the tasks out of “%(name)s” before deleting it.") % {"name": status.name}
+        )
+    status.delete()
+    events.statuses_changed()
+
+
+# --- reading tasks ----------------------------------------------------------------------------
+def visible_tasks(principal: Principal) -> QuerySet[Task]:
+    """Tasks on boards the principal sees. The board ids are resolved first (an office has tens of
+    boards, not thousands): a plain `IN (ids)` keeps the big task queries on simple index scans."""
+    board_ids = list(visible_boards(principal).values_list("id", flat=True))
+    return Task.objects.filter(board_id__in=board_ids)
+
+
+def get_task(principal: Principal, task_id: Any, *, for_update: bool = False) -> Task:
+    qs = with_relations(visible_tasks(principal))
+    if for_update:
+        qs = qs.select_for_update(of=("self",))
+    try:
+        return qs.get(pk=int(task_id))
+    except (Task.DoesNotExist, TypeError, ValueError):
+        raise TaskNotFound(_("There is no task with id %(id)s.") % {"id": task_id}) from None
+
+
+def list_tasks(
+    principal: Principal,
+    *,
+    board_id: Any = None,
+    status_id: Any = None,
+    status_key: str | None = None,
+    category: str | None = None,
+    unfinished: bool | None = None,
+    assignee_id: Any = None,
+    due_from: Any = None,
+    due_to: Any = None,
+    query: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> tuple[list[Task], int]:
+    """A filtered page of visible tasks and the total count (two queries, whatever the page size)."""
+    qs = visible_tasks(principal)
+    if board_id is not None:
+        qs = qs.filter(board=get_board(principal, board_id))
+    if status_id is not None or status_key is not None:
+        qs = qs.filter(status=get_status(status_id, status_key))
+    if category is not None:
+        qs = qs.filter(status__category=_choice(category, "category", TaskStatus.Category.values))
+    if unfinished is True:
+        qs = qs.exclude(status__category=TaskStatus.Category.DONE)
+    if assignee_id is not None:
+        qs = qs.filter(assignee_id=assignee_id) if assignee_id != "none" else qs.filter(assignee__isnull=True)
+    if (start := _date(due_from, "due_from")) is not None:
+        qs = qs.filter(due_date__gte=start)
+    if (end := _date(due_to, "due_to")) is not None:
+        qs = qs.filter(due_date__lte=end)
+    if query:
+        qs = _search(qs, _text(query, "query", max_length=200))
+    limit = max(1, min(int(limit), MAX_PAGE))
+    offset = max(0, int(offset))
+    total = qs.count()
+    # Pick the page on narrow rows first, then load the full records of just those ids: sorting
+    # thousands of joined, wide rows is what makes a big board slow.
+    ids = list(
+        qs.order_by("status__sort_order", "position", "id").values_list("id", flat=True)[
+            offset : offset + limit
+        ]
+    )
+    by_id = {t.pk: t for t in with_relations(Task.objects.filter(pk__in=ids))}
+    return [by_id[i] for i in ids], total
+
+
+_WORD = re.compile(r"[\w-]+", re.UNICODE)
+
+
+def _search(qs: QuerySet[Task], text: str) -> QuerySet[Task]:
+    """Every word must match a word of title, description or origin by its beginning (German
+    stemming, GIN index): "meier bescheid" finds "Bescheid Meier GmbH"."""
+    words = [w.strip("-") for w in _WORD.findall(text.lower()) if w.strip("-")]
+    if not words:
+        return qs
+    query = SearchQuery(" & ".join(f"{w}:*" for w in words[:10]), search_type="raw", config="german")
+    return qs.filter(search=query)
+
+
+def board_columns(
+    principal: Principal,
+    board_id: Any,
+    *,
+    per_column: int = 25,
+    query: str | None = None,
+    assignee_id: Any = None,
+) -> tuple[Board, list[dict]]:
+    """The Kanban view of one board: every status column with its first `per_column` cards and
+    its full count. Two queries over the tasks, whatever the board's size or number of columns."""
+    board = get_board(principal, board_id)
+    qs = Task.objects.filter(board=board)
+    if assignee_id is not None:
+        qs = qs.filter(assignee_id=assignee_id) if assignee_id != "none" else qs.filter(assignee__isnull=True)
+    if query:
+        qs = _search(qs, _text(query, "query", max_length=200))
+    counts = dict(qs.order_by().values("status_id").annotate(n=Count("id")).values_list("status_id", "n"))
+    ranked = qs.annotate(
+        rank=Window(RowNumber(), partition_by=[F("status_id")], order_by=[F("position").asc(), F("id").asc()])
+    ).filter(rank__lte=per_column)
+    cards: dict[int, list[Task]] = {}
+    for task in ranked.select_related("status", "assignee").order_by("position", "id"):
+        task.board = board  # already loaded; saves a join per card
+        cards.setdefault(task.status_id, []).append(task)
+    columns = [
+        {"status": s, "tasks": cards.get(s.pk, []), "total": counts.get(s.pk, 0)}
+        for s in TaskStatus.objects.all()
+    ]
+    return board, columns
+
+
+# --- writing tasks ----------------------------------------------------------------------------
+def _check_assignee(board: Board, assignee_id: Any) -> int | None:
+    if assignee_id in (None, ""):
+        return None
+    try:
+        assignee_id = int(assignee_id)
+    except (TypeError, ValueError):
+        raise _invalid("assignee_id", _("must be a person's id")) from None
+    if not get_user_model().objects.filter(pk=assignee_id, is_active=True).exists():
+        raise _invalid("assignee_id", _("there is no active person with this id"))
+    board_viewers = viewers(board)
+    if board_viewers != EVERYONE and assignee_id not in board_viewers:
+        raise _invalid("assignee_id", _("this person cannot see the board"))
+    return assignee_id
+
+
+def _origin(principal: Principal, source_type: str | None, source_id: str | None) -> tuple[str, str | None]:
+    service = principal.service
+    if service is not None and service.kind == service.Kind.TEAM_ROOM:
+        # Team-room tasks always carry a unique, non-null origin id linking back to the room.
+        return Task.Source.TEAM_CHAT, source_id or f"team_chat:{service.pk}:{uuid.uuid4()}"
+    source_type = source_type or Task.Source.MANUAL
+    _choice(source_type, "source_type", Task.Source.values)
+    if source_type == Task.Source.TEAM_CHAT and not source_id:
+        raise _invalid("source_id", _("is required for team chat tasks"))
+    return source_type, source_id or None
+
+
+@transaction.atomic
+def create_task(
+    principal: Principal,
+    *,
+    title: str,
+    board_id: Any = None,
+    status_id: Any = None,
+    status_key: str | None = None,
+    description: str = "",
+    assignee_id: Any = None,
+    priority: str = Task.Priority.NORMAL,
+    due_date: Any = None,
+    follow_up_date: Any = None,
+    source_type: str | None = None,
+    source_id: str | None = None,
+    source_label: str = "",
+    source_url: str = "",
+    source_context_snapshot: dict | None = None,
+) -> Task:
+    board = get_board(principal, board_id) if board_id is not None else default_board(principal)
+    status = get_status(status_id, status_key) if (status_id is not None or status_key) else first_status()
+    source_type, source_id = _origin(principal, source_type, source_id)
+    if source_context_snapshot is not None and not isinstance(source_context_snapshot, dict):
+        raise _invalid("source_context_snapshot", _("must be an object"))
+    task = Task(
+        board=board,
+        status=status,
+        title=_text(title, "title", max_length=TITLE_MAX, required=True),
+        description=_text(description, "description", max_length=DESCRIPTION_MAX),
+        assignee_id=_check_assignee(board, assignee_id),
+        priority=_choice(priority, "priority", Task.Priority.values),
+        due_date=_date(due_date, "due_date"),
+        follow_up_date=_follow_up(status, _date(follow_up_date, "follow_up_date")),
+        erstellt_von=principal.audit_actor,
+        created_by_service=principal.service,
+        source_type=source_type,
+        source_id=source_id,
+        source_label=_text(source_label, "source_label", max_length=200),
+        source_url=_text(source_url, "source_url", max_length=500),
+        source_context_snapshot=source_context_snapshot or {},
+        position=_next_position(board, status),
+    )
+    try:
+        with transaction.atomic():
+            task.save()
+    except IntegrityError:
+        raise _invalid("source_id", _("this origin already has a task")) from None
+    task = get_task(principal, task.pk)
+    events.task_changed(task, "aufgaben.task.created")
+    return task
+
+
+def _next_position(board: Board, status: TaskStatus) -> int:
+    last = (
+        Task.objects.filter(board=board, status=status)
+        .order_by("-position")
+        .values_list("position", flat=True)
+    )
+    return (last.first() or 0) + 1
+
+
+def _follow_up(status: TaskStatus, follow_up: dt.date | None) -> dt.date | None:
+    """The `wiedervorlage` status needs a follow-up date; without one it resurfaces in a week."""
+    if status.key == TaskStatus.WIEDERVORLAGE and follow_up is None:
+        return timezone.localdate() + dt.timedelta(days=7)
+    return follow_up
+
+
+@transaction.atomic
+def update_task(
+    principal: Principal, task_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+) -> Task:
+    """Partial update: fields not in `changes` stay exactly as they are (a concurrent agent change
+    to another field survives). With `expected_version`, a stale write is refused instead."""
+    unknown = set(changes) - EDITABLE_FIELDS
+    if unknown:
+        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    task = get_task(principal, task_id, for_update=True)
+    if expected_version is not None and expected_version != task.version:
+        from apps.tasks.records import task_record
+
+        raise VersionConflict(
+            _("The task was changed by someone else in the meantime."), details={"task": task_record(task)}
+        )
+    old_board = task.board
+    if "board_id" in changes and changes["board_id"] is not None:
+        task.board = get_board(principal, changes["board_id"])
+    if "status_id" in changes and changes["status_id"] is not None:
+        task.status = get_status(changes["status_id"])
+    if "title" in changes:
+        task.title = _text(changes["title"], "title", max_length=TITLE_MAX, required=True)
+    if "description" in changes:
+        task.description = _text(changes["description"], "description", max_length=DESCRIPTION_MAX)
+    if "priority" in changes:
+        task.priority = _choice(changes["priority"], "priority", Task.Priority.values)
+    if "due_date" in changes:
+        task.due_date = _date(changes["due_date"], "due_date")
+    if "follow_up_date" in changes:
+        task.follow_up_date = _date(changes["follow_up_date"], "follow_up_date")
+    if "assignee_id" in changes:
+        task.assignee_id = _check_assignee(task.board, changes["assignee_id"])
+    elif task.board_id != old_board.pk and task.assignee_id:
+        task.assignee_id = _check_assignee(task.board, task.assignee_id)
+    task.follow_up_date = _follow_up(task.status, task.follow_up_date)
+    if task.board_id != old_board.pk or "status_id" in changes:
+        task.position = _next_position(task.board, task.status)
+    task.version += 1
+    task.save()
+    task = get_task(principal, task.pk) if _still_visible(principal, task) else task
+    events.task_changed(task, "aufgaben.task.updated", old_board=old_board)
+    return task
+
+
+def _still_visible(principal: Principal, task: Task) -> bool:
+    return visible_boards(principal).filter(pk=task.board_id).exists()
+
+
+@transaction.atomic
+def move_task(
+    principal: Principal,
+    task_id: Any,
+    *,
+    status_id: Any = None,
+    board_id: Any = None,
+    position: int | None = None,
+) -> Task:
+    """Drag and drop: into a column (status), optionally another board, at a position."""
+    task = get_task(principal, task_id, for_update=True)
+    old_board = task.board
+    if board_id is not None:
+        task.board = get_board(principal, board_id)
+        if task.assignee_id:
+            task.assignee_id = _check_assignee(task.board, task.assignee_id)
+    if status_id is not None:
+        task.status = get_status(status_id)
+    task.follow_up_date = _follow_up(task.status, task.follow_up_date)
+    if position is None:
+        task.position = _next_position(task.board, task.status)
+    else:
+        position = max(0, int(position))
+        Task.objects.filter(board=task.board, status=task.status, position__gte=position).exclude(
+            pk=task.pk
+        ).update(position=F("position") + 1)
+        task.position = position
+    task.version += 1
+    task.save()
+    events.task_changed(task, "aufgaben.task.moved", old_board=old_board)
+    return task
+
+
+@transaction.atomic
+def delete_task(principal: Principal, task_id: Any) -> int:
+    task = get_task(principal, task_id, for_update=True)
+    board, pk = task.board, task.pk
+    task.delete()
+    events.task_deleted(pk, board)
+    return pk
+
+
+@transaction.atomic
+def add_comment(
+    principal: Principal, task_id: Any, *, body: str, author_type: str = Comment.AuthorType.USER
+) -> tuple[Comment, bool]:
+    """Returns (comment, created). The same agent text on the same task is stored once."""
+    task = get_task(principal, task_id)
+    body = _text(body, "body", max_length=COMMENT_MAX, required=True)
+    author_type = _choice(author_type, "author_type", Comment.AuthorType.values)
+    actor = principal.audit_actor
+    if author_type == Comment.AuthorType.AGENT:
+        author_name = "Clapilot"
+    else:
+        author_name = actor.get_full_name() if actor else str(principal.service)
+    digest = hashlib.sha256(body.encode()).hexdigest()
+    if author_type == Comment.AuthorType.AGENT:
+        existing = Comment.objects.filter(task=task, body_hash=digest, author_type=author_type).first()
+        if existing is not None:
+            return existing, False
+    try:
+        with transaction.atomic():
+            comment = Comment.objects.create(
+                task=task,
+                author_type=author_type,
+                author=actor,
+                author_name=author_name,
+                body=body,
+                body_hash=digest,
+            )
+    except IntegrityError:  # a concurrent identical agent comment won
+        return Comment.objects.get(task=task, body_hash=digest, author_type=author_type), False
+    Task.objects.filter(pk=task.pk).update(version=F("version") + 1, updated_at=timezone.now())
+    task.refresh_from_db(fields=["version", "updated_at"])
+    events.task_changed(task, "aufgaben.comment.added")
+    return comment, True
+
+
+def list_comments(principal: Principal, task_id: Any) -> list[Comment]:
+    return list(get_task(principal, task_id).comments.all())
+
+
+# --- follow-ups -------------------------------------------------------------------------------
+@transaction.atomic
+def resurface_follow_ups(today: dt.date | None = None) -> int:
+    """Tasks in `wiedervorlage` whose follow-up date has come back to the first open column.
+    Does nothing when the office removed that status."""
+    today = today or timezone.localdate()
+    try:
+        wiedervorlage = TaskStatus.objects.get(key=TaskStatus.WIEDERVORLAGE)
+    except TaskStatus.DoesNotExist:
+        return 0
+    target = first_status(TaskStatus.Category.OPEN)
+    due = list(
+        with_relations(
+            Task.objects.select_for_update(of=("self",)).filter(
+                status=wiedervorlage, follow_up_date__lte=today
+            )
+        )
+    )
+    for task in due:
+        task.status = target
+        task.position = _next_position(task.board, target)
+        task.version += 1
+        task.save(update_fields=["status", "position", "version", "updated_at"])
+        Comment.objects.create(
+            task=task,
+            author_type=Comment.AuthorType.SYSTEM,
+            author_name="Clapilot",
+            body=_("Follow-up date reached: back on the list."),
+            body_hash=hashlib.sha256(f"resurface:{task.pk}:{today}".encode()).hexdigest(),
+        )
+        events.task_changed(task, "aufgaben.task.resurfaced")
+    return len(due)

@@ -1,0 +1,246 @@
+"""Server-rendered Aufgaben pages: Kanban board, list, task detail, and the htmx partials they use.
+Every write goes through `apps.tasks.services`; views only parse input and render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from apps.accounts.principal import Principal
+from apps.core.errors import DomainError
+from apps.tasks import services
+from apps.tasks.errors import InvalidTaskInput, TaskNotFound
+from apps.tasks.forms import BoardForm, QuickAddForm, TaskEditForm
+from apps.tasks.models import Comment
+from apps.tasks.records import task_record
+
+PAGE_SIZE = 50
+CARDS_PER_COLUMN = 25  # more are one click away in the list view
+
+
+def _principal(request) -> Principal:
+    return Principal.for_user(request.user)
+
+
+def _people():
+    return get_user_model().objects.filter(is_active=True).order_by("full_name", "email")
+
+
+def _filters(request) -> dict:
+    """Filters shared by board and list: free text, assignee, (list only) status and open-only."""
+    assignee = request.GET.get("assignee") or None
+    if assignee not in (None, "none", "me") and not assignee.isdigit():
+        assignee = None
+    if assignee == "me":
+        assignee = request.user.pk
+    return {"query": (request.GET.get("q") or "").strip()[:200] or None, "assignee_id": assignee}
+
+
+@login_required
+def board_page(request):
+    principal = _principal(request)
+    boards = services.list_boards(principal)
+    if not boards:
+        return render(request, "tasks/board.html", {"boards": [], "board_form": BoardForm()})
+    board = next((b for b in boards if str(b.pk) == request.GET.get("board")), boards[0])
+    filters = _filters(request)
+    board, columns = services.board_columns(principal, board.pk, per_column=CARDS_PER_COLUMN, **filters)
+    context = {
+        "boards": boards,
+        "board": board,
+        "columns": columns,
+        "filters": request.GET,
+        "people": _people(),
+        "board_form": BoardForm(),
+    }
+    return render(request, "tasks/board.html", context)
+
+
+@login_required
+def list_page(request):
+    principal = _principal(request)
+    filters = _filters(request)
+    board_id = request.GET.get("board") or None
+    status_id = request.GET.get("status") or None
+    unfinished = request.GET.get("open") == "1"
+    try:
+        page_number = max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        page_number = 1
+    try:
+        tasks, total = services.list_tasks(
+            principal,
+            board_id=board_id,
+            status_id=status_id,
+            unfinished=unfinished or None,
+            limit=PAGE_SIZE,
+            offset=(page_number - 1) * PAGE_SIZE,
+            **filters,
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        tasks, total = [], 0
+    paginator = Paginator(range(total), PAGE_SIZE)
+    page = paginator.get_page(page_number)
+    context = {
+        "tasks": tasks,
+        "total": total,
+        "page": page,
+        "boards": services.list_boards(principal),
+        "statuses": services.list_statuses(),
+        "people": _people(),
+        "filters": request.GET,
+        "querystring": _querystring_without_page(request),
+    }
+    template = (
+        "tasks/_list_rows.html" if request.htmx and request.htmx.target == "task-rows" else "tasks/list.html"
+    )
+    return render(request, template, context)
+
+
+def _querystring_without_page(request) -> str:
+    params = request.GET.copy()
+    params.pop("page", None)
+    return params.urlencode()
+
+
+@login_required
+def detail_page(request, task_id: int):
+    principal = _principal(request)
+    try:
+        task = services.get_task(principal, task_id)
+    except TaskNotFound:
+        raise Http404(_("This task does not exist or you cannot see it.")) from None
+    form = TaskEditForm(task=task, boards=services.list_boards(principal), people=_people())
+    if request.method == "POST":
+        form = TaskEditForm(request.POST, task=task, boards=services.list_boards(principal), people=_people())
+        if form.is_valid():
+            changes = form.changed_against_baseline()
+            try:
+                if changes:
+                    services.update_task(principal, task.pk, changes)
+            except InvalidTaskInput as exc:
+                for field, message in (exc.details or {}).get("field_errors", {}).items():
+                    form.add_error(field.removesuffix("_id") if field.endswith("_id") else field, message)
+            except DomainError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, _("Saved."))
+                return redirect("tasks:detail", task_id=task.pk)
+    context = {
+        "task": task,
+        "record": task_record(task),
+        "form": form,
+        "comments": task.comments.all(),
+        "statuses": services.list_statuses(),
+    }
+    return render(request, "tasks/detail.html", context)
+
+
+@login_required
+def card_partial(request, task_id: int):
+    """One card, re-rendered for live updates (permission-checked like any read)."""
+    try:
+        task = services.get_task(_principal(request), task_id)
+    except TaskNotFound:
+        return HttpResponse(status=404)
+    return render(request, "tasks/_card.html", {"task": task})
+
+
+@login_required
+def record_json(request, task_id: int):
+    try:
+        task = services.get_task(_principal(request), task_id)
+    except TaskNotFound:
+        return JsonResponse({"code": "task_not_found"}, status=404)
+    return JsonResponse({"task": task_record(task)})
+
+
+@login_required
+@require_POST
+def quick_add(request):
+    form = QuickAddForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse(form.errors.as_text(), status=400)
+    try:
+        task = services.create_task(
+            _principal(request),
+            title=form.cleaned_data["title"],
+            board_id=form.cleaned_data["board"],
+            status_id=form.cleaned_data["status"],
+        )
+    except DomainError as exc:
+        return HttpResponse(exc.message, status=exc.http_status)
+    if request.htmx:
+        return render(request, "tasks/_card.html", {"task": task})
+    return redirect(f"{reverse('tasks:board')}?board={task.board_id}")
+
+
+@login_required
+@require_POST
+def move(request, task_id: int):
+    try:
+        position = request.POST.get("position")
+        task = services.move_task(
+            _principal(request),
+            task_id,
+            status_id=request.POST.get("status") or None,
+            board_id=request.POST.get("board") or None,
+            position=int(position) if position not in (None, "") else None,
+        )
+    except (ValueError, TypeError):
+        return JsonResponse({"code": "invalid_input", "message": _("Invalid position.")}, status=400)
+    except DomainError as exc:
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+    return JsonResponse({"task": task_record(task)})
+
+
+@login_required
+@require_POST
+def comment(request, task_id: int):
+    try:
+        services.add_comment(
+            _principal(request),
+            task_id,
+            body=request.POST.get("body", ""),
+            author_type=Comment.AuthorType.USER,
+        )
+    except TaskNotFound:
+        raise Http404 from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(f"{reverse('tasks:detail', args=[task_id])}#comments")
+
+
+@login_required
+@require_POST
+def delete(request, task_id: int):
+    try:
+        task = services.get_task(_principal(request), task_id)
+        services.delete_task(_principal(request), task_id)
+    except TaskNotFound:
+        raise Http404 from None
+    messages.success(request, _("The task “%(title)s” was deleted.") % {"title": task.title})
+    return redirect(f"{reverse('tasks:board')}?board={task.board_id}")
+
+
+@login_required
+@require_POST
+def create_board(request):
+    form = BoardForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Please give the board a name."))
+        return redirect("tasks:board")
+    try:
+        board = services.create_board(_principal(request), **form.cleaned_data)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("tasks:board")
+    return redirect(f"{reverse('tasks:board')}?board={board.pk}")

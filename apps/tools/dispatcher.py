@@ -1,0 +1,292 @@
+"""`dispatch(name, raw_args, ctx)`: the one way any surface executes a tool.
+
+Steps, in order, each a small function that returns a failure result or None:
+resolve → module gate → principal/allowlist/scope → user context → argument validation →
+approval policy → execution in a transaction → serialization check → mutation publish (on
+commit, by the services that recorded it). Every call leaves one compact audit row.
+
+Validation runs before the approval step because the approval operation is derived from the
+call's validated *content* (e.g. the SQL verb), never from a free `action` argument.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import close_old_connections, connections, transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
+from pydantic import BaseModel, ValidationError
+
+from apps.accounts.principal import PrincipalError
+from apps.core.errors import DomainError
+from apps.mutations.origin import mutation_origin
+from apps.tools import gating, registry
+from apps.tools.context import ToolContext
+from apps.tools.registry import Tool
+from apps.tools.results import ToolOutput, ToolResult
+
+logger = logging.getLogger(__name__)
+MAX_PARALLEL = 8
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str
+    arguments: Any
+
+
+class _SerializationFailed(Exception):
+    """Raised inside the transaction so an unserializable output rolls the change back."""
+
+
+# --- the steps ------------------------------------------------------------------------------
+def _resolve(name: str) -> Tool | ToolResult:
+    t = registry.get(name) if isinstance(name, str) else None
+    if t is None:
+        return ToolResult.failure(
+            "unknown_tool", _("There is no tool named “%(name)s”.") % {"name": str(name)[:100]}
+        )
+    return t
+
+
+def _check_module(t: Tool) -> ToolResult | None:
+    if t.is_gated and not gating.is_installed(t.module):
+        return ToolResult.failure(
+            f"module_not_installed:{t.module}",
+            _("The module “%(slug)s” is not installed.") % {"slug": t.module},
+            output={"module": t.module},
+        )
+    return None
+
+
+def _check_principal(t: Tool, ctx: ToolContext) -> ToolResult | None:
+    try:
+        ctx.principal.refresh_active()
+    except PrincipalError:
+        return ToolResult.failure("forbidden", _("This identity is disabled and may not use tools."))
+    if ctx.surface not in t.surfaces:
+        return ToolResult.failure("forbidden", _("This tool is not available here."))
+    if ctx.allowed_tools is not None and t.name not in ctx.allowed_tools:
+        return ToolResult.failure(
+            "forbidden", _("This agent is not allowed to use “%(name)s”.") % {"name": t.name}
+        )
+    if ctx.scopes is not None and "tools:execute" not in ctx.scopes:
+        return ToolResult.failure("forbidden", _("The API key lacks the scope “tools:execute”."))
+    return None
+
+
+def _check_user_context(t: Tool, ctx: ToolContext) -> ToolResult | None:
+    if t.requires_user and ctx.principal.audit_actor is None:
+        return ToolResult.failure("CLAPILOT_NO_USER_CONTEXT", _("This tool needs a signed-in user."))
+    return None
+
+
+def _field_errors(exc: ValidationError) -> list[dict]:
+    errors = []
+    for err in exc.errors(include_url=False, include_input=False):
+        field = ".".join(str(p) for p in err["loc"]) or "(arguments)"
+        errors.append({"field": field, "message": err["msg"], "type": err["type"]})
+    return errors
+
+
+def _validate(t: Tool, raw_args: Any) -> BaseModel | ToolResult:
+    if raw_args is None:
+        raw_args = {}
+    if isinstance(raw_args, str):
+        try:
+            raw_args = json.loads(raw_args or "{}")
+        except json.JSONDecodeError:
+            return ToolResult.failure("invalid_arguments", _("The arguments are not valid JSON."))
+    if not isinstance(raw_args, dict):
+        return ToolResult.failure("invalid_arguments", _("The arguments must be a JSON object."))
+    # Strict-mode models send null for optional fields: let pydantic apply the defaults.
+    fields = t.args_model.model_fields
+    cleaned = {
+        k: v for k, v in raw_args.items() if not (v is None and k in fields and not fields[k].is_required())
+    }
+    try:
+        return t.args_model.model_validate(cleaned)
+    except ValidationError as exc:
+        errors = _field_errors(exc)
+        summary = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:5])
+        return ToolResult.failure(
+            "invalid_arguments",
+            _("Invalid arguments for %(name)s: %(errors)s") % {"name": t.name, "errors": summary},
+            output={"field_errors": errors},
+        )
+
+
+def approval_policy(t: Tool, args: BaseModel, ctx: ToolContext) -> ToolResult | None:
+    """Hook for the approvals feature: stage risky operations for a human. Today all pass."""
+    return None
+
+
+def _execute(t: Tool, args: BaseModel, ctx: ToolContext, audit: _Audit) -> ToolResult:
+    outermost = not transaction.get_connection().in_atomic_block
+    try:
+        with transaction.atomic(), mutation_origin(tool=t.name, run_id=ctx.run_id) as origin:
+            produced = t.handler(ctx, args)
+            out = produced if isinstance(produced, ToolOutput) else ToolOutput(output=produced)
+            try:
+                output = json.loads(json.dumps(out.output, cls=DjangoJSONEncoder))
+            except (TypeError, ValueError) as exc:
+                raise _SerializationFailed from exc
+            # The success audit rides in the tool's own transaction: no extra commit. A read-only
+            # call writes nothing else, so it need not wait for a WAL flush on the audit row.
+            if t.read_only and outermost:
+                _async_commit()
+            audit.write(ok=True, code="")
+    except _SerializationFailed:
+        logger.exception("tool %s returned an unserializable output", t.name)
+        return ToolResult.failure(
+            "CLAPILOT_TOOL_OUTPUT_SERIALIZATION_FAILED", _("The tool's result could not be prepared.")
+        )
+    except DomainError as exc:
+        return ToolResult.failure(exc.code or "tool_error", exc.message, output=exc.details)
+    except Exception:
+        logger.exception("tool %s failed", t.name)
+        return ToolResult.failure(
+            "CLAPILOT_TOOL_EXECUTION_FAILED",
+            _("The tool “%(name)s” failed unexpectedly. Nothing was changed.") % {"name": t.name},
+        )
+    events = origin.collected
+    ui_actions = list(out.ui_actions)
+    for event in events:
+        ui_actions.extend(a for a in event.ui_actions if a not in ui_actions)
+    return ToolResult(
+        ok=True,
+        output=output,
+        ui_actions=ui_actions,
+        trigger_reload=out.trigger_reload or any(e.trigger_reload for e in events),
+        refresh_topic=out.refresh_topic or next((e.refresh_topic for e in events if e.refresh_topic), ""),
+        mutation_event_id=events[-1].id if events else None,
+    )
+
+
+# --- the pipeline ---------------------------------------------------------------------------
+def dispatch(name: str, raw_args: Any, ctx: ToolContext) -> ToolResult:
+    audit = _Audit(name, raw_args, ctx)
+    with translation.override(ctx.principal.language):
+        result = _run_steps(name, raw_args, ctx, audit)
+    if not audit.written:  # failures: their transaction rolled back, record them on their own
+        audit.write_alone(ok=result.ok, code=result.code or "")
+    return result
+
+
+def _run_steps(name: str, raw_args: Any, ctx: ToolContext, audit: _Audit) -> ToolResult:
+    resolved = _resolve(name)
+    if isinstance(resolved, ToolResult):
+        return resolved
+    t = resolved
+    for check in (_check_module, lambda t: _check_principal(t, ctx), lambda t: _check_user_context(t, ctx)):
+        failure = check(t)
+        if failure is not None:
+            return failure
+    args = _validate(t, raw_args)
+    if isinstance(args, ToolResult):
+        return args
+    staged = approval_policy(t, args, ctx)
+    if staged is not None:
+        return staged
+    return _execute(t, args, ctx, audit)
+
+
+def args_digest(raw_args: Any) -> str:
+    try:
+        canonical = json.dumps(raw_args, sort_keys=True, cls=DjangoJSONEncoder, default=str)
+    except (TypeError, ValueError):
+        canonical = repr(raw_args)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _async_commit() -> None:
+    """Let the current transaction commit without waiting for the disk. Only for transactions
+    whose writes are audit rows: a crash may lose the last few, it never corrupts anything."""
+    with transaction.get_connection().cursor() as cur:
+        cur.execute("SET LOCAL synchronous_commit TO OFF")
+
+
+class _Audit:
+    """One compact row per call: who, which tool, outcome, duration, a digest of the arguments
+    (never their content). Written with one raw INSERT because it runs on every call."""
+
+    SQL = (
+        'INSERT INTO "tools_toolexecution" (tool, user_id, service_principal_id, surface, ok, code,'
+        " duration_ms, run_id, args_digest, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, now())"
+    )
+
+    def __init__(self, name: Any, raw_args: Any, ctx: ToolContext) -> None:
+        self.name, self.raw_args, self.ctx = name, raw_args, ctx
+        self.started = time.perf_counter()
+        self.written = False
+
+    def write(self, *, ok: bool, code: str) -> None:
+        p = self.ctx.principal
+        actor = p.user or p.acting_user
+        with transaction.get_connection().cursor() as cur:
+            cur.execute(
+                self.SQL,
+                [
+                    str(self.name)[:100],
+                    actor.pk if actor else None,
+                    p.service.pk if p.service else None,
+                    self.ctx.surface,
+                    ok,
+                    code[:100],
+                    round((time.perf_counter() - self.started) * 1000, 3),
+                    self.ctx.run_id or "",
+                    args_digest(self.raw_args),
+                ],
+            )
+        self.written = True
+
+    def write_alone(self, *, ok: bool, code: str) -> None:
+        outermost = not transaction.get_connection().in_atomic_block
+        try:
+            with transaction.atomic():
+                if outermost:
+                    _async_commit()
+                self.write(ok=ok, code=code)
+        except Exception:  # the audit must never turn a finished call into a failure
+            logger.exception("could not write the audit row for tool %s", self.name)
+
+
+# --- batches --------------------------------------------------------------------------------
+def _is_read_only(call: ToolCall) -> bool:
+    t = registry.get(call.name) if isinstance(call.name, str) else None
+    if t is None:
+        return False
+    if t.name == "tool_execute" and isinstance(call.arguments, dict):
+        target = registry.get(str(call.arguments.get("tool", "")))
+        return target is not None and target.read_only
+    return t.read_only
+
+
+def _in_own_connection(fn: Callable[[], ToolResult]) -> ToolResult:
+    try:
+        return fn()
+    finally:
+        connections.close_all()  # worker threads must not leak database connections
+
+
+def execute_batch(calls: list[ToolCall], ctx: ToolContext) -> list[ToolResult]:
+    """Run one model turn's tool calls. Concurrently only when every call is read-only;
+    any writing call makes the whole batch sequential in the model's order. Results come back
+    in call order either way."""
+    if len(calls) > 1 and all(_is_read_only(c) for c in calls):
+        close_old_connections()
+        with ThreadPoolExecutor(max_workers=min(len(calls), MAX_PARALLEL)) as pool:
+            futures = [
+                pool.submit(_in_own_connection, lambda c=c: dispatch(c.name, c.arguments, ctx)) for c in calls
+            ]
+            return [f.result() for f in futures]
+    return [dispatch(c.name, c.arguments, ctx) for c in calls]

@@ -1,0 +1,94 @@
+"""Browser tests: a real daphne process (HTTP + WebSockets) on the test database, driven by
+Playwright in Debian's headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _database_url() -> str:
+    d = connection.settings_dict
+    host = d["HOST"] or "localhost"
+    if host.startswith("/"):
+        return f"postgres://{d['USER']}:{d['PASSWORD']}@/{d['NAME']}?host={host}"
+    return f"postgres://{d['USER']}:{d['PASSWORD']}@{host}:{d['PORT'] or 5432}/{d['NAME']}"
+
+
+@pytest.fixture
+def server(transactional_db):
+    """daphne serving the project against this test's database; yields its base URL."""
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": _database_url(), "DEBUG": "0", "LOG_LEVEL": "WARNING"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "clapilot.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited: {process.stderr.read()[-2000:]}")
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.2)
+    else:
+        process.kill()
+        raise RuntimeError("daphne did not start within 30 s")
+    yield f"http://127.0.0.1:{port}"
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """Per test: Playwright's sync API keeps an asyncio loop running in this thread while it is
+    open, which would break every async test that runs after it in the same session."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium).")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-dev-shm-usage",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(locale="de-DE")
+    page = context.new_page()
+    yield page
+    context.close()

@@ -1,0 +1,52 @@
+"""The retention job, through a real Celery worker, and its daily schedule."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.utils import timezone
+
+from apps.mutations.jobs import PRUNE_TASK, prune_mutation_events
+from apps.mutations.models import MutationEvent
+from apps.mutations.services import record_mutation
+from clapilot.celery import app
+
+
+@pytest.mark.django_db(transaction=True)
+def test_prune_job_runs_in_a_real_worker(settings, layer):
+    settings.CLAPILOT_MUTATION_RETENTION_DAYS = 3
+    expired = record_mutation(audience="all", topic="a.expired")
+    kept = record_mutation(audience="all", topic="a.kept")
+    MutationEvent.objects.filter(pk=expired.pk).update(created_at=timezone.now() - timedelta(days=4))
+
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        prune_mutation_events.delay()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and MutationEvent.objects.filter(pk=expired.pk).exists():
+            time.sleep(0.2)
+
+    assert list(MutationEvent.objects.values_list("id", flat=True)) == [kept.id]
+
+
+@pytest.mark.django_db
+def test_prune_is_scheduled_daily_once():
+    from django_celery_beat.models import PeriodicTask
+
+    from apps.core.services import ensure_periodic_tasks
+
+    ensure_periodic_tasks()
+    ensure_periodic_tasks()  # idempotent
+    task = PeriodicTask.objects.get(task=PRUNE_TASK)
+    assert task.enabled
+    cron = task.crontab
+    assert (cron.minute, cron.hour, cron.day_of_month, cron.month_of_year, cron.day_of_week) == (
+        "30",
+        "3",
+        "*",
+        "*",
+        "*",
+    )
+    assert PeriodicTask.objects.filter(task=PRUNE_TASK).count() == 1
