@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,7 +182,7 @@ def main() -> int:
         from django.core.management import call_command
 
         call_command("migrate", interactive=False, verbosity=0)
-        call_command("createcachetable")
+        call_command("createcachetable", verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("bootstrap")
         from django.db import connections
@@ -196,6 +197,16 @@ def main() -> int:
     except Abort as problem:
         say(str(problem))
         code = 2
+    except Exception as exc:  # one clear line here; the full traceback goes to a log file
+        log = Path(os.environ.get("CLAPILOT_VAR_DIR") or ROOT / "var") / "launcher-error.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(traceback.format_exc())
+        say(
+            f"Start failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''} (details: {log})"
+        )
+        for child in children:
+            child.terminate()
+        code = 1
     except KeyboardInterrupt:
         for child in children:
             child.terminate()

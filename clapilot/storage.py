@@ -7,9 +7,9 @@ class StaticStorage(CompressedManifestStaticFilesStorage):
     instead of failing the whole page."""
 
     manifest_strict = False
-    # ES module imports (`import … from "./mutations.js"`) get the hashed names too, so a page
-    # never loads two copies of one module.
-    support_js_module_import_aggregation = True
+    # No support_js_module_import_aggregation: vendored modules (django-htmx's extensions) import
+    # files that do not exist and would fail collectstatic. mutations.js keeps one shared state
+    # on `window`, so a page that loads it under two names still has one socket.
 
     def url(self, name, force=False):
         try:

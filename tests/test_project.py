@@ -71,3 +71,16 @@ def test_run_command_explains_an_unreachable_redis():
         free_port = sock.getsockname()[1]
     result = _launcher({"PORT": str(free_port), "REDIS_URL": "redis://127.0.0.1:1/0"})
     _assert_one_clear_line(result, "Redis at REDIS_URL is not reachable")
+
+
+def test_collectstatic_succeeds_with_the_production_storage(tmp_path, settings):
+    """The run command collects static files on every start; a vendored file that breaks the
+    hashing storage must fail here, not on a user's first start."""
+    from django.contrib.staticfiles.storage import staticfiles_storage
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "clapilot.storage.StaticStorage"}}
+    call_command("collectstatic", interactive=False, verbosity=0)
+    assert (tmp_path / "staticfiles.json").exists()
+    assert staticfiles_storage.url("js/mutations.js").startswith("/static/js/mutations.")
