@@ -13,10 +13,10 @@ from django.db.models import Q, QuerySet
 from guardian.shortcuts import get_objects_for_user, get_users_with_perms
 
 from apps.accounts.principal import Principal
+from apps.mutations.audience import EVERYONE, Viewers
 from apps.tasks.models import Board
 
 SHARE_PERMISSION = "view_board_shared"
-EVERYONE = "everyone"
 
 
 def board_filter(principal: Principal) -> Q:
@@ -38,7 +38,7 @@ def visible_boards(principal: Principal) -> QuerySet[Board]:
     return Board.objects.filter(board_filter(principal))
 
 
-def viewers(board: Board) -> str | set[int]:
+def viewers(board: Board) -> Viewers:
     """EVERYONE for shared boards, else the user ids that may see the board."""
     if board.visibility == Board.Visibility.SHARED:
         return EVERYONE
