@@ -10,6 +10,7 @@ explicitly with `stop()` after its children have exited.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import os
 import warnings
@@ -76,6 +77,20 @@ def is_running() -> bool:
     return info is not None and info.is_running()
 
 
+@contextlib.contextmanager
+def _start_lock():
+    """Serializes start-up across our processes, so `is_running()` never reads a postmaster.pid
+    that another process is half-way through writing, and only one of them owns the server."""
+    lock_path = data_dir().parent / "pgdata.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def ensure_running() -> EmbeddedDatabase:
     """Start (or attach to) the embedded server and make sure our database exists.
 
@@ -83,13 +98,14 @@ def ensure_running() -> EmbeddedDatabase:
     `postmaster.pid`: a live one is reused, a stale pid file is replaced by a fresh start.
     """
     global started_here
-    was_running = is_running()
-    server = _server()
-    started_here = started_here or not was_running
-    uri = urlparse(server.get_uri())
-    host = parse_qs(uri.query)["host"][0]
-    db = EmbeddedDatabase(host=host, user=uri.username or "postgres", name=DATABASE_NAME)
-    _create_database_once(db)
+    with _start_lock():
+        was_running = is_running()
+        server = _server()
+        started_here = started_here or not was_running
+        uri = urlparse(server.get_uri())
+        host = parse_qs(uri.query)["host"][0]
+        db = EmbeddedDatabase(host=host, user=uri.username or "postgres", name=DATABASE_NAME)
+        _create_database_once(db)
     return db
 
 
@@ -101,7 +117,8 @@ def _create_database_once(db: EmbeddedDatabase) -> None:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (db.name,)).fetchone()
         if exists:
             return
-        with contextlib.suppress(psycopg.errors.DuplicateDatabase):  # another process won the race
+        # another process won the race (PostgreSQL reports it either way)
+        with contextlib.suppress(psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation):
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db.name)))
 
 

@@ -84,3 +84,38 @@ def test_collectstatic_succeeds_with_the_production_storage(tmp_path, settings):
     call_command("collectstatic", interactive=False, verbosity=0)
     assert (tmp_path / "staticfiles.json").exists()
     assert staticfiles_storage.url("js/mutations.js").startswith("/static/js/mutations.")
+
+
+def test_embedded_database_starts_once_under_a_race_and_recovers_from_a_killed_server(tmp_path):
+    """Three processes start the embedded server at once: one postmaster. After a kill -9 the
+    next start recovers it instead of failing on the stale postmaster.pid."""
+    import signal
+    import time
+
+    script = (
+        "from clapilot import embedded_db; db = embedded_db.ensure_running(); "
+        "import psycopg; psycopg.connect(host=db.host, user=db.user, dbname=db.name).close(); print('ok')"
+    )
+    env = {"CLAPILOT_VAR_DIR": str(tmp_path)}
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    outputs = [p.communicate(timeout=120)[0] for p in racers]
+    assert all(p.returncode == 0 for p in racers) and all("ok" in o for o in outputs)
+    pid_file = tmp_path / "pgdata" / "postmaster.pid"
+    pid = int(pid_file.read_text().splitlines()[0])
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(1)
+    assert pid_file.exists()  # stale
+    again = run([sys.executable, "-c", script], env)
+    assert again.returncode == 0 and "ok" in again.stdout, again.stderr
+    new_pid = int(pid_file.read_text().splitlines()[0])
+    assert new_pid != pid
+    os.kill(new_pid, signal.SIGTERM)
