@@ -41,13 +41,26 @@ def database() -> str:
     return f"postgresql {connection.pg_version // 10000}, pgvector {row[0]}"
 
 
+_broker_connection = None
+
+
 @_timed
 def broker() -> str:
+    """Reuses one broker connection per process: building a kombu transport (for the SQLAlchemy
+    transport, a whole engine) on every probe made /healthz take most of a second."""
+    global _broker_connection
     from clapilot.celery import app
 
-    with app.connection_for_write() as conn:
-        conn.ensure_connection(max_retries=1, timeout=2)
-        return conn.transport.driver_type
+    if _broker_connection is None:
+        _broker_connection = app.connection_for_write()
+    try:
+        _broker_connection.ensure_connection(max_retries=1, timeout=2)
+        _broker_connection.default_channel  # noqa: B018 (opens the channel: proves the broker answers)
+    except Exception:
+        _broker_connection.release()
+        _broker_connection = None
+        raise
+    return _broker_connection.transport.driver_type
 
 
 @_timed
