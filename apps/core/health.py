@@ -55,7 +55,9 @@ def broker() -> str:
         _broker_connection = app.connection_for_write()
     try:
         _broker_connection.ensure_connection(max_retries=1, timeout=2)
-        _broker_connection.default_channel  # noqa: B018 (opens the channel: proves the broker answers)
+        channel = _broker_connection.default_channel
+        if _broker_connection.transport.driver_type == "redis":
+            channel.client.ping()  # a real round trip; the SQL transport shares the database check
     except Exception:
         _broker_connection.release()
         _broker_connection = None
