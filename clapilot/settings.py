@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "apps.apikeys",
     "apps.notifications",
     "apps.tasks",
+    "apps.agent",
 ]
 
 MIDDLEWARE = [
@@ -289,6 +290,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several domains have a "visibility" choice; name each enum after its domain.
+    "ENUM_NAME_OVERRIDES": {
+        "BoardVisibilityEnum": ["shared", "restricted", "private"],
+        "CalendarEventVisibilityEnum": ["shared", "private"],
+    },
 }
 
 # --- e-mail ---------------------------------------------------------------------------------
@@ -320,5 +326,9 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # Publishing to a group nobody listens to (no tab open) is normal, not a warning.
+        "channels_postgres": {"level": "ERROR"},
+    },
 }

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from apps.accounts.services import ensure_admin
+from apps.agent.setup import ensure_env_provider
 from apps.core import demo
 from apps.core.services import ensure_periodic_tasks
 
@@ -13,6 +14,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         ensure_periodic_tasks()
+        if ensure_env_provider() is not None:
+            self.stdout.write("Model provider created from OPENAI_API_KEY / OPENAI_BASE_URL.")
         admin, password = ensure_admin(settings.CLAPILOT_ADMIN_EMAIL, settings.CLAPILOT_ADMIN_PASSWORD)
         office = demo.load_once(admin, password) if settings.CLAPILOT_DEMO_DATA else None
         if password:

@@ -1,0 +1,134 @@
+"""Admin control plane of the copilot: providers (key write-only), models, runs read-only."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from apps.agent.models import ChatSession, Message, ModelConfig, Provider, Run, RunEvent
+
+
+class ProviderForm(forms.ModelForm):
+    """The key is never sent back to the browser; an empty field keeps the stored key."""
+
+    api_key = forms.CharField(
+        label=_("API key"),
+        required=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text=_("Leave empty to keep the stored key."),
+    )
+    base_url = forms.URLField(
+        label=_("base URL"),
+        required=False,
+        max_length=300,
+        assume_scheme="https",
+        help_text=_("Empty for api.openai.com; e.g. http://localhost:11434/v1 for Ollama."),
+    )
+    clear_api_key = forms.BooleanField(label=_("Remove the stored key"), required=False)
+
+    class Meta:
+        model = Provider
+        fields = ["name", "kind", "base_url", "api_key", "enabled"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.initial["api_key"] = ""
+
+    def clean_api_key(self) -> str:
+        new = self.cleaned_data.get("api_key") or ""
+        if not new and self.instance.pk:
+            return Provider.objects.get(pk=self.instance.pk).api_key
+        return new
+
+    def save(self, commit: bool = True):
+        if self.cleaned_data.get("clear_api_key"):
+            self.instance.api_key = ""
+        return super().save(commit)
+
+
+class ModelInline(admin.TabularInline):
+    model = ModelConfig
+    extra = 0
+    fields = [
+        "model_id",
+        "display_name",
+        "context_window",
+        "input_price_per_million",
+        "output_price_per_million",
+        "supports_tools",
+        "supports_vision",
+        "supports_reasoning",
+        "probe_failed",
+    ]
+
+
+@admin.register(Provider)
+class ProviderAdmin(admin.ModelAdmin):
+    form = ProviderForm
+    list_display = ["name", "kind", "base_url", "enabled", "has_key"]
+    list_filter = ["kind", "enabled"]
+    inlines = [ModelInline]
+
+    @admin.display(boolean=True, description=_("key stored"))
+    def has_key(self, obj: Provider) -> bool:
+        return bool(obj.api_key)
+
+
+@admin.register(ModelConfig)
+class ModelConfigAdmin(admin.ModelAdmin):
+    list_display = [
+        "model_id",
+        "display_name",
+        "provider",
+        "context_window",
+        "supports_tools",
+        "probe_failed",
+    ]
+    list_filter = ["provider", "supports_tools", "probe_failed"]
+    search_fields = ["model_id", "display_name"]
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class RunEventInline(ReadOnlyInline):
+    model = RunEvent
+    fields = ["seq", "kind", "payload", "created_at"]
+    readonly_fields = fields
+
+
+class MessageInline(ReadOnlyInline):
+    model = Message
+    fields = ["role", "content", "tool_calls", "tool_call_id", "created_at"]
+    readonly_fields = fields
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(ChatSession)
+class ChatSessionAdmin(ReadOnlyAdmin):
+    list_display = ["id", "title", "user", "updated_at"]
+    search_fields = ["title", "user__email"]
+    inlines = [MessageInline]
+
+
+@admin.register(Run)
+class RunAdmin(ReadOnlyAdmin):
+    list_display = ["id", "session", "status", "model_label", "rounds", "cost", "error_code", "created_at"]
+    list_filter = ["status", "error_code"]
+    inlines = [RunEventInline]

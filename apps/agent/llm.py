@@ -1,0 +1,195 @@
+"""The one module that talks to model providers (through the `openai` client).
+
+Provider quirks live here and nowhere else: reasoning models take `max_completion_tokens` and no
+custom `temperature`; Azure needs its own client class. Every failure becomes a `ProviderError`
+with a stable code and a message that never contains the key or the provider's response body
+(providers echo partial keys in their 401 bodies).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import openai
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from apps.agent.errors import (
+    ProviderAuthFailed,
+    ProviderError,
+    ProviderRateLimited,
+    ProviderTimeout,
+    ProviderUnreachable,
+)
+from apps.agent.models import ModelConfig, Provider
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_BASE_URLS = {
+    Provider.Kind.OPENAI: "https://api.openai.com/v1",
+    Provider.Kind.OLLAMA: "http://localhost:11434/v1",
+}
+AZURE_API_VERSION = "2024-10-21"
+MAX_OUTPUT_TOKENS = 4096
+
+
+@dataclass
+class ToolCallRequest:
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass
+class Completion:
+    content: str = ""
+    tool_calls: list[ToolCallRequest] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    finish_reason: str | None = None
+
+
+def client_for(provider: Provider) -> openai.OpenAI:
+    timeout = float(getattr(settings, "CLAPILOT_MODEL_TIMEOUT", 120))
+    key = provider.api_key or "not-needed"  # local servers (Ollama, vLLM) accept any key
+    if provider.kind == Provider.Kind.AZURE:
+        return openai.AzureOpenAI(
+            azure_endpoint=provider.base_url,
+            api_key=key,
+            api_version=getattr(settings, "CLAPILOT_AZURE_API_VERSION", AZURE_API_VERSION),
+            timeout=timeout,
+            max_retries=0,
+        )
+    base_url = provider.base_url or DEFAULT_BASE_URLS.get(provider.kind) or DEFAULT_BASE_URLS["openai"]
+    return openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout, max_retries=0)
+
+
+def request_params(model: ModelConfig, messages: list[dict], tools: list[dict], *, stream: bool) -> dict:
+    """The chat-completions arguments for this model, with its quirks applied."""
+    params: dict[str, Any] = {"model": model.model_id, "messages": messages, "stream": stream}
+    if tools and model.supports_tools:
+        params["tools"] = tools
+    if model.is_reasoning:
+        params["max_completion_tokens"] = MAX_OUTPUT_TOKENS
+    else:
+        params["max_tokens"] = MAX_OUTPUT_TOKENS
+        params["temperature"] = float(getattr(settings, "CLAPILOT_MODEL_TEMPERATURE", 0.2))
+    if stream:
+        params["stream_options"] = {"include_usage": True}
+    return params
+
+
+def translate_error(exc: Exception, provider: Provider) -> ProviderError:
+    """Map an `openai` exception to a stable code; only the status code leaves this function."""
+    name = provider.name
+    if isinstance(exc, openai.APITimeoutError):
+        return ProviderTimeout(_("The model provider “%(name)s” did not answer in time.") % {"name": name})
+    if isinstance(exc, openai.APIConnectionError):
+        return ProviderUnreachable(_("The model provider “%(name)s” is not reachable.") % {"name": name})
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        return ProviderAuthFailed(
+            _("The model provider “%(name)s” rejected the API key. Check it in the admin.") % {"name": name}
+        )
+    if isinstance(exc, openai.RateLimitError):
+        return ProviderRateLimited(
+            _("The model provider “%(name)s” is rate limiting requests. Try again shortly.") % {"name": name}
+        )
+    if isinstance(exc, openai.APIStatusError):
+        return ProviderError(
+            _("The model provider “%(name)s” answered with HTTP %(status)s.")
+            % {"name": name, "status": exc.status_code},
+            details={"status": exc.status_code},
+        )
+    return ProviderError(_("The model provider “%(name)s” sent an unusable answer.") % {"name": name})
+
+
+def chat(
+    model: ModelConfig,
+    messages: list[dict],
+    tools: list[dict] | None = None,
+    *,
+    stream: bool = True,
+    on_token: Callable[[str], None] | None = None,
+) -> Completion:
+    """One chat completion; with `stream`, text deltas go to `on_token` as they arrive."""
+    provider = model.provider
+    params = request_params(model, messages, tools or [], stream=stream)
+    try:
+        client = client_for(provider)
+        response = client.chat.completions.create(**params)
+        if not stream:
+            return _from_response(response)
+        return _from_stream(response, on_token)
+    except ProviderError:
+        raise
+    except openai.OpenAIError as exc:
+        logger.warning("model call to provider %s failed: %s", provider.name, type(exc).__name__)
+        raise translate_error(exc, provider) from None
+
+
+def list_models(provider: Provider) -> list[str]:
+    try:
+        return sorted(m.id for m in client_for(provider).models.list())
+    except openai.OpenAIError as exc:
+        raise translate_error(exc, provider) from None
+
+
+def _from_response(response: Any) -> Completion:
+    choice = response.choices[0] if response.choices else None
+    message = choice.message if choice else None
+    calls = [
+        ToolCallRequest(id=c.id, name=c.function.name, arguments=c.function.arguments or "")
+        for c in (getattr(message, "tool_calls", None) or [])
+    ]
+    usage = response.usage
+    return Completion(
+        content=(message.content or "") if message else "",
+        tool_calls=calls,
+        prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+        completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+        finish_reason=choice.finish_reason if choice else None,
+    )
+
+
+def _from_stream(chunks: Any, on_token: Callable[[str], None] | None) -> Completion:
+    result = Completion()
+    text: list[str] = []
+    calls: dict[int, dict[str, str]] = {}
+    for chunk in chunks:
+        if chunk.usage is not None:
+            result.prompt_tokens = chunk.usage.prompt_tokens or 0
+            result.completion_tokens = chunk.usage.completion_tokens or 0
+        for choice in chunk.choices or []:
+            delta = choice.delta
+            if delta is not None and delta.content:
+                text.append(delta.content)
+                if on_token is not None:
+                    on_token(delta.content)
+            for tc in (delta.tool_calls if delta is not None else None) or []:
+                slot = calls.setdefault(tc.index, {"id": "", "name": "", "arguments": ""})
+                if tc.id:
+                    slot["id"] = tc.id
+                if tc.function is not None:
+                    slot["name"] += tc.function.name or ""
+                    slot["arguments"] += tc.function.arguments or ""
+            if choice.finish_reason:
+                result.finish_reason = choice.finish_reason
+    result.content = "".join(text)
+    result.tool_calls = [
+        ToolCallRequest(id=c["id"] or f"call_{i}", name=c["name"], arguments=c["arguments"])
+        for i, c in sorted(calls.items())
+    ]
+    return result
+
+
+def parse_arguments(raw: str) -> Any:
+    """The model's argument string as JSON when it parses, else the raw string (the dispatcher
+    then answers `invalid_arguments`, which the model can fix)."""
+    try:
+        return json.loads(raw) if raw.strip() else {}
+    except json.JSONDecodeError:
+        return raw

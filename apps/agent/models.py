@@ -1,0 +1,196 @@
+"""Providers and models the copilot may call, chat sessions, messages, runs and run events."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.crypto import EncryptedTextField
+
+REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
+
+
+class Provider(models.Model):
+    class Kind(models.TextChoices):
+        OPENAI = "openai", "OpenAI"
+        OPENAI_COMPATIBLE = "openai_compatible", _("OpenAI-compatible")
+        OLLAMA = "ollama", "Ollama"
+        AZURE = "azure", "Azure OpenAI"
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    kind = models.CharField(_("type"), max_length=20, choices=Kind.choices, default=Kind.OPENAI)
+    base_url = models.URLField(_("base URL"), max_length=300, blank=True)
+    api_key = EncryptedTextField(_("API key"), blank=True, default="")
+    enabled = models.BooleanField(_("enabled"), default=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("model provider")
+        verbose_name_plural = _("model providers")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ModelConfig(models.Model):
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="models")
+    model_id = models.CharField(_("model id"), max_length=200)
+    display_name = models.CharField(_("display name"), max_length=200, blank=True)
+    context_window = models.PositiveIntegerField(_("context window (tokens)"), default=128_000)
+    input_price_per_million = models.DecimalField(
+        _("input price per million tokens"), max_digits=10, decimal_places=4, default=Decimal("0")
+    )
+    output_price_per_million = models.DecimalField(
+        _("output price per million tokens"), max_digits=10, decimal_places=4, default=Decimal("0")
+    )
+    supports_tools = models.BooleanField(_("supports tools"), default=True)
+    supports_vision = models.BooleanField(_("supports vision"), default=False)
+    supports_reasoning = models.BooleanField(_("reasoning model"), default=False)
+    probe_failed = models.BooleanField(_("capability probe failed"), default=False)
+
+    class Meta:
+        verbose_name = _("model")
+        verbose_name_plural = _("models")
+        ordering = ["provider__name", "model_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["provider", "model_id"], name="agent_model_per_provider")
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        return self.display_name or f"{self.provider.name}/{self.model_id}"
+
+    @property
+    def is_reasoning(self) -> bool:
+        return self.supports_reasoning or self.model_id.lower().startswith(REASONING_PREFIXES)
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> Decimal:
+        million = Decimal(1_000_000)
+        return (
+            Decimal(prompt_tokens) * self.input_price_per_million
+            + Decimal(completion_tokens) * self.output_price_per_million
+        ) / million
+
+
+class ChatSession(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_sessions")
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("chat session")
+        verbose_name_plural = _("chat sessions")
+        ordering = ["-updated_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title or f"#{self.pk}"
+
+
+class Message(models.Model):
+    class Role(models.TextChoices):
+        USER = "user", _("user")
+        ASSISTANT = "assistant", _("assistant")
+        TOOL = "tool", _("tool")
+        SYSTEM = "system", _("system")
+
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="messages")
+    run = models.ForeignKey("Run", on_delete=models.SET_NULL, null=True, blank=True, related_name="messages")
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    content = models.TextField(_("content"), blank=True)
+    tool_calls = models.JSONField(_("tool calls"), default=list, blank=True)
+    tool_call_id = models.CharField(_("tool call id"), max_length=100, blank=True)
+    metadata = models.JSONField(_("metadata"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("message")
+        verbose_name_plural = _("messages")
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.role}: {self.content[:60]}"
+
+
+class Run(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        CANCELLING = "cancelling", _("cancelling")
+        CANCELLED = "cancelled", _("cancelled")
+        COMPLETED = "completed", _("completed")
+        FAILED = "failed", _("failed")
+        MAX_ROUNDS_REACHED = "max_rounds_reached", _("round limit reached")
+        BUDGET_EXCEEDED = "budget_exceeded", _("budget exceeded")
+
+    FINAL = frozenset({"cancelled", "completed", "failed", "max_rounds_reached", "budget_exceeded"})
+
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="runs")
+    model_config = models.ForeignKey(ModelConfig, on_delete=models.SET_NULL, null=True, blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.QUEUED)
+    model_label = models.CharField(_("model"), max_length=300, blank=True)
+    max_rounds = models.PositiveSmallIntegerField(
+        _("max rounds"), default=25, validators=[MinValueValidator(1), MaxValueValidator(100)]
+    )
+    budget = models.DecimalField(_("cost budget"), max_digits=10, decimal_places=4, null=True, blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=0)
+    prompt_tokens = models.PositiveIntegerField(_("prompt tokens"), default=0)
+    completion_tokens = models.PositiveIntegerField(_("completion tokens"), default=0)
+    cost = models.DecimalField(_("cost"), max_digits=12, decimal_places=6, default=Decimal("0"))
+    error_code = models.CharField(_("error code"), max_length=100, blank=True)
+    error_message = models.TextField(_("error message"), blank=True)
+    diagnostics = models.JSONField(_("diagnostics"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("run")
+        verbose_name_plural = _("runs")
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(max_rounds__gte=1, max_rounds__lte=100), name="agent_run_max_rounds_range"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Run {self.pk} ({self.status})"
+
+    @property
+    def is_final(self) -> bool:
+        return self.status in self.FINAL
+
+
+class RunEvent(models.Model):
+    class Kind(models.TextChoices):
+        TURN = "turn", _("turn")
+        TOKEN = "token", _("token")
+        TOOL_STARTED = "tool_started", _("tool started")
+        TOOL_FINISHED = "tool_finished", _("tool finished")
+        STATUS = "status", _("status")
+        FINAL = "final", _("final")
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(_("sequence"))
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    payload = models.JSONField(_("payload"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("run event")
+        verbose_name_plural = _("run events")
+        ordering = ["run_id", "seq"]
+        constraints = [models.UniqueConstraint(fields=["run", "seq"], name="agent_run_event_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.run_id}#{self.seq} {self.kind}"

@@ -1,0 +1,89 @@
+"""What the model sees: the system prompt (with the temporal block), the transcript and the
+starting toolbox."""
+
+from __future__ import annotations
+
+import json
+import zoneinfo
+
+from django.utils import timezone
+
+from apps.agent.models import ChatSession, Message, Run
+from apps.tools import catalog
+from apps.tools.context import ToolContext
+from apps.tools.registry import Tool
+
+START_FAMILIES = frozenset({"core", "aufgaben"})
+
+INSTRUCTION = (
+    "You are Clapilot, the copilot of a German tax and law office. Answer in the user's language "
+    "(default German), precisely and briefly. Use the tools to read and change the office's data; "
+    "never invent records. Your toolbox starts small: use tool_catalog_search to find further "
+    "tools and tool_execute to call them. When a tool result has ok=false, read its code and "
+    "message, fix the call or explain the problem."
+)
+
+
+def resolve_time_zone(run: Run, fallback: zoneinfo.ZoneInfo) -> zoneinfo.ZoneInfo:
+    """The client's X-User-Timezone (stored on the run) wins; then the profile; UTC last."""
+    if run.time_zone:
+        try:
+            return zoneinfo.ZoneInfo(run.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            pass
+    return fallback or zoneinfo.ZoneInfo("UTC")
+
+
+def temporal_block(tz: zoneinfo.ZoneInfo) -> str:
+    """Without it models take the date of their training cut-off as today."""
+    now = timezone.now().astimezone(tz)
+    return (
+        f"Current date and time: {now:%A, %Y-%m-%d %H:%M} ({tz.key}, UTC{now:%z}). "
+        "Resolve relative dates such as 'today', 'next week' or 'Q1' from this."
+    )
+
+
+def system_prompt(tz: zoneinfo.ZoneInfo, language: str) -> str:
+    return f"{INSTRUCTION}\nUser interface language: {language}.\n{temporal_block(tz)}"
+
+
+def starting_tools(ctx: ToolContext) -> list[Tool]:
+    return [t for t in catalog.visible_tools(ctx) if START_FAMILIES & set(t.families)]
+
+
+def safe_arguments(raw: str) -> str:
+    """Arguments as sent back to the model: providers reject a transcript with broken JSON."""
+    try:
+        json.loads(raw or "{}")
+        return raw or "{}"
+    except json.JSONDecodeError:
+        return "{}"
+
+
+def transcript(session: ChatSession) -> list[dict]:
+    """The session's messages in the chat-completions shape. Tool calls without a stored result
+    (an aborted run) are dropped, since providers refuse such a transcript."""
+    rows = list(session.messages.exclude(role=Message.Role.SYSTEM).order_by("id"))
+    answered = {m.tool_call_id for m in rows if m.role == Message.Role.TOOL}
+    out: list[dict] = []
+    for m in rows:
+        if m.role == Message.Role.ASSISTANT:
+            calls = [c for c in m.tool_calls or [] if c.get("id") in answered]
+            entry: dict = {"role": "assistant", "content": m.content or None}
+            if calls:
+                entry["tool_calls"] = [
+                    {
+                        "id": c["id"],
+                        "type": "function",
+                        "function": {"name": c["name"], "arguments": safe_arguments(c.get("arguments", ""))},
+                    }
+                    for c in calls
+                ]
+            elif not m.content:
+                continue
+            out.append(entry)
+        elif m.role == Message.Role.TOOL:
+            out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content})
+        else:
+            out.append({"role": "user", "content": m.content})
+    return out

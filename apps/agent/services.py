@@ -1,0 +1,263 @@
+"""The only writer of the agent domain: sessions, messages, runs and their events.
+
+Pages, the REST API, the Celery job and the runtime all go through these functions, so the
+owner check, run limits and live publishing are written once.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.agent import live
+from apps.agent.errors import InvalidChatInput, NoModelConfigured, RunNotFound, SessionNotFound
+from apps.agent.models import ChatSession, Message, ModelConfig, Run, RunEvent
+from apps.core.errors import DomainError, PermissionDenied
+from apps.core.services import get_setting
+
+CONTENT_MAX = 20_000
+TITLE_LENGTH = 60
+ACTIVE = (Run.Status.QUEUED, Run.Status.RUNNING, Run.Status.CANCELLING)
+
+
+# --- models ---------------------------------------------------------------------------------
+def offered_models():
+    """Models a user may pick: enabled provider, probe not failed."""
+    return ModelConfig.objects.select_related("provider").filter(provider__enabled=True, probe_failed=False)
+
+
+def default_model() -> ModelConfig | None:
+    wanted = get_setting("default_chat_model")
+    models = offered_models()
+    if isinstance(wanted, int | str) and str(wanted).isdigit():
+        found = models.filter(pk=int(wanted)).first()
+        if found is not None:
+            return found
+    return models.order_by("pk").first()
+
+
+# --- sessions -------------------------------------------------------------------------------
+def _owner(principal: Principal):
+    if principal.user is None:
+        raise PermissionDenied(_("Chat sessions belong to a signed-in user."))
+    return principal.user
+
+
+def list_sessions(principal: Principal):
+    return ChatSession.objects.filter(user=_owner(principal))
+
+
+def get_session(principal: Principal, session_id: Any) -> ChatSession:
+    session = ChatSession.objects.filter(pk=_int(session_id), user=_owner(principal)).first()
+    if session is None:
+        raise SessionNotFound(_("This chat does not exist or is not yours."))
+    return session
+
+
+def create_session(principal: Principal, title: str = "") -> ChatSession:
+    return ChatSession.objects.create(user=_owner(principal), title=(title or "").strip()[:200])
+
+
+def get_run(principal: Principal, run_id: Any) -> Run:
+    run = (
+        Run.objects.select_related("session").filter(pk=_int(run_id), session__user=_owner(principal)).first()
+    )
+    if run is None:
+        raise RunNotFound(_("This run does not exist or is not yours."))
+    return run
+
+
+# --- posting and cancelling -----------------------------------------------------------------
+def post_user_message(
+    principal: Principal,
+    session_id: Any,
+    content: str,
+    *,
+    model_id: Any = None,
+    max_rounds: Any = None,
+    budget: Any = None,
+    time_zone: str = "",
+) -> Run:
+    """Store the user's message and queue a run for it; the worker starts after the commit."""
+    content = (content or "").strip()
+    if not content:
+        raise InvalidChatInput(_("The message is empty."))
+    if len(content) > CONTENT_MAX:
+        raise InvalidChatInput(_("The message is longer than %(max)s characters.") % {"max": CONTENT_MAX})
+    rounds = 25 if max_rounds in (None, "") else _int(max_rounds)
+    if rounds is None or not 1 <= rounds <= 100:
+        raise InvalidChatInput(_("max_rounds must be between 1 and 100."))
+    config = _pick_model(model_id)
+    with transaction.atomic():
+        session = ChatSession.objects.select_for_update().get(pk=get_session(principal, session_id).pk)
+        if session.runs.filter(status__in=ACTIVE).exists():
+            raise DomainError(_("The copilot is still answering in this chat."), code="run_in_progress")
+        if not session.title:
+            session.title = content.splitlines()[0][:TITLE_LENGTH]
+        session.save(update_fields=["title", "updated_at"])
+        run = Run.objects.create(
+            session=session,
+            model_config=config,
+            model_label=config.label,
+            max_rounds=rounds,
+            budget=_decimal(budget),
+            time_zone=(time_zone or "")[:64],
+        )
+        Message.objects.create(session=session, run=run, role=Message.Role.USER, content=content)
+        run_id = run.pk
+        transaction.on_commit(lambda: _enqueue(run_id))
+    return run
+
+
+def _enqueue(run_id: int) -> None:
+    from apps.agent.jobs import run_agent_job
+
+    run_agent_job.delay(run_id)
+
+
+def _pick_model(model_id: Any) -> ModelConfig:
+    if model_id not in (None, ""):
+        config = offered_models().filter(pk=_int(model_id)).first()
+        if config is None:
+            raise InvalidChatInput(_("This model is not available."))
+        return config
+    config = default_model()
+    if config is None:
+        raise NoModelConfigured(_("No model provider is configured yet."))
+    return config
+
+
+def cancel_run(principal: Principal, run_id: Any) -> Run:
+    """Ask a run to stop. Only the runtime's finalizer writes `cancelled`."""
+    run = get_run(principal, run_id)
+    return request_cancel(run)
+
+
+def request_cancel(run: Run) -> Run:
+    Run.objects.filter(pk=run.pk, status__in=[Run.Status.QUEUED, Run.Status.RUNNING]).update(
+        status=Run.Status.CANCELLING
+    )
+    run.refresh_from_db(fields=["status"])
+    return run
+
+
+# --- recording (called by the runtime) ------------------------------------------------------
+def start_run(run: Run) -> bool:
+    """queued → running; False when the run was cancelled or taken meanwhile."""
+    started = Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
+        status=Run.Status.RUNNING, started_at=timezone.now()
+    )
+    run.refresh_from_db()
+    return bool(started)
+
+
+def is_cancelling(run: Run) -> bool:
+    return Run.objects.filter(pk=run.pk, status=Run.Status.CANCELLING).exists()
+
+
+def add_message(run: Run, role: str, content: str = "", **fields: Any) -> Message:
+    return Message.objects.create(session_id=run.session_id, run=run, role=role, content=content, **fields)
+
+
+def record_event(run: Run, kind: str, payload: dict | None = None) -> RunEvent:
+    """Persist the event, then publish it once committed (so a replay never misses it)."""
+    with transaction.atomic():
+        last = RunEvent.objects.filter(run=run).aggregate(m=Max("seq"))["m"] or 0
+        event = RunEvent.objects.create(run=run, seq=last + 1, kind=kind, payload=payload or {})
+        data = serialize_event(event)
+        session_id = run.session_id
+        transaction.on_commit(lambda: live.publish(session_id, data))
+    return event
+
+
+def save_usage(run: Run, prompt_tokens: int, completion_tokens: int) -> None:
+    run.prompt_tokens += prompt_tokens
+    run.completion_tokens += completion_tokens
+    if run.model_config is not None:
+        run.cost = run.model_config.cost(run.prompt_tokens, run.completion_tokens)
+    run.save(update_fields=["prompt_tokens", "completion_tokens", "cost", "rounds"])
+
+
+def finish_run(
+    run: Run, status: str, *, error_code: str = "", error_message: str = "", diagnostics=None
+) -> Run:
+    run.status = status
+    run.error_code = error_code[:100]
+    run.error_message = error_message
+    run.diagnostics = diagnostics or {}
+    run.finished_at = timezone.now()
+    run.save(update_fields=["status", "error_code", "error_message", "diagnostics", "finished_at", "rounds"])
+    record_event(run, RunEvent.Kind.STATUS, {"status": status, "error_code": run.error_code})
+    return run
+
+
+def serialize_event(event: RunEvent) -> dict:
+    return {
+        "id": event.pk,
+        "run_id": event.run_id,
+        "seq": event.seq,
+        "kind": event.kind,
+        "payload": event.payload,
+        "created_at": event.created_at.isoformat(),
+    }
+
+
+def serialize_run(run: Run, *, events: bool = False) -> dict:
+    data = {
+        "id": run.pk,
+        "session_id": run.session_id,
+        "status": run.status,
+        "model": run.model_label,
+        "max_rounds": run.max_rounds,
+        "rounds": run.rounds,
+        "prompt_tokens": run.prompt_tokens,
+        "completion_tokens": run.completion_tokens,
+        "cost": str(run.cost),
+        "error_code": run.error_code,
+        "error_message": run.error_message,
+        "diagnostics": run.diagnostics,
+        "created_at": run.created_at.isoformat(),
+        "started_at": run.started_at.isoformat() if run.started_at else None,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+    }
+    if events:
+        data["events"] = [serialize_event(e) for e in run.events.order_by("seq")]
+    return data
+
+
+def serialize_message(message: Message) -> dict:
+    return {
+        "id": message.pk,
+        "role": message.role,
+        "content": message.content,
+        "tool_calls": message.tool_calls,
+        "tool_call_id": message.tool_call_id,
+        "run_id": message.run_id,
+        "metadata": message.metadata,
+        "created_at": message.created_at.isoformat(),
+    }
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _decimal(value: Any) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        amount = Decimal(str(value))
+    except InvalidOperation:
+        raise InvalidChatInput(_("The budget must be a number.")) from None
+    if amount <= 0:
+        raise InvalidChatInput(_("The budget must be positive."))
+    return amount

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from apps.agent import api, views
+
+app_name = "chat"
+
+urlpatterns = [
+    path("chat/", views.index, name="index"),
+    path("chat/neu/", views.new_session, name="new"),
+    path("chat/<int:session_id>/", views.session_page, name="session"),
+    path("api/v1/chat/sessions/", api.SessionListView.as_view(), name="api-sessions"),
+    path(
+        "api/v1/chat/sessions/<int:session_id>/messages/", api.MessageListView.as_view(), name="api-messages"
+    ),
+    path("api/v1/chat/runs/<int:run_id>/", api.RunDetailView.as_view(), name="api-run"),
+    path("api/v1/chat/runs/<int:run_id>/cancel/", api.RunCancelView.as_view(), name="api-run-cancel"),
+]

@@ -1,0 +1,89 @@
+"""The chat page: session list, transcript and composer. Writes go through `apps.agent.services`
+(via the REST API the page's script calls, or the new-session form here)."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Max
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from apps.accounts.principal import Principal
+from apps.agent import markdown, services
+from apps.agent.errors import SessionNotFound
+from apps.agent.models import Message, Run, RunEvent
+
+SESSIONS_SHOWN = 50
+
+
+def _principal(request) -> Principal:
+    return Principal.for_user(request.user)
+
+
+@login_required
+def index(request):
+    return _render(request, None)
+
+
+@login_required
+def session_page(request, session_id: int):
+    try:
+        session = services.get_session(_principal(request), session_id)
+    except SessionNotFound as exc:
+        raise Http404(exc.message) from exc
+    return _render(request, session)
+
+
+@require_POST
+@login_required
+def new_session(request):
+    session = services.create_session(_principal(request))
+    return redirect("chat:session", session_id=session.pk)
+
+
+def _bubbles(session) -> list[dict]:
+    """User and assistant messages, with the tool status lines of a turn inside its bubble."""
+    bubbles: list[dict] = []
+    tools: list[dict] = []
+    for m in session.messages.order_by("id"):
+        if m.role == Message.Role.TOOL:
+            tools.append({"name": m.metadata.get("name", ""), "ok": m.metadata.get("ok", True)})
+        elif m.role == Message.Role.ASSISTANT and m.tool_calls and not m.content:
+            continue
+        elif m.role == Message.Role.ASSISTANT:
+            bubbles.append({"role": "assistant", "html": markdown.render(m.content), "tools": tools})
+            tools = []
+        elif m.role == Message.Role.USER:
+            if tools:
+                bubbles.append({"role": "assistant", "html": "", "tools": tools})
+                tools = []
+            bubbles.append({"role": "user", "text": m.content})
+    if tools:
+        bubbles.append({"role": "assistant", "html": "", "tools": tools})
+    return bubbles
+
+
+def _render(request, session):
+    principal = _principal(request)
+    context = {
+        "sessions": services.list_sessions(principal)[:SESSIONS_SHOWN],
+        "session": session,
+        "has_model": services.default_model() is not None,
+        "models": services.offered_models(),
+    }
+    if session is not None:
+        active = session.runs.filter(status__in=services.ACTIVE).first()
+        last_event = RunEvent.objects.filter(run__session=session).aggregate(m=Max("id"))["m"] or 0
+        failed = session.runs.filter(status=Run.Status.FAILED).first()
+        context.update(
+            bubbles=_bubbles(session),
+            active_run=active,
+            last_failed=failed if failed and not active and failed == session.runs.first() else None,
+            chat_config=json.dumps(
+                {"session": session.pk, "after": last_event, "run": active.pk if active else None}
+            ),
+        )
+    return render(request, "agent/chat.html", context)

@@ -1,0 +1,126 @@
+// The chat page: posts messages to the REST API and renders the run events streamed over
+// /ws/chat/<session>/ (tokens, tool status lines, the final sanitized answer). Reconnects with
+// ?after=<last event id> so a dropped socket replays what it missed.
+
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+export function startChat(form, text) {
+  const config = JSON.parse(form.dataset.config);
+  const stream = document.getElementById("chat-stream");
+  const input = document.getElementById("chat-input");
+  const stopButton = document.getElementById("chat-stop");
+  const errorLine = document.getElementById("chat-error");
+  let after = config.after || 0;
+  let runId = config.run;
+  let bubble = null;
+  let retry = 500;
+
+  function scroll() { stream.scrollTop = stream.scrollHeight; }
+
+  function currentBubble() {
+    if (!bubble) {
+      bubble = document.createElement("div");
+      bubble.className = "bubble assistant streaming";
+      bubble.innerHTML = '<ul class="tool-lines"></ul><div class="answer"></div>';
+      bubble.querySelector(".answer").textContent = text.working;
+      bubble.dataset.fresh = "1";
+      stream.appendChild(bubble);
+    }
+    return bubble;
+  }
+
+  function showError(message) {
+    errorLine.textContent = message;
+    errorLine.hidden = !message;
+  }
+
+  function apply(event) {
+    after = Math.max(after, event.id);
+    const b = currentBubble();
+    const answer = b.querySelector(".answer");
+    if (event.kind === "token") {
+      if (b.dataset.fresh) { answer.textContent = ""; delete b.dataset.fresh; }
+      answer.textContent += event.payload.text;
+    } else if (event.kind === "turn") {
+      if (!b.dataset.fresh) { answer.textContent = ""; }
+    } else if (event.kind === "tool_started") {
+      const li = document.createElement("li");
+      li.className = "running";
+      li.dataset.callId = event.payload.call_id;
+      li.textContent = event.payload.name;
+      b.querySelector(".tool-lines").appendChild(li);
+    } else if (event.kind === "tool_finished") {
+      const li = b.querySelector(`li[data-call-id="${CSS.escape(event.payload.call_id)}"]`);
+      if (li) { li.className = event.payload.ok ? "ok" : "failed"; }
+    } else if (event.kind === "final") {
+      answer.innerHTML = event.payload.html;  // rendered and nh3-sanitized on the server
+    } else if (event.kind === "status") {
+      b.classList.remove("streaming");
+      if (event.payload.status === "cancelled") { answer.textContent = answer.textContent || text.stopped; }
+      if (event.payload.status === "failed") { showError(`${text.failed} ${event.payload.error_code}`); }
+      bubble = null;
+      runId = null;
+      stopButton.hidden = true;
+    }
+    scroll();
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/chat/${config.session}/?after=${after}`);
+    socket.onopen = () => { retry = 500; };
+    socket.onmessage = (msg) => {
+      const data = JSON.parse(msg.data);
+      if (data.type === "event" && data.event.id > after) { apply(data.event); }
+    };
+    socket.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
+  }
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const content = input.value.trim();
+    if (!content) { return; }
+    showError("");
+    const body = { content };
+    const model = form.querySelector("#chat-model");
+    if (model) { body.model_id = Number(model.value); }
+    const response = await fetch(form.dataset.messagesUrl, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-CSRFToken": csrfToken(),
+        "X-User-Timezone": Intl.DateTimeFormat().resolvedOptions().timeZone,
+      },
+      body: JSON.stringify(body),
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) { showError(data.message || data.detail || response.statusText); return; }
+    const mine = document.createElement("div");
+    mine.className = "bubble user";
+    mine.textContent = content;
+    stream.appendChild(mine);
+    input.value = "";
+    runId = data.run_id;
+    stopButton.hidden = false;
+    currentBubble();
+    scroll();
+  });
+
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); }
+  });
+
+  stopButton.addEventListener("click", async () => {
+    if (!runId) { return; }
+    await fetch(form.dataset.cancelUrlTemplate.replace("/0/", `/${runId}/`), {
+      method: "POST", headers: { "X-CSRFToken": csrfToken() },
+    });
+  });
+
+  if (runId) { currentBubble(); }
+  connect();
+  scroll();
+}

@@ -1,0 +1,68 @@
+"""Fixtures of the agent tests: the scripted model server and a provider pointing at it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fakes.openai_server import FakeOpenAI
+
+SECRET_KEY = "sk-test-SECRET-0123456789abcdef"
+
+
+@pytest.fixture
+def fake_openai():
+    server = FakeOpenAI().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def provider(db, fake_openai):
+    from apps.agent.models import Provider
+
+    return Provider.objects.create(
+        name="Fake", kind=Provider.Kind.OPENAI_COMPATIBLE, base_url=fake_openai.base_url, api_key=SECRET_KEY
+    )
+
+
+@pytest.fixture
+def model(provider):
+    from decimal import Decimal
+
+    from apps.agent.models import ModelConfig
+    from apps.core.services import set_setting
+
+    config = ModelConfig.objects.create(
+        provider=provider,
+        model_id="fake-model",
+        input_price_per_million=Decimal("1000"),
+        output_price_per_million=Decimal("2000"),
+    )
+    set_setting("default_chat_model", config.pk)
+    return config
+
+
+@pytest.fixture
+def statuses(db):
+    from apps.tasks.models import TaskStatus
+
+    rows = [("offen", "Offen", "open"), ("erledigt", "Erledigt", "done")]
+    return {
+        key: TaskStatus.objects.create(key=key, name=name, category=cat, sort_order=i)
+        for i, (key, name, cat) in enumerate(rows)
+    }
+
+
+@pytest.fixture
+def board(db):
+    from apps.tasks.models import Board
+
+    return Board.objects.create(name="Steuern", visibility=Board.Visibility.SHARED)
+
+
+from tests.mutations.conftest import close_channel_layer, fresh_channel_layer, session_cookie  # noqa: E402, F401
