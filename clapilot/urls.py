@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("apps.apikeys.urls")),
     path("", include("apps.notifications.urls")),
     path("", include("apps.tasks.urls")),
+    path("", include("apps.calendar.urls")),
     path("", include("apps.agent.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

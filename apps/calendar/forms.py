@@ -1,0 +1,140 @@
+"""Forms of the Kalender pages. They parse input; `apps.calendar.services` validates and writes."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
+from apps.calendar.recurrence import zone
+
+LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
+
+# Editor fields and the service field each maps to. Everything else is passed through as text.
+EDITOR_FIELDS = {
+    "title": "title",
+    "kind": "kind",
+    "start": "start",
+    "end": "end",
+    "all_day": "all_day",
+    "location": "location",
+    "visibility": "visibility",
+    "attendees": "attendee_ids",
+    "conference_url": "conference_url",
+    "conference_provider": "conference_provider",
+    "criticality": "criticality",
+    "legal_basis": "legal_basis",
+    "source_label": "source_label",
+    "client_name": "client_name",
+    "rrule": "rrule",
+    "remind_minutes_before": "remind_minutes_before",
+    "description": "description",
+}
+
+
+class EventForm(forms.Form):
+    """Create and edit. Each field has a hidden `base_<field>` (the value the user started from):
+    only fields whose value differs from it are saved, so a save never reverts a change someone
+    else (or the copilot) made meanwhile to a field this user did not touch."""
+
+    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
+    kind = forms.ChoiceField(label=_("Kind"), choices=CalendarEvent.Kind.choices)
+    start = forms.CharField(
+        label=_("Start / due"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    end = forms.CharField(
+        label=_("End"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    all_day = forms.BooleanField(label=_("All day"), required=False)
+    location = forms.CharField(label=_("Location"), max_length=300, required=False)
+    visibility = forms.ChoiceField(label=_("Visible to"), choices=CalendarEvent.Visibility.choices)
+    attendees = forms.MultipleChoiceField(label=_("Attendees"), required=False)
+    conference_url = forms.CharField(label=_("Conference link"), max_length=500, required=False)
+    conference_provider = forms.CharField(label=_("Conference provider"), max_length=60, required=False)
+    criticality = forms.ChoiceField(label=_("Criticality"), choices=CalendarEvent.Criticality.choices)
+    legal_basis = forms.CharField(label=_("Legal basis"), max_length=300, required=False)
+    source_label = forms.CharField(label=_("Origin"), max_length=200, required=False)
+    client_name = forms.CharField(label=_("Client"), max_length=200, required=False)
+    rrule = forms.CharField(
+        label=_("Repeats (RRULE)"),
+        max_length=RRULE_MAX,
+        required=False,
+        help_text=_("e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10 — a series must end (COUNT or UNTIL)."),
+    )
+    remind_minutes_before = forms.IntegerField(
+        label=_("Reminder (minutes before)"), required=False, min_value=0
+    )
+    description = forms.CharField(
+        label=_("Description"),
+        max_length=DESCRIPTION_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5}),
+    )
+
+    def __init__(self, data=None, *, people, initial: dict | None = None):
+        super().__init__(data, initial=initial or {})
+        self.fields["attendees"].choices = [(str(p.pk), p.get_full_name()) for p in people]
+        for name in EDITOR_FIELDS:
+            self.fields[f"base_{name}"] = forms.CharField(required=False, widget=forms.HiddenInput)
+            value = self.initial.get(name, "")
+            self.initial[f"base_{name}"] = ",".join(value) if isinstance(value, list) else value
+
+    @staticmethod
+    def values_of(event: CalendarEvent) -> dict:
+        tz = zone(event.time_zone)
+        start, end = event.start.astimezone(tz), event.end.astimezone(tz)
+        if event.all_day and end > start:
+            end -= dt.timedelta(days=1)
+        return {
+            "title": event.title,
+            "kind": event.kind,
+            "start": start.strftime(LOCAL_FORMAT),
+            "end": end.strftime(LOCAL_FORMAT),
+            "all_day": "on" if event.all_day else "",
+            "location": event.location,
+            "visibility": event.visibility,
+            "attendees": [str(u.pk) for u in event.attendees.all()],
+            "conference_url": event.conference_url,
+            "conference_provider": event.conference_provider,
+            "criticality": event.criticality,
+            "legal_basis": event.legal_basis,
+            "source_label": event.source_label,
+            "client_name": event.client_name,
+            "rrule": event.rrule,
+            "remind_minutes_before": ""
+            if event.remind_minutes_before is None
+            else str(event.remind_minutes_before),
+            "description": event.description,
+        }
+
+    def _submitted(self, name: str) -> str:
+        if name == "attendees":
+            return ",".join(sorted(self.data.getlist(name)))
+        if name == "all_day":
+            return "on" if self.data.get(name) else ""
+        return self.data.get(name, "").replace("\r\n", "\n")
+
+    def service_values(self, *, only_changed: bool) -> dict:
+        """Plain values for the service: all fields (create) or those the user changed (edit)."""
+        values = {}
+        for name, service_field in EDITOR_FIELDS.items():
+            submitted = self._submitted(name)
+            if only_changed:
+                base = self.data.get(f"base_{name}", submitted).replace("\r\n", "\n")
+                if name == "attendees":
+                    base = ",".join(sorted(filter(None, base.split(","))))
+                if submitted == base:
+                    continue
+            if name == "attendees":
+                values[service_field] = [int(i) for i in submitted.split(",") if i.isdigit()]
+            elif name == "all_day":
+                values[service_field] = bool(submitted)
+            elif name == "remind_minutes_before":
+                values[service_field] = submitted or None
+            else:
+                values[service_field] = submitted
+        if not only_changed and not values.get("end"):
+            values["end"] = None
+        return values

@@ -1,0 +1,128 @@
+"""The one wire shape of a calendar entry: tools, REST API, pages and live events send this record.
+Deadline (Frist) and conference fields are always present, so an open calendar can render a
+countdown, a critical badge or a meeting link from a live event without a reload."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.calendar.models import CalendarEvent
+
+# Days before the due date from which a Frist counts as "critical soon", by criticality.
+CRITICAL_SOON_DAYS = {"critical": 14, "high": 7, "normal": 3, "low": 1}
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One appearance of an entry in a window (a series appears once per occurrence)."""
+
+    event: CalendarEvent
+    start: dt.datetime
+    end: dt.datetime
+
+
+def with_relations(qs: QuerySet[CalendarEvent]) -> QuerySet[CalendarEvent]:
+    """Everything `event_record` reads, in two queries whatever the number of entries."""
+    people = get_user_model().objects.only("id", "full_name", "email").order_by("full_name", "id")
+    return qs.select_related("owner", "created_by", "created_by_service").prefetch_related(
+        Prefetch("attendees", queryset=people)
+    )
+
+
+_DETAIL_URL: str | None = None
+
+
+def detail_url(event_id: int) -> str:
+    # reverse() once per process and fill in the id: lists serialize hundreds of records.
+    global _DETAIL_URL
+    if _DETAIL_URL is None:
+        _DETAIL_URL = reverse("calendar:detail", args=[987654321])
+    return _DETAIL_URL.replace("987654321", str(event_id))
+
+
+def _person(user) -> dict | None:
+    return {"id": user.pk, "name": user.get_full_name(), "email": user.email} if user else None
+
+
+def _tz(event: CalendarEvent) -> dt.tzinfo:
+    try:
+        return zoneinfo.ZoneInfo(event.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return dt.UTC
+
+
+def countdown_days(
+    event: CalendarEvent, start: dt.datetime | None = None, today: dt.date | None = None
+) -> int:
+    """Whole days from today until the due date, in the entry's time zone (negative: overdue)."""
+    tz = _tz(event)
+    today = today or timezone.now().astimezone(tz).date()
+    return ((start or event.start).astimezone(tz).date() - today).days
+
+
+def is_critical_soon(event: CalendarEvent, days: int) -> bool:
+    return event.is_deadline and days <= CRITICAL_SOON_DAYS.get(event.criticality, 3)
+
+
+def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> dict:
+    # Times go out in the entry's own zone (with its offset): what the office reads on a wall clock.
+    local = _tz(event)
+    start = (occurrence.start if occurrence else event.start).astimezone(local)
+    end = (occurrence.end if occurrence else event.end).astimezone(local)
+    deadline = event.is_deadline
+    days = countdown_days(event, start) if deadline else None
+    record = {
+        "id": event.pk,
+        "kind": event.kind,
+        "title": event.title,
+        "description": event.description,
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "all_day": event.all_day,
+        "start_date": start.astimezone(local).date().isoformat(),
+        "end_date": _end_date(start, end, event.all_day, local).isoformat(),
+        "time_zone": event.time_zone,
+        "location": event.location,
+        "visibility": event.visibility,
+        "owner": _person(event.owner),
+        "attendees": [_person(u) for u in event.attendees.all()],
+        "created_by": _person(event.created_by),
+        "created_by_service": event.created_by_service.name if event.created_by_service else None,
+        "conference_url": event.conference_url,
+        "conference_provider": event.conference_provider,
+        "source_origin": event.source_origin,
+        "source_label": event.source_label,
+        "client_name": event.client_name,
+        "due": start.isoformat() if deadline else None,
+        "legal_basis": event.legal_basis,
+        "criticality": event.criticality,
+        "countdown_days": days,
+        "is_critical_soon": is_critical_soon(event, days) if deadline else False,
+        "rrule": event.rrule,
+        "recurring": event.is_recurring,
+        "series_start": event.start.astimezone(local).isoformat()
+        if occurrence and event.is_recurring
+        else None,
+        "remind_minutes_before": event.remind_minutes_before,
+        "reminded_at": event.reminded_at.isoformat() if event.reminded_at else None,
+        "version": event.version,
+        "created_at": event.created_at.isoformat(),
+        "updated_at": event.updated_at.isoformat(),
+        "url": detail_url(event.pk),
+    }
+    return record
+
+
+def _end_date(start: dt.datetime, end: dt.datetime, all_day: bool, tz: dt.tzinfo) -> dt.date:
+    """The last day the entry covers (all-day ends are exclusive midnights)."""
+    local_end = end.astimezone(tz)
+    if all_day and end > start and local_end.time() == dt.time(0):
+        return local_end.date() - dt.timedelta(days=1)
+    return local_end.date()

@@ -1,0 +1,516 @@
+"""The only place that changes Kalender state. Tools, REST API, pages, admin and jobs call these
+functions with a `Principal` and plain values; visibility, validation, audit and live events are
+enforced here once.
+
+Invisible entries answer exactly like missing ones (`event_not_found`), so ids cannot be probed.
+Times may arrive as ISO 8601 text or datetimes; text without an offset is read in the entry's
+time zone (what a person in the office means), and everything is stored aware.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.calendar import events, recurrence
+from apps.calendar.errors import EventForbidden, EventNotFound, InvalidEventInput, VersionConflict
+from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
+from apps.calendar.records import Occurrence, event_record, with_relations
+from apps.calendar.search import search
+from apps.calendar.visibility import visible_events
+
+MAX_PAGE = 200
+MAX_WINDOW_DAYS = 800
+DEFAULT_WINDOW_DAYS = 31
+DEFAULT_DURATION = dt.timedelta(hours=1)
+EDITABLE_FIELDS = frozenset(
+    {
+        "title", "description", "start", "end", "all_day", "time_zone", "location", "visibility",
+        "attendee_ids", "conference_url", "conference_provider", "kind", "legal_basis", "criticality",
+        "source_label", "client_name", "rrule", "recurrence_until", "remind_minutes_before",
+    }
+)  # fmt: skip
+TEXT_FIELDS = {
+    "description": DESCRIPTION_MAX,
+    "location": 300,
+    "conference_provider": 60,
+    "legal_basis": 300,
+    "source_label": 200,
+    "client_name": 200,
+}
+
+
+# --- validation helpers -----------------------------------------------------------------------
+def _invalid(field: str, message: str) -> InvalidEventInput:
+    return InvalidEventInput(f"{field}: {message}", details={"field_errors": {field: message}})
+
+
+def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise _invalid(field, _("must be text"))
+    value = value.strip()
+    if required and not value:
+        raise _invalid(field, _("must not be empty"))
+    if len(value) > max_length:
+        raise _invalid(field, _("may have at most %(n)d characters") % {"n": max_length})
+    return value
+
+
+def _choice(value: Any, field: str, choices: list[str]) -> str:
+    if value not in choices:
+        raise _invalid(field, _("must be one of: %(choices)s") % {"choices": ", ".join(choices)})
+    return value
+
+
+def _zone_name(value: Any, principal: Principal) -> str:
+    name = value or principal.time_zone.key
+    try:
+        recurrence.zone(name)
+    except recurrence.RecurrenceError:
+        raise _invalid("time_zone", _("is not a known time zone, e.g. Europe/Berlin")) from None
+    return name
+
+
+def parse_moment(value: Any, field: str, tz_name: str, *, all_day: bool = False) -> dt.datetime | None:
+    """ISO text, date or datetime → aware datetime. A bare date means local midnight."""
+    if value in (None, ""):
+        return None
+    tz = recurrence.zone(tz_name)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = dt.date.fromisoformat(text) if len(text) == 10 else dt.datetime.fromisoformat(text)
+        except ValueError:
+            raise _invalid(field, _("must be a date and time like 2026-12-01T10:00:00+01:00")) from None
+    if isinstance(value, dt.datetime):
+        if all_day:
+            value = value.astimezone(tz).date() if timezone.is_aware(value) else value.date()
+        elif timezone.is_naive(value):
+            return value.replace(tzinfo=tz)
+        else:
+            return value
+    if isinstance(value, dt.date):
+        return dt.datetime.combine(value, dt.time(0), tzinfo=tz)
+    raise _invalid(field, _("must be a date and time like 2026-12-01T10:00:00+01:00"))
+
+
+def _minutes(value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        minutes = int(value)
+    except (TypeError, ValueError):
+        raise _invalid("remind_minutes_before", _("must be a whole number of minutes")) from None
+    if not 0 <= minutes <= 60 * 24 * 60:
+        raise _invalid("remind_minutes_before", _("must be between 0 and 86400 minutes"))
+    return minutes
+
+
+def _url(value: Any) -> str:
+    value = _text(value, "conference_url", max_length=500)
+    if value:
+        try:
+            URLValidator(schemes=["https", "http"])(value)
+        except ValidationError:
+            raise _invalid("conference_url", _("must be a web address starting with https://")) from None
+    return value
+
+
+def _attendees(value: Any) -> list[int]:
+    if value in (None, ""):
+        return []
+    try:
+        ids = sorted({int(i) for i in value})
+    except (TypeError, ValueError):
+        raise _invalid("attendee_ids", _("must be a list of people's ids")) from None
+    known = set(get_user_model().objects.filter(id__in=ids, is_active=True).values_list("id", flat=True))
+    if known != set(ids):
+        raise _invalid("attendee_ids", _("unknown people: %(ids)s") % {"ids": sorted(set(ids) - known)})
+    return ids
+
+
+# --- reading ----------------------------------------------------------------------------------
+def get_event(principal: Principal, event_id: Any, *, for_update: bool = False) -> CalendarEvent:
+    qs = with_relations(visible_events(principal))
+    if for_update:
+        qs = visible_events(principal).select_for_update(of=("self",))
+    try:
+        return qs.get(pk=int(event_id))
+    except (CalendarEvent.DoesNotExist, TypeError, ValueError):
+        raise EventNotFound(_("There is no calendar entry with id %(id)s.") % {"id": event_id}) from None
+
+
+def window(principal: Principal, start: Any = None, end: Any = None) -> tuple[dt.datetime, dt.datetime]:
+    """The asked window, or from today (principal's time zone) for a month. Bounded, so a series
+    can always be expanded."""
+    tz_name = principal.time_zone.key
+    begin = parse_moment(start, "start", tz_name)
+    if begin is None:
+        begin = dt.datetime.combine(timezone.now().astimezone(principal.time_zone).date(), dt.time(0))
+        begin = begin.replace(tzinfo=principal.time_zone)
+    finish = parse_moment(end, "end", tz_name) or begin + dt.timedelta(days=DEFAULT_WINDOW_DAYS)
+    if finish <= begin:
+        raise _invalid("end", _("must be after start"))
+    if finish - begin > dt.timedelta(days=MAX_WINDOW_DAYS):
+        raise _invalid("end", _("the window may span at most %(n)d days") % {"n": MAX_WINDOW_DAYS})
+    return begin, finish
+
+
+def _in_window(qs: QuerySet[CalendarEvent], begin: dt.datetime, finish: dt.datetime) -> QuerySet:
+    single = Q(rrule="", start__lt=finish) & (Q(end__gt=begin) | Q(start__gte=begin))
+    series = ~Q(rrule="") & Q(start__lt=finish, recurrence_end__gte=begin)
+    return qs.filter(single | series)
+
+
+def _filtered(principal: Principal, kind: str | None, query: str | None) -> QuerySet[CalendarEvent]:
+    qs = visible_events(principal)
+    if kind:
+        qs = qs.filter(kind=_choice(kind, "kind", CalendarEvent.Kind.values))
+    if query:
+        qs = search(qs, _text(query, "query", max_length=200))
+    return qs
+
+
+def _expand(rows, begin: dt.datetime, finish: dt.datetime) -> list[tuple[int, dt.datetime, dt.datetime]]:
+    """(id, start, end) per occurrence in the window, sorted by start."""
+    found = []
+    for pk, start, end, rule, tz_name in rows:
+        if not rule:
+            found.append((pk, start, end))
+            continue
+        for occ_start, occ_end in recurrence.occurrences(rule, start, end, tz_name, begin, finish):
+            found.append((pk, occ_start, occ_end))
+    found.sort(key=lambda row: (row[1], row[0]))
+    return found
+
+
+def list_events(
+    principal: Principal,
+    *,
+    start: Any = None,
+    end: Any = None,
+    kind: str | None = None,
+    query: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> tuple[list[Occurrence], int]:
+    """A page of occurrences in a window and their total. Single entries are counted and paged in
+    SQL (index on start); only series (few) are expanded in Python and merged in. Then the page's
+    entries are loaded in full: five queries, whatever the window holds."""
+    begin, finish = window(principal, start, end)
+    limit = max(1, min(int(limit), MAX_PAGE))
+    offset = max(0, int(offset))
+    qs = _filtered(principal, kind, query)
+    singles = qs.filter(rrule="", start__lt=finish).filter(Q(end__gt=begin) | Q(start__gte=begin))
+    total = singles.count()
+    head = list(singles.order_by("start", "id").values_list("id", "start", "end")[: offset + limit])
+    series_rows = (
+        qs.exclude(rrule="")
+        .filter(start__lt=finish, recurrence_end__gte=begin)
+        .values_list("id", "start", "end", "rrule", "time_zone")
+    )
+    series = _expand(series_rows, begin, finish)
+    rows = sorted(head + series, key=lambda row: (row[1], row[0]))
+    page = rows[offset : offset + limit]
+    by_id = {e.pk: e for e in with_relations(CalendarEvent.objects.filter(pk__in={r[0] for r in page}))}
+    return [Occurrence(by_id[pk], s, e) for pk, s, e in page], total + len(series)
+
+
+# What the calendar grids read of an entry; the description and audit fields stay in the database.
+GRID_FIELDS = ("id", "title", "kind", "start", "end", "all_day", "rrule", "time_zone", "visibility", "criticality",
+               "location", "client_name", "conference_url", "conference_provider", "owner_id")  # fmt: skip
+
+
+def occurrences(
+    principal: Principal, begin: dt.datetime, finish: dt.datetime, *, query: str | None = None
+) -> list[Occurrence]:
+    """Every occurrence in a window for the calendar pages (one query, no relations)."""
+    qs = _in_window(_filtered(principal, None, query), begin, finish).only(*GRID_FIELDS)
+    by_id = {e.pk: e for e in qs}
+    rows = _expand(((e.pk, e.start, e.end, e.rrule, e.time_zone) for e in by_id.values()), begin, finish)
+    return [Occurrence(by_id[pk], s, e) for pk, s, e in rows]
+
+
+def list_deadlines(
+    principal: Principal, *, overdue_days: int = 30, limit: int = 100, query: str | None = None
+) -> list[CalendarEvent]:
+    """Fristen by urgency: overdue and soonest first, the more critical first on the same moment."""
+    since = timezone.now() - dt.timedelta(days=overdue_days)
+    rank = {"critical": 0, "high": 1, "normal": 2, "low": 3}
+    qs = _filtered(principal, CalendarEvent.Kind.DEADLINE, query).filter(start__gte=since)
+    rows = list(with_relations(qs.order_by("start", "id"))[: max(1, min(limit, 500))])
+    return sorted(rows, key=lambda e: (e.start, rank.get(e.criticality, 2), e.pk))
+
+
+# --- writing ----------------------------------------------------------------------------------
+def _apply_times(event: CalendarEvent, start: Any, end: Any, recurrence_until: Any = None) -> None:
+    """Derive start/end (all-day and deadline rules), the series bound and the reminder moment."""
+    start_at = parse_moment(start, "start", event.time_zone, all_day=event.all_day)
+    if start_at is None:
+        raise _invalid("start", _("is required"))
+    end_at = parse_moment(end, "end", event.time_zone, all_day=event.all_day)
+    if event.all_day:
+        end_at = (end_at or start_at) + dt.timedelta(days=1)
+        end_at = end_at.replace(tzinfo=start_at.tzinfo)
+    elif end_at is None:
+        end_at = start_at if event.is_deadline else start_at + DEFAULT_DURATION
+    if end_at < start_at:
+        raise _invalid("end", _("must not be before the start"))
+    event.start, event.end = start_at, end_at
+    until = parse_moment(recurrence_until, "recurrence_until", event.time_zone)
+    if until is not None and until.time() == dt.time(0):
+        until += dt.timedelta(days=1, seconds=-1)  # a date bound includes that whole day
+    event.rrule = _text(recurrence.normalize(event.rrule, until=until), "rrule", max_length=RRULE_MAX)
+    event.recurrence_end = None
+    if event.rrule:
+        try:
+            series = recurrence.validate(event.rrule, start_at, end_at, event.time_zone)
+        except recurrence.RecurrenceError as exc:
+            raise _invalid("rrule", _("is not usable: %(reason)s") % {"reason": exc}) from None
+        event.recurrence_end = series.last_end
+
+
+def _schedule_reminder(event: CalendarEvent, now: dt.datetime) -> None:
+    """The next reminder moment: of the first occurrence that has not started yet."""
+    event.remind_at, event.reminded_at = None, None
+    if event.remind_minutes_before is None:
+        return
+    lead = dt.timedelta(minutes=event.remind_minutes_before)
+    start = event.start
+    if event.rrule and start <= now:
+        start = recurrence.next_after(event.rrule, event.start, event.time_zone, now)
+        if start is None:
+            return
+    event.remind_at = start - lead
+
+
+def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, Any]) -> list[int] | None:
+    """Apply plain fields (not times); returns attendee ids when they were given."""
+    if "title" in values:
+        event.title = _text(values["title"], "title", max_length=TITLE_MAX, required=True)
+    for name, max_length in TEXT_FIELDS.items():
+        if name in values:
+            setattr(event, name, _text(values[name], name, max_length=max_length))
+    if "conference_url" in values:
+        event.conference_url = _url(values["conference_url"])
+    if "kind" in values:
+        event.kind = _choice(values["kind"], "kind", CalendarEvent.Kind.values)
+    if "criticality" in values:
+        event.criticality = _choice(values["criticality"], "criticality", CalendarEvent.Criticality.values)
+    if "visibility" in values:
+        event.visibility = _choice(values["visibility"], "visibility", CalendarEvent.Visibility.values)
+    if "all_day" in values:
+        event.all_day = bool(values["all_day"])
+    if "time_zone" in values:
+        event.time_zone = _zone_name(values["time_zone"], principal)
+    if "rrule" in values:
+        event.rrule = _text(values["rrule"], "rrule", max_length=RRULE_MAX)
+    if "remind_minutes_before" in values:
+        event.remind_minutes_before = _minutes(values["remind_minutes_before"])
+    if event.visibility == CalendarEvent.Visibility.PRIVATE:
+        if principal.user is None:
+            raise _invalid("visibility", _("only a person can have private entries"))
+        if event.owner_id is None:
+            event.owner = principal.user
+        elif principal.user is None or principal.user.pk != event.owner_id:
+            raise EventForbidden(_("Only the owner can make this entry private."))
+    attendee_ids = _attendees(values["attendee_ids"]) if "attendee_ids" in values else None
+    if (
+        event.visibility == CalendarEvent.Visibility.PRIVATE
+        and attendee_ids
+        and set(attendee_ids) - {event.owner_id}
+    ):
+        raise _invalid("attendee_ids", _("a private entry cannot have other attendees"))
+    return attendee_ids
+
+
+@transaction.atomic
+def create_event(
+    principal: Principal,
+    *,
+    title: str,
+    start: Any,
+    end: Any = None,
+    all_day: bool = False,
+    kind: str = CalendarEvent.Kind.EVENT,
+    time_zone: str | None = None,
+    source_origin: str = CalendarEvent.Source.MANUAL,
+    recurrence_until: Any = None,
+    **values: Any,
+) -> CalendarEvent:
+    unknown = set(values) - EDITABLE_FIELDS
+    if unknown:
+        raise _invalid(sorted(unknown)[0], _("is not a field of calendar entries"))
+    event = CalendarEvent(
+        owner=principal.user or principal.acting_user,
+        created_by=principal.audit_actor,
+        created_by_service=principal.service,
+        source_origin=_choice(source_origin, "source_origin", CalendarEvent.Source.values),
+    )
+    attendee_ids = _set_fields(
+        event, principal, {"title": title, "kind": kind, "all_day": all_day, "time_zone": time_zone, **values}
+    )
+    _apply_times(event, start, end, recurrence_until)
+    _schedule_reminder(event, timezone.now())
+    event.save()
+    if attendee_ids:
+        event.attendees.set(attendee_ids)
+    event = get_event(principal, event.pk)
+    events.event_changed(event, "calendar.event.created")
+    return event
+
+
+@transaction.atomic
+def update_event(
+    principal: Principal, event_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+) -> CalendarEvent:
+    """Partial update: fields not in `changes` stay as they are (a concurrent change to another
+    field survives). With `expected_version`, a stale write is refused instead."""
+    unknown = set(changes) - EDITABLE_FIELDS
+    if unknown:
+        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    event = get_event(principal, event_id, for_update=True)
+    if expected_version is not None and expected_version != event.version:
+        raise VersionConflict(
+            _("The entry was changed by someone else in the meantime."),
+            details={"event": event_record(get_event(principal, event.pk))},
+        )
+    old_visibility, old_owner_id = event.visibility, event.owner_id
+    local = recurrence.zone(event.time_zone)
+    old_start, old_end = event.start.astimezone(local), event.end.astimezone(local)
+    if event.all_day:  # re-apply as dates, the stored end is the exclusive next midnight
+        old_end = (old_end - dt.timedelta(days=1)) if old_end > old_start else old_end
+    reminder_before = (event.start, event.rrule, event.remind_minutes_before)
+    attendee_ids = _set_fields(event, principal, changes)
+    private = event.visibility == CalendarEvent.Visibility.PRIVATE
+    if (
+        attendee_ids is None
+        and private
+        and set(event.attendees.values_list("id", flat=True)) - {event.owner_id}
+    ):
+        raise _invalid("attendee_ids", _("a private entry cannot have other attendees"))
+    start, end = changes.get("start", old_start), changes.get("end", old_end)
+    if "start" in changes and "end" not in changes:
+        new_start = parse_moment(changes["start"], "start", event.time_zone, all_day=event.all_day)
+        end = None if new_start is None else new_start + (old_end - old_start)  # keep the duration
+    _apply_times(event, start, end, changes.get("recurrence_until"))
+    if (event.start, event.rrule, event.remind_minutes_before) != reminder_before:
+        _schedule_reminder(event, timezone.now())  # a new moment: remind again
+    event.version += 1
+    event.save()
+    if attendee_ids is not None:
+        event.attendees.set(attendee_ids)
+    event = get_event(principal, event.pk) if _visible(principal, event) else event
+    events.event_changed(event, "calendar.event.updated", old_visibility, old_owner_id)
+    return event
+
+
+def _visible(principal: Principal, event: CalendarEvent) -> bool:
+    return visible_events(principal).filter(pk=event.pk).exists()
+
+
+@transaction.atomic
+def move_event(principal: Principal, event_id: Any, *, from_date: Any, to_date: Any) -> CalendarEvent:
+    """Drag and drop in the month view: shift the entry (or series) by whole days, keeping its
+    time of day and duration."""
+    try:
+        days = (dt.date.fromisoformat(str(to_date)) - dt.date.fromisoformat(str(from_date))).days
+    except ValueError:
+        raise _invalid("to_date", _("must be a date like 2026-12-31")) from None
+    event = get_event(principal, event_id)
+    if days == 0:
+        return event
+    local = recurrence.zone(event.time_zone)
+    start = (event.start.astimezone(local).replace(tzinfo=None) + dt.timedelta(days=days)).isoformat()
+    end = (event.end.astimezone(local).replace(tzinfo=None) + dt.timedelta(days=days)).isoformat()
+    if event.all_day:
+        end = (event.end.astimezone(local) + dt.timedelta(days=days - 1)).date().isoformat()
+    return update_event(principal, event.pk, {"start": start, "end": end})
+
+
+@transaction.atomic
+def delete_event(principal: Principal, event_id: Any) -> int:
+    event = get_event(principal, event_id, for_update=True)
+    pk, visibility, owner_id = event.pk, event.visibility, event.owner_id
+    event.delete()
+    events.event_deleted(pk, visibility, owner_id)
+    return pk
+
+
+# --- reminders --------------------------------------------------------------------------------
+def send_due_reminders(now: dt.datetime | None = None, batch: int = 500) -> int:
+    """Notify the attendees (or the owner) of entries whose reminder moment has come. Each row is
+    claimed with SKIP LOCKED and marked in the same transaction, so concurrent or repeated runs
+    send every reminder once. A series moves on to its next occurrence's reminder."""
+    from apps.notifications.services import notify
+
+    now = now or timezone.now()
+    sent = 0
+    with transaction.atomic():
+        due = list(
+            CalendarEvent.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(remind_at__lte=now, reminded_at__isnull=True)
+            .select_related("owner")
+            .prefetch_related("attendees")
+            .order_by("remind_at")[:batch]
+        )
+        for event in due:
+            occurrence_start = event.remind_at + dt.timedelta(minutes=event.remind_minutes_before or 0)
+            if occurrence_start + (event.end - event.start) >= now:  # never remind of the past
+                for person in _reminder_recipients(event):
+                    notify(
+                        person,
+                        kind="calendar.reminder",
+                        title=event.title,
+                        body=_reminder_body(event, occurrence_start, person),
+                        url=event_record_url(event.pk),
+                        data={"event_id": event.pk, "start": occurrence_start.isoformat()},
+                    )
+                    sent += 1
+            event.reminded_at = now
+            if event.rrule:
+                following = recurrence.next_after(event.rrule, event.start, event.time_zone, occurrence_start)
+                if following is not None:
+                    event.remind_at = following - dt.timedelta(minutes=event.remind_minutes_before or 0)
+                    event.reminded_at = None
+            CalendarEvent.objects.filter(pk=event.pk).update(
+                remind_at=event.remind_at, reminded_at=event.reminded_at
+            )
+    return sent
+
+
+def _reminder_recipients(event: CalendarEvent) -> list:
+    people = [u for u in event.attendees.all() if u.is_active]
+    if event.visibility == CalendarEvent.Visibility.PRIVATE:
+        people = [event.owner] if event.owner and event.owner.is_active else []
+    elif not people and event.owner is not None and event.owner.is_active:
+        people = [event.owner]
+    return people
+
+
+def _reminder_body(event: CalendarEvent, start: dt.datetime, person) -> str:
+    from django.utils import formats, translation
+
+    with translation.override(person.language):
+        local = timezone.localtime(start, recurrence.zone(person.time_zone))
+        when = formats.date_format(local, "SHORT_DATETIME_FORMAT")
+        if event.is_deadline:
+            return _("Deadline due %(when)s") % {"when": when}
+        return _("Starts %(when)s") % {"when": when} + (f" · {event.location}" if event.location else "")
+
+
+def event_record_url(event_id: int) -> str:
+    from apps.calendar.records import detail_url
+
+    return detail_url(event_id)

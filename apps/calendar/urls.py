@@ -1,0 +1,22 @@
+from django.urls import path
+
+from apps.calendar import api, views
+
+app_name = "calendar"
+
+urlpatterns = [
+    path("kalender/", views.month_page, name="index"),
+    path("kalender/woche/", views.week_page, name="week"),
+    path("kalender/agenda/", views.agenda_page, name="agenda"),
+    path("kalender/fristen/", views.deadlines_page, name="deadlines"),
+    path("kalender/neu/", views.create_page, name="create"),
+    path("kalender/<int:event_id>/", views.detail_page, name="detail"),
+    path("kalender/<int:event_id>/loeschen/", views.delete, name="delete"),
+    path("kalender/<int:event_id>/verschieben/", views.move, name="move"),
+    path("kalender/abo/neu/", views.feed_create, name="feed-create"),
+    path("kalender/abo/<int:token_id>/widerrufen/", views.feed_revoke, name="feed-revoke"),
+    path("kalender/feed/<str:token>.ics", views.feed_ics, name="feed"),
+    path("api/v1/calendar/events", api.EventListView.as_view(), name="api-events"),
+    path("api/v1/calendar/events/<int:event_id>", api.EventDetailView.as_view(), name="api-event"),
+    path("api/v1/calendar/deadlines", api.DeadlineListView.as_view(), name="api-deadlines"),
+]

@@ -1,0 +1,328 @@
+"""Server-rendered Kalender pages: month, week, agenda, Fristen, entry editor, the drag-to-move
+endpoint, feed-token management and the public `.ics` feed. Every write goes through
+`apps.calendar.services` (feed tokens: `apps.calendar.feed`); views only parse input and render."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.accounts.principal import Principal
+from apps.calendar import feed, services
+from apps.calendar.errors import EventNotFound, InvalidEventInput
+from apps.calendar.forms import LOCAL_FORMAT, EventForm
+from apps.calendar.records import Occurrence, countdown_days, detail_url, event_record, is_critical_soon
+from apps.core.errors import DomainError
+
+AGENDA_DAYS = 30
+CHIPS_PER_DAY = 4  # the month grid shows this many per day and "+N more" (to the week view)
+FEED_URL_SESSION_KEY = "calendar_feed_url"
+
+
+def _principal(request) -> Principal:
+    return Principal.for_user(request.user)
+
+
+def _people():
+    return get_user_model().objects.filter(is_active=True).order_by("full_name", "email")
+
+
+def _today(principal: Principal) -> dt.date:
+    return timezone.now().astimezone(principal.time_zone).date()
+
+
+def _date_param(request, name: str, default: dt.date) -> dt.date:
+    raw = (request.GET.get(name) or "").strip()
+    try:
+        return dt.date.fromisoformat(raw + "-01" if len(raw) == 7 else raw)
+    except ValueError:
+        return default
+
+
+def _midnight(day: dt.date, principal: Principal) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(0), tzinfo=principal.time_zone)
+
+
+def _days(
+    principal: Principal, first: dt.date, count: int, query: str | None = None, cap: int | None = None
+) -> list[dict]:
+    """`count` days from `first`, each with the occurrences touching it (in the viewer's zone).
+    With `cap`, a day renders at most that many and counts the rest in `more`."""
+    found = services.occurrences(
+        principal,
+        _midnight(first, principal),
+        _midnight(first + dt.timedelta(days=count), principal),
+        query=query,
+    )
+    by_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
+    last = first + dt.timedelta(days=count - 1)
+    tz = principal.time_zone
+    for occ in found:
+        local_end = occ.end.astimezone(tz)
+        day = max(occ.start.astimezone(tz).date(), first)
+        end_day = local_end.date()
+        if occ.end > occ.start and local_end.time() == dt.time(0):
+            end_day -= dt.timedelta(days=1)  # ends at midnight: not on that day
+        while day <= min(end_day, last):
+            by_day[day].append(occ)
+            day += dt.timedelta(days=1)
+    today = _today(principal)
+    days = []
+    for d in (first + dt.timedelta(days=i) for i in range(count)):
+        occs = by_day.get(d, [])
+        shown = occs if cap is None else occs[:cap]
+        days.append(
+            {
+                "date": d,
+                "items": [_item(o, tz, today) for o in shown],
+                "more": len(occs) - len(shown),
+                "is_today": d == today,
+            }
+        )
+    return days
+
+
+def _item(occ: Occurrence, tz: dt.tzinfo, today: dt.date) -> dict:
+    event = occ.event
+    days = countdown_days(event, occ.start, today) if event.is_deadline else None
+    local_start = occ.start.astimezone(tz)
+    return {
+        "event": event,
+        "url": detail_url(event.pk),
+        "start": local_start,
+        "end": occ.end.astimezone(tz),
+        "date": local_start.date().isoformat(),
+        "countdown": days,
+        "critical": is_critical_soon(event, days) if days is not None else False,
+    }
+
+
+def _tabs_context(request, view: str) -> dict:
+    return {"view": view, "query": (request.GET.get("q") or "").strip()[:200]}
+
+
+@login_required
+def month_page(request):
+    principal = _principal(request)
+    today = _today(principal)
+    first = _date_param(request, "month", today).replace(day=1)
+    grid_start = first - dt.timedelta(days=first.weekday())
+    days = _days(principal, grid_start, 42, cap=CHIPS_PER_DAY)
+    for day in days:
+        day["in_month"] = day["date"].month == first.month
+    prev_month = (first - dt.timedelta(days=1)).replace(day=1)
+    next_month = (first + dt.timedelta(days=32)).replace(day=1)
+    context = {
+        **_tabs_context(request, "month"),
+        "month": first,
+        "weeks": [days[i : i + 7] for i in range(0, 42, 7)],
+        "weekdays": [d["date"] for d in days[:7]],
+        "prev": prev_month.strftime("%Y-%m"),
+        "next": next_month.strftime("%Y-%m"),
+        "today": today,
+    }
+    return render(request, "calendar/month.html", context)
+
+
+@login_required
+def week_page(request):
+    principal = _principal(request)
+    today = _today(principal)
+    day = _date_param(request, "week", today)
+    monday = day - dt.timedelta(days=day.weekday())
+    context = {
+        **_tabs_context(request, "week"),
+        "days": _days(principal, monday, 7),
+        "monday": monday,
+        "sunday": monday + dt.timedelta(days=6),
+        "prev": (monday - dt.timedelta(days=7)).isoformat(),
+        "next": (monday + dt.timedelta(days=7)).isoformat(),
+        "today": today,
+        "week_number": monday.isocalendar()[1],
+    }
+    return render(request, "calendar/week.html", context)
+
+
+@login_required
+def agenda_page(request):
+    principal = _principal(request)
+    today = _today(principal)
+    first = _date_param(request, "from", today)
+    context = _tabs_context(request, "agenda")
+    try:
+        days = [d for d in _days(principal, first, AGENDA_DAYS, query=context["query"] or None) if d["items"]]
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        days = []
+    context.update(
+        {
+            "days": days,
+            "first": first,
+            "last": first + dt.timedelta(days=AGENDA_DAYS - 1),
+            "prev": (first - dt.timedelta(days=AGENDA_DAYS)).isoformat(),
+            "next": (first + dt.timedelta(days=AGENDA_DAYS)).isoformat(),
+            "feed_tokens": feed.active_tokens(principal),
+            "new_feed_url": request.session.pop(FEED_URL_SESSION_KEY, None),
+        }
+    )
+    return render(request, "calendar/agenda.html", context)
+
+
+@login_required
+def deadlines_page(request):
+    principal = _principal(request)
+    context = _tabs_context(request, "deadlines")
+    today = _today(principal)
+    deadlines = services.list_deadlines(principal, query=context["query"] or None)
+    items = []
+    for event in deadlines:
+        days = countdown_days(event, today=today)
+        items.append(
+            {"event": event, "countdown": days, "overdue": -days, "critical": is_critical_soon(event, days)}
+        )
+    context["deadlines"] = items
+    return render(request, "calendar/deadlines.html", context)
+
+
+def _apply_errors(form: EventForm, exc: DomainError) -> None:
+    field_errors = (exc.details or {}).get("field_errors", {}) if isinstance(exc, InvalidEventInput) else {}
+    for field, message in field_errors.items():
+        name = {"attendee_ids": "attendees", "recurrence_until": "rrule"}.get(field, field)
+        form.add_error(name if name in form.fields else None, message)
+    if not field_errors:
+        form.add_error(None, exc.message)
+
+
+@login_required
+def create_page(request):
+    principal = _principal(request)
+    if request.method == "POST":
+        form = EventForm(request.POST, people=_people())
+        if form.is_valid():
+            try:
+                event = services.create_event(principal, **form.service_values(only_changed=False))
+            except DomainError as exc:
+                _apply_errors(form, exc)
+            else:
+                messages.success(request, _("Saved."))
+                return redirect(_month_url(event.start.astimezone(principal.time_zone).date()))
+    else:
+        day = _date_param(request, "date", _today(principal))
+        start = dt.datetime.combine(day, dt.time(9, 0))
+        initial = {
+            "start": start.strftime(LOCAL_FORMAT),
+            "end": (start + dt.timedelta(hours=1)).strftime(LOCAL_FORMAT),
+            "kind": request.GET.get("kind") if request.GET.get("kind") in ("event", "deadline") else "event",
+            "visibility": "shared",
+            "criticality": "normal",
+        }
+        form = EventForm(people=_people(), initial=initial)
+    return render(request, "calendar/form.html", {"form": form, "event": None})
+
+
+@login_required
+def detail_page(request, event_id: int):
+    principal = _principal(request)
+    try:
+        event = services.get_event(principal, event_id)
+    except EventNotFound:
+        raise Http404(_("This entry does not exist or you cannot see it.")) from None
+    form = EventForm(people=_people(), initial=EventForm.values_of(event))
+    if request.method == "POST":
+        form = EventForm(request.POST, people=_people())
+        if form.is_valid():
+            try:
+                changes = form.service_values(only_changed=True)
+                if changes:
+                    services.update_event(principal, event.pk, changes)
+            except DomainError as exc:
+                _apply_errors(form, exc)
+            else:
+                messages.success(request, _("Saved."))
+                return redirect("calendar:detail", event_id=event.pk)
+    context = {"form": form, "event": event, "record": event_record(event)}
+    return render(request, "calendar/form.html", context)
+
+
+def _month_url(day: dt.date) -> str:
+    return f"{reverse('calendar:index')}?month={day.strftime('%Y-%m')}"
+
+
+@login_required
+@require_POST
+def delete(request, event_id: int):
+    principal = _principal(request)
+    try:
+        event = services.get_event(principal, event_id)
+        services.delete_event(principal, event_id)
+    except EventNotFound:
+        raise Http404 from None
+    messages.success(request, _("The entry “%(title)s” was deleted.") % {"title": event.title})
+    return redirect(_month_url(event.start.astimezone(principal.time_zone).date()))
+
+
+@login_required
+@require_POST
+def move(request, event_id: int):
+    """Drag and drop in the month view: the entry moves by the days between the two dates."""
+    try:
+        event = services.move_event(
+            _principal(request),
+            event_id,
+            from_date=request.POST.get("from_date", ""),
+            to_date=request.POST.get("to_date", ""),
+        )
+    except DomainError as exc:
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+    return JsonResponse({"event": event_record(event)})
+
+
+@login_required
+@require_POST
+def feed_create(request):
+    try:
+        _row, token = feed.create_token(_principal(request))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        url = request.build_absolute_uri(reverse("calendar:feed", args=[token]))
+        request.session[FEED_URL_SESSION_KEY] = url
+        messages.success(
+            request, _("Your calendar subscription link is ready. Copy it now: it is shown once.")
+        )
+    return redirect(f"{reverse('calendar:agenda')}#subscribe")
+
+
+@login_required
+@require_POST
+def feed_revoke(request, token_id: int):
+    try:
+        feed.revoke_token(_principal(request), token_id)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The subscription link no longer works."))
+    return redirect(f"{reverse('calendar:agenda')}#subscribe")
+
+
+@require_GET
+def feed_ics(request, token: str):
+    """Public (no login): the secret in the path is the credential."""
+    user = feed.user_for_token(token)
+    if user is None:
+        raise Http404
+    response = HttpResponse(feed.render_feed(user), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="clapilot.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    response["X-Robots-Tag"] = "noindex"
+    return response

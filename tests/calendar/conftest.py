@@ -1,0 +1,62 @@
+import datetime as dt
+import zoneinfo
+
+import pytest
+
+from apps.accounts.principal import Principal
+from apps.calendar.models import CalendarEvent
+from apps.tools.context import ToolContext
+from tests.factories import ServicePrincipalFactory, UserFactory
+
+BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
+
+
+@pytest.fixture
+def anna(db):
+    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
+
+
+@pytest.fixture
+def ben(db):
+    return UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
+
+
+@pytest.fixture
+def as_anna(anna):
+    return Principal.for_user(anna)
+
+
+@pytest.fixture
+def as_ben(ben):
+    return Principal.for_user(ben)
+
+
+@pytest.fixture
+def as_robot(db):
+    return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
+
+
+@pytest.fixture
+def anna_ctx(as_anna):
+    return ToolContext(principal=as_anna)
+
+
+@pytest.fixture
+def soon():
+    """Tomorrow 10:00 in Berlin: inside the default window of the list tool."""
+    tomorrow = dt.datetime.now(BERLIN).date() + dt.timedelta(days=1)
+    return dt.datetime.combine(tomorrow, dt.time(10), tzinfo=BERLIN)
+
+
+@pytest.fixture
+def make_event(anna, soon):
+    """A plain row (no service, no live event) for read tests."""
+
+    def make(title="Termin", start=None, minutes=60, **fields):
+        start = start or soon
+        fields.setdefault("owner", anna)
+        return CalendarEvent.objects.create(
+            title=title, start=start, end=start + dt.timedelta(minutes=minutes), **fields
+        )
+
+    return make
