@@ -10,8 +10,7 @@ from django.db.models import Q, QuerySet
 
 from apps.accounts.principal import Principal
 from apps.calendar.models import CalendarEvent
-
-EVERYONE = "everyone"
+from apps.mutations.audience import EVERYONE, Viewers
 
 
 def event_filter(principal: Principal) -> Q:
@@ -33,7 +32,7 @@ def visible_events(principal: Principal) -> QuerySet[CalendarEvent]:
     return CalendarEvent.objects.filter(event_filter(principal))
 
 
-def viewers(visibility: str, owner_id: int | None) -> str | set[int]:
+def viewers(visibility: str, owner_id: int | None) -> Viewers:
     """EVERYONE for shared entries, else the owner's id."""
     if visibility == CalendarEvent.Visibility.SHARED:
         return EVERYONE
