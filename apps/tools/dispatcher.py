@@ -11,6 +11,7 @@ call's validated *content* (e.g. the SQL verb), never from a free `action` argum
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -130,21 +131,24 @@ def approval_policy(t: Tool, args: BaseModel, ctx: ToolContext) -> ToolResult | 
     return None
 
 
+def _transaction_for(t: Tool):
+    """Writing tools run in one transaction (all or nothing, events published on commit). A
+    read-only tool gains nothing from one at READ COMMITTED (each statement has its own snapshot
+    either way) and skipping it saves two round trips per call."""
+    return contextlib.nullcontext() if t.read_only else transaction.atomic()
+
+
 def _execute(t: Tool, args: BaseModel, ctx: ToolContext, audit: _Audit) -> ToolResult:
-    outermost = not transaction.get_connection().in_atomic_block
     try:
-        with transaction.atomic(), mutation_origin(tool=t.name, run_id=ctx.run_id) as origin:
+        with _transaction_for(t), mutation_origin(tool=t.name, run_id=ctx.run_id) as origin:
             produced = t.handler(ctx, args)
             out = produced if isinstance(produced, ToolOutput) else ToolOutput(output=produced)
             try:
                 output = json.loads(json.dumps(out.output, cls=DjangoJSONEncoder))
             except (TypeError, ValueError) as exc:
                 raise _SerializationFailed from exc
-            # The success audit rides in the tool's own transaction: no extra commit. A read-only
-            # call writes nothing else, so it need not wait for a WAL flush on the audit row.
-            if t.read_only and outermost:
-                _async_commit()
-            audit.write(ok=True, code="")
+            if not t.read_only:
+                audit.write(ok=True, code="")  # rides in the tool's own transaction: no extra commit
     except _SerializationFailed:
         logger.exception("tool %s returned an unserializable output", t.name)
         return ToolResult.failure(
@@ -208,13 +212,6 @@ def args_digest(raw_args: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _async_commit() -> None:
-    """Let the current transaction commit without waiting for the disk. Only for transactions
-    whose writes are audit rows: a crash may lose the last few, it never corrupts anything."""
-    with transaction.get_connection().cursor() as cur:
-        cur.execute("SET LOCAL synchronous_commit TO OFF")
-
-
 class _Audit:
     """One compact row per call: who, which tool, outcome, duration, a digest of the arguments
     (never their content). Written with one raw INSERT because it runs on every call."""
@@ -229,12 +226,12 @@ class _Audit:
         self.started = time.perf_counter()
         self.written = False
 
-    def write(self, *, ok: bool, code: str) -> None:
+    def write(self, *, ok: bool, code: str, prefix: str = "") -> None:
         p = self.ctx.principal
         actor = p.user or p.acting_user
         with transaction.get_connection().cursor() as cur:
             cur.execute(
-                self.SQL,
+                prefix + self.SQL,
                 [
                     str(self.name)[:100],
                     actor.pk if actor else None,
@@ -250,12 +247,15 @@ class _Audit:
         self.written = True
 
     def write_alone(self, *, ok: bool, code: str) -> None:
-        outermost = not transaction.get_connection().in_atomic_block
+        """Audit a read-only call or a failure on its own. Outside any transaction this is one
+        round trip: PostgreSQL runs the two statements as one implicit transaction that commits
+        without waiting for the WAL flush (a crash may lose the last rows, never corrupts)."""
         try:
-            with transaction.atomic():
-                if outermost:
-                    _async_commit()
-                self.write(ok=ok, code=code)
+            if transaction.get_connection().in_atomic_block:
+                with transaction.atomic():  # a savepoint inside the caller's transaction
+                    self.write(ok=ok, code=code)
+            else:
+                self.write(ok=ok, code=code, prefix="SET LOCAL synchronous_commit TO OFF; ")
         except Exception:  # the audit must never turn a finished call into a failure
             logger.exception("could not write the audit row for tool %s", self.name)
 
