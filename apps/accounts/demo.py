@@ -3,6 +3,9 @@
 from apps.accounts.models import ServicePrincipal, User
 from apps.accounts.services import create_service_principal
 
+# Safe to run on every start (get-or-create), so later demo loaders always find these people.
+IDEMPOTENT = True
+
 STAFF = [
     ("anna", "anna.berger@kanzlei.example", "Anna Berger", "de"),
     ("markus", "markus.klein@kanzlei.example", "Markus Klein", "de"),

@@ -28,9 +28,11 @@ class DemoOffice:
 
 
 def load_once(admin, password: str | None) -> DemoOffice | None:
-    if get_setting(MARKER):
-        return None
+    """Run each app's demo loader once per instance (a marker per app), so a domain added by an
+    upgrade fills in its demo data on the next start. Loaders marked IDEMPOTENT (the demo staff)
+    run every time, so later loaders can always refer to the same people."""
     office = DemoOffice(admin=admin, password=password)
+    loaded_any = False
     with transaction.atomic():
         for config in django_apps.get_app_configs():
             if not config.name.startswith("apps."):
@@ -41,7 +43,13 @@ def load_once(admin, password: str | None) -> DemoOffice | None:
                 if exc.name != f"{config.name}.demo":
                     raise
                 continue
-            if module.__name__ != __name__:
+            if module.__name__ == __name__:
+                continue
+            marker = f"{MARKER}:{config.label}"
+            if getattr(module, "IDEMPOTENT", False):
                 module.load(office)
-        set_setting(MARKER, True)
-    return office
+            elif not get_setting(marker):
+                module.load(office)
+                set_setting(marker, True)
+                loaded_any = True
+    return office if loaded_any else None
