@@ -27,6 +27,7 @@ from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, Calendar
 from apps.calendar.records import Occurrence, event_record, with_relations
 from apps.calendar.search import search
 from apps.calendar.visibility import visible_events
+from apps.core import validation
 
 MAX_PAGE = 200
 MAX_WINDOW_DAYS = 800
@@ -51,26 +52,15 @@ TEXT_FIELDS = {
 
 # --- validation helpers -----------------------------------------------------------------------
 def _invalid(field: str, message: str) -> InvalidEventInput:
-    return InvalidEventInput(f"{field}: {message}", details={"field_errors": {field: message}})
+    return validation.field_error(InvalidEventInput, field, message)
 
 
 def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise _invalid(field, _("must be text"))
-    value = value.strip()
-    if required and not value:
-        raise _invalid(field, _("must not be empty"))
-    if len(value) > max_length:
-        raise _invalid(field, _("may have at most %(n)d characters") % {"n": max_length})
-    return value
+    return validation.text(InvalidEventInput, value, field, max_length=max_length, required=required)
 
 
 def _choice(value: Any, field: str, choices: list[str]) -> str:
-    if value not in choices:
-        raise _invalid(field, _("must be one of: %(choices)s") % {"choices": ", ".join(choices)})
-    return value
+    return validation.choice(InvalidEventInput, value, field, choices)
 
 
 def _zone_name(value: Any, principal: Principal) -> str:

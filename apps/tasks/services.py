@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.core import validation
 from apps.tasks import events
 from apps.tasks.errors import (
     BoardNotFound,
@@ -44,41 +45,19 @@ EDITABLE_FIELDS = frozenset(
 
 # --- validation helpers -----------------------------------------------------------------------
 def _invalid(field: str, message: str) -> InvalidTaskInput:
-    return InvalidTaskInput(f"{field}: {message}", details={"field_errors": {field: message}})
+    return validation.field_error(InvalidTaskInput, field, message)
 
 
 def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise _invalid(field, _("must be text"))
-    value = value.strip()
-    if required and not value:
-        raise _invalid(field, _("must not be empty"))
-    if len(value) > max_length:
-        raise _invalid(field, _("may have at most %(n)d characters") % {"n": max_length})
-    return value
+    return validation.text(InvalidTaskInput, value, field, max_length=max_length, required=required)
 
 
 def _date(value: Any, field: str) -> dt.date | None:
-    if value in (None, ""):
-        return None
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            pass
-    raise _invalid(field, _("must be a date like 2026-12-31"))
+    return validation.date(InvalidTaskInput, value, field)
 
 
 def _choice(value: Any, field: str, choices: Iterable[str]) -> str:
-    if value not in set(choices):
-        raise _invalid(field, _("must be one of: %(choices)s") % {"choices": ", ".join(choices)})
-    return value
+    return validation.choice(InvalidTaskInput, value, field, choices)
 
 
 def _require_user(principal: Principal) -> None:
