@@ -25,9 +25,9 @@ from apps.calendar import events, recurrence
 from apps.calendar.errors import EventForbidden, EventNotFound, InvalidEventInput, VersionConflict
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.records import Occurrence, event_record, with_relations
-from apps.calendar.search import search
 from apps.calendar.visibility import visible_events
 from apps.core import validation
+from apps.core.search import search
 
 MAX_PAGE = 200
 MAX_WINDOW_DAYS = 800

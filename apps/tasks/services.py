@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 import uuid
 from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.postgres.search import SearchQuery
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, QuerySet, Window
 from django.db.models.functions import RowNumber
@@ -24,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.search import search
 from apps.tasks import events
 from apps.tasks.errors import (
     BoardNotFound,
@@ -229,7 +228,7 @@ def list_tasks(
     if (end := _date(due_to, "due_to")) is not None:
         qs = qs.filter(due_date__lte=end)
     if query:
-        qs = _search(qs, _text(query, "query", max_length=200))
+        qs = search(qs, _text(query, "query", max_length=200))
     limit = max(1, min(int(limit), MAX_PAGE))
     offset = max(0, int(offset))
     total = qs.count()
@@ -242,19 +241,6 @@ def list_tasks(
     )
     by_id = {t.pk: t for t in with_relations(Task.objects.filter(pk__in=ids))}
     return [by_id[i] for i in ids], total
-
-
-_WORD = re.compile(r"[\w-]+", re.UNICODE)
-
-
-def _search(qs: QuerySet[Task], text: str) -> QuerySet[Task]:
-    """Every word must match a word of title, description or origin by its beginning (German
-    stemming, GIN index): "meier bescheid" finds "Bescheid Meier GmbH"."""
-    words = [w.strip("-") for w in _WORD.findall(text.lower()) if w.strip("-")]
-    if not words:
-        return qs
-    query = SearchQuery(" & ".join(f"{w}:*" for w in words[:10]), search_type="raw", config="german")
-    return qs.filter(search=query)
 
 
 def board_columns(
@@ -272,7 +258,7 @@ def board_columns(
     if assignee_id is not None:
         qs = qs.filter(assignee_id=assignee_id) if assignee_id != "none" else qs.filter(assignee__isnull=True)
     if query:
-        qs = _search(qs, _text(query, "query", max_length=200))
+        qs = search(qs, _text(query, "query", max_length=200))
     counts = dict(qs.order_by().values("status_id").annotate(n=Count("id")).values_list("status_id", "n"))
     ranked = qs.annotate(
         rank=Window(RowNumber(), partition_by=[F("status_id")], order_by=[F("position").asc(), F("id").asc()])

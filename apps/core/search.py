@@ -1,4 +1,5 @@
-"""German full-text search over calendar entries (prefix matching on the GIN index)."""
+"""German full-text search shared by the domains: each model keeps a generated `search`
+tsvector column with a GIN index; a query matches when every word prefixes a word of it."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ _WORD = re.compile(r"[\w-]+", re.UNICODE)
 
 
 def search(qs: QuerySet, text: str) -> QuerySet:
-    """Every word must match a word of title, description, location or client by its beginning:
-    "meier gespräch" finds "Mandantengespräch Meier GmbH"."""
+    """Every word must match the beginning of an indexed word (German stemming):
+    "meier bescheid" finds "Bescheid Meier GmbH"."""
     words = [w.strip("-") for w in _WORD.findall(text.lower()) if w.strip("-")]
     if not words:
         return qs
