@@ -178,7 +178,7 @@ class MutationConnection {
     applyEvent(event, { replay });
     for (const listener of this.listeners) {
       try {
-        listener(event);
+        listener(event, { replay });
       } catch (error) {
         console.error("clapilot: mutation listener failed", error);
       }

@@ -49,6 +49,10 @@ def test_card_appears_live_and_drag_persists(server, page):
     task_id = result["output"]["task"]["id"]
     card = page.locator(f'.column[data-status-id="{open_status.pk}"] .task-card[data-task-id="{task_id}"]')
     card.wait_for(state="visible", timeout=5000)  # no reload happened: the socket delivered it
+    # the semantic announce_key is spoken in the user's language (German) in a live region
+    page.locator("#live-announcer").get_by_text("Aufgabe angelegt: Live-Karte aus der API").wait_for(
+        timeout=5000
+    )
 
     card.drag_to(page.locator(f'.column[data-status-id="{doing.pk}"] .cards'))
     page.locator(f'.column[data-status-id="{doing.pk}"] .task-card[data-task-id="{task_id}"]').wait_for(

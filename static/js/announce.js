@@ -1,0 +1,56 @@
+/**
+ * Speaks the semantic `announce_key` of live UI actions as a short localized notice (de/en/it via
+ * Django's JavaScript catalog), in a polite live region so screen readers hear it too. Replayed
+ * events stay silent: they describe the past.
+ */
+import { connectMutations } from "./mutations.js";
+
+const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
+const MESSAGES = {
+  "aufgaben.task.created": () => gettext("Task created"),
+  "aufgaben.task.updated": () => gettext("Task changed"),
+  "aufgaben.task.moved": () => gettext("Task moved"),
+  "aufgaben.task.deleted": () => gettext("Task deleted"),
+  "aufgaben.task.removed": () => gettext("A task is no longer visible to you"),
+  "aufgaben.task.resurfaced": () => gettext("Follow-up due: task is back on the list"),
+  "aufgaben.comment.added": () => gettext("New comment on a task"),
+  "aufgaben.board.created": () => gettext("New board"),
+  "aufgaben.statuses.changed": () => gettext("Task statuses changed"),
+  "calendar.event.created": () => gettext("Calendar entry created"),
+  "calendar.event.updated": () => gettext("Calendar entry changed"),
+  "calendar.event.deleted": () => gettext("Calendar entry deleted"),
+  "calendar.event.removed": () => gettext("A calendar entry is no longer visible to you"),
+};
+
+function region() {
+  let el = document.getElementById("live-announcer");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "live-announcer";
+    el.className = "announcer";
+    el.setAttribute("role", "status");
+    el.setAttribute("aria-live", "polite");
+    document.body.appendChild(el);
+  }
+  return el;
+}
+
+function announce(text, record) {
+  const note = document.createElement("p");
+  note.textContent = record && record.title ? `${text}: ${record.title}` : text;
+  region().appendChild(note);
+  setTimeout(() => note.remove(), 5000);
+}
+
+connectMutations({
+  onEvent(event, { replay } = {}) {
+    if (replay) return;
+    const seen = new Set();
+    for (const action of event.ui_actions || []) {
+      const message = MESSAGES[action.announce_key];
+      if (!message || seen.has(action.announce_key)) continue;
+      seen.add(action.announce_key);
+      announce(message(), action.record);
+    }
+  },
+});
