@@ -92,3 +92,38 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def worker(transactional_db, tmp_path):
+    """A Celery worker process on this test's database (the broker is kombu's SQLAlchemy
+    transport on DATABASE_URL, as for the `server` subprocess); the test process's own broker
+    URL points at the non-test database, so an in-process worker would never see the jobs."""
+    log = tmp_path / "worker.log"
+    env = {**os.environ, "DATABASE_URL": _database_url(), "DEBUG": "0", "LOG_LEVEL": "WARNING"}
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "clapilot", "worker", "--pool", "solo", "-l", "INFO"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"celery worker exited: {log.read_text()[-2000:]}")
+        if " ready." in log.read_text():
+            break
+        time.sleep(0.2)
+    else:
+        process.kill()
+        raise RuntimeError(f"celery worker did not start within 30 s: {log.read_text()[-2000:]}")
+    yield log
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
