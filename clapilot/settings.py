@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "apps.notifications",
     "apps.tasks",
     "apps.calendar",
+    "apps.clients",
     "apps.agent",
 ]
 

@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("apps.notifications.urls")),
     path("", include("apps.tasks.urls")),
     path("", include("apps.calendar.urls")),
+    path("", include("apps.clients.urls")),
     path("", include("apps.agent.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

@@ -1,0 +1,63 @@
+"""Demo Mandanten for "Kanzlei Berger & Partner": the clients the demo calendar talks about, with
+client numbers, addresses and a few open cases (Akten)."""
+
+from __future__ import annotations
+
+from apps.accounts.principal import Principal
+from apps.clients import services
+
+# (number, name, kind, tax number, e-mail, phone, street, postal code, city, responsible)
+CLIENTS = [
+    ("10001", "Familie Hoffmann", "person", "143/215/50012", "hoffmann@example.de", "089 123456", "Lindenweg 4", "81245", "München", "anna"),
+    ("10002", "Bäckerei Schulz GmbH", "company", "143/118/40021", "info@baeckerei-schulz.example", "089 223344", "Marktplatz 2", "85354", "Freising", "tom"),
+    ("10003", "Meier GmbH", "company", "143/140/70033", "buchhaltung@meier-gmbh.example", "089 998877", "Industriestr. 12", "85748", "Garching", "anna"),
+    ("10004", "Autohaus König", "company", "143/170/11104", "lohn@autohaus-koenig.example", "089 445566", "Dachauer Str. 200", "80992", "München", "giulia"),
+    ("10005", "Schreinerei Vogel", "company", "143/190/22205", "vogel@schreinerei.example", "08141 7788", "Am Sägewerk 7", "82256", "Fürstenfeldbruck", "markus"),
+    ("10006", "Café Lindner", "company", "", "hallo@cafe-lindner.example", "089 334455", "Schellingstr. 30", "80799", "München", "markus"),
+    ("10007", "Familie Weber", "person", "143/220/33307", "weber.familie@example.de", "089 667788", "Rosenstr. 9", "82110", "Germering", "giulia"),
+    ("10008", "Dr. Katharina Brandt", "person", "143/230/44408", "k.brandt@example.de", "089 112233", "Prinzregentenstr. 61", "81675", "München", "anna"),
+]  # fmt: skip
+
+# (client number, reference, subject, status)
+CASES = [
+    ("10001", "2026-0001", "Einkommensteuererklärung 2025", "open"),
+    ("10002", "2026-0002", "Umsatzsteuer-Voranmeldungen 2026", "open"),
+    ("10002", "2025-0014", "Kassennachschau 2025", "closed"),
+    ("10003", "2026-0003", "Einspruch Körperschaftsteuerbescheid 2023", "open"),
+    ("10004", "2026-0004", "Lohnbuchhaltung 2026", "open"),
+    ("10005", "2026-0005", "Betriebsprüfung 2022–2024", "open"),
+    ("10005", "2026-0006", "Jahresabschluss 2025", "open"),
+    ("10007", "2026-0007", "Grundsteuerwerterklärung", "open"),
+]
+
+
+def load(office) -> None:
+    admin = Principal.for_user(office.admin)
+    users = office.users
+    ids = {}
+    for number, name, kind, tax, email, phone, street, postal, city, who in CLIENTS:
+        responsible = users.get(who)
+        client = services.create_client(
+            admin,
+            name=name,
+            client_number=number,
+            kind=kind,
+            tax_number=tax,
+            email=email,
+            phone=phone,
+            street=street,
+            postal_code=postal,
+            city=city,
+            responsible_id=responsible.pk if responsible else None,
+        )
+        ids[number] = client
+    for number, reference, subject, status in CASES:
+        client = ids[number]
+        services.create_case(
+            admin,
+            client_id=client.pk,
+            reference=reference,
+            subject=subject,
+            status=status,
+            responsible_id=client.responsible_id,
+        )

@@ -1,0 +1,99 @@
+"""Mandanten (clients) and their cases (Akten). Office-wide: every staff user and every active
+service principal sees them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+NAME_MAX = 200
+NOTES_MAX = 20_000
+SUBJECT_MAX = 300
+
+
+class Client(models.Model):
+    class Kind(models.TextChoices):
+        PERSON = "person", _("Person")
+        COMPANY = "company", _("Company")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        INACTIVE = "inactive", _("Inactive")
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.PERSON)
+    name = models.CharField(_("name"), max_length=NAME_MAX)
+    client_number = models.CharField(_("client number"), max_length=40, unique=True)
+    tax_number = models.CharField(_("tax number"), max_length=40, blank=True)
+    email = models.CharField(_("e-mail"), max_length=254, blank=True)
+    phone = models.CharField(_("phone"), max_length=60, blank=True)
+    street = models.CharField(_("street"), max_length=200, blank=True)
+    postal_code = models.CharField(_("postal code"), max_length=20, blank=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    country = models.CharField(_("country"), max_length=80, blank=True, default="Deutschland")
+    responsible = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="responsible_clients",
+        verbose_name=_("responsible"),
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    notes = models.TextField(_("notes"), blank=True)
+    # German full-text index over what people search for.
+    search = models.GeneratedField(
+        expression=SearchVector("name", "client_number", "tax_number", "city", "email", config="german"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("client")
+        verbose_name_plural = _("clients")
+        ordering = ["name", "id"]
+        indexes = [
+            models.Index(fields=["status", "name"], name="client_status_name"),
+            GinIndex(fields=["search"], name="client_search"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.client_number})"
+
+
+class Case(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    reference = models.CharField(_("reference"), max_length=60, unique=True)
+    subject = models.CharField(_("subject"), max_length=SUBJECT_MAX)
+    client = models.ForeignKey(
+        Client, on_delete=models.PROTECT, related_name="cases", verbose_name=_("client")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    responsible = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="responsible_cases",
+        verbose_name=_("responsible"),
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("case")
+        verbose_name_plural = _("cases")
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["client", "status"], name="case_client_status")]
+
+    def __str__(self) -> str:
+        return f"{self.reference} {self.subject}"

@@ -1,0 +1,72 @@
+"""The one wire shape of a client and of a case: tools, REST API, pages and live events send it."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.urls import reverse
+
+from apps.clients.models import Case, Client
+
+_DETAIL_URL: str | None = None
+
+
+def detail_url(client_id: int) -> str:
+    # reverse() once per process and fill in the id: lists serialize hundreds of records.
+    global _DETAIL_URL
+    if _DETAIL_URL is None:
+        _DETAIL_URL = reverse("clients:detail", args=[987654321])
+    return _DETAIL_URL.replace("987654321", str(client_id))
+
+
+def _person(user) -> dict | None:
+    return {"id": user.pk, "name": user.get_full_name(), "email": user.email} if user else None
+
+
+def client_relations(qs: QuerySet[Client]) -> QuerySet[Client]:
+    return qs.select_related("responsible")
+
+
+def case_relations(qs: QuerySet[Case]) -> QuerySet[Case]:
+    return qs.select_related("responsible", "client")
+
+
+def client_record(client: Client) -> dict:
+    return {
+        "id": client.pk,
+        "kind": client.kind,
+        "name": client.name,
+        "client_number": client.client_number,
+        "tax_number": client.tax_number,
+        "email": client.email,
+        "phone": client.phone,
+        "street": client.street,
+        "postal_code": client.postal_code,
+        "city": client.city,
+        "country": client.country,
+        "responsible": _person(client.responsible),
+        "status": client.status,
+        "notes": client.notes,
+        "version": client.version,
+        "created_at": client.created_at.isoformat(),
+        "updated_at": client.updated_at.isoformat(),
+        "url": detail_url(client.pk),
+    }
+
+
+def case_record(case: Case) -> dict:
+    return {
+        "id": case.pk,
+        "reference": case.reference,
+        "subject": case.subject,
+        "client": {
+            "id": case.client_id,
+            "name": case.client.name,
+            "client_number": case.client.client_number,
+        },
+        "status": case.status,
+        "responsible": _person(case.responsible),
+        "version": case.version,
+        "created_at": case.created_at.isoformat(),
+        "updated_at": case.updated_at.isoformat(),
+        "url": detail_url(case.client_id),
+    }

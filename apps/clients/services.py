@@ -1,0 +1,276 @@
+"""The only place that changes Mandanten and Akten state. Tools, REST API, pages, admin and demo
+call these functions with a `Principal` and plain values; visibility, validation and live events
+are enforced here once. Unknown ids answer `client_not_found` / `case_not_found`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.clients import events
+from apps.clients.errors import CaseNotFound, ClientNotFound, InvalidClientInput
+from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
+from apps.clients.records import case_relations, client_relations
+from apps.clients.visibility import visible_cases, visible_clients
+from apps.core import validation
+from apps.core.search import search
+
+MAX_PAGE = 200
+CLIENT_TEXT_FIELDS = {
+    "tax_number": 40,
+    "phone": 60,
+    "street": 200,
+    "postal_code": 20,
+    "city": 120,
+    "country": 80,
+    "notes": NOTES_MAX,
+}
+CLIENT_FIELDS = frozenset(
+    {"kind", "name", "client_number", "email", "responsible_id", "status", *CLIENT_TEXT_FIELDS}
+)
+CASE_FIELDS = frozenset({"reference", "subject", "client_id", "status", "responsible_id"})
+
+
+# --- validation helpers -----------------------------------------------------------------------
+def _invalid(field: str, message: str) -> InvalidClientInput:
+    return validation.field_error(InvalidClientInput, field, message)
+
+
+def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
+    return validation.text(InvalidClientInput, value, field, max_length=max_length, required=required)
+
+
+def _choice(value: Any, field: str, choices: list[str]) -> str:
+    return validation.choice(InvalidClientInput, value, field, choices)
+
+
+def _email(value: Any) -> str:
+    value = _text(value, "email", max_length=254)
+    if value:
+        try:
+            validate_email(value)
+        except ValidationError:
+            raise _invalid("email", _("must be an e-mail address like name@example.com")) from None
+    return value
+
+
+def _responsible(value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        user_id = int(value)
+    except (TypeError, ValueError):
+        raise _invalid("responsible_id", _("must be a person's id")) from None
+    if not get_user_model().objects.filter(pk=user_id, is_active=True).exists():
+        raise _invalid("responsible_id", _("there is no active person with this id"))
+    return user_id
+
+
+def _page(limit: Any, offset: Any) -> tuple[int, int]:
+    try:
+        return max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
+    except (TypeError, ValueError):
+        raise _invalid("limit", _("must be a whole number")) from None
+
+
+# --- clients: reading -------------------------------------------------------------------------
+def get_client(principal: Principal, client_id: Any, *, for_update: bool = False) -> Client:
+    qs = client_relations(visible_clients(principal))
+    if for_update:
+        qs = visible_clients(principal).select_for_update(of=("self",))
+    try:
+        return qs.get(pk=int(client_id))
+    except (Client.DoesNotExist, TypeError, ValueError):
+        raise ClientNotFound(_("There is no client with id %(id)s.") % {"id": client_id}) from None
+
+
+def _filtered_clients(principal: Principal, query: str | None, status: str | None) -> QuerySet[Client]:
+    qs = visible_clients(principal)
+    if status:
+        qs = qs.filter(status=_choice(status, "status", Client.Status.values))
+    if query:
+        text = _text(query, "query", max_length=200)
+        # A client number is matched exactly as well (numbers are not German words).
+        qs = search(qs, text) | qs.filter(client_number__iexact=text)
+    return qs
+
+
+def list_clients(
+    principal: Principal,
+    *,
+    query: str | None = None,
+    status: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> tuple[list[Client], int]:
+    """A page of clients by name and their total: two queries whatever the page holds."""
+    limit, offset = _page(limit, offset)
+    qs = _filtered_clients(principal, query, status)
+    total = qs.count()
+    rows = list(client_relations(qs.order_by("name", "id"))[offset : offset + limit])
+    return rows, total
+
+
+def search_clients(principal: Principal, query: str, *, limit: int = 20) -> list[Client]:
+    text = _text(query, "query", max_length=200, required=True)
+    rows, _total = list_clients(principal, query=text, limit=limit)
+    return rows
+
+
+# --- clients: writing -------------------------------------------------------------------------
+def _number_free(client_number: str, exclude_id: int | None = None) -> None:
+    clash = Client.objects.filter(client_number__iexact=client_number)
+    if exclude_id is not None:
+        clash = clash.exclude(pk=exclude_id)
+    if clash.exists():
+        raise _invalid("client_number", _("another client already has this number"))
+
+
+def _set_client_fields(client: Client, values: dict[str, Any]) -> None:
+    if "name" in values:
+        client.name = _text(values["name"], "name", max_length=NAME_MAX, required=True)
+    if "client_number" in values:
+        client.client_number = _text(values["client_number"], "client_number", max_length=40, required=True)
+    if "kind" in values:
+        client.kind = _choice(values["kind"], "kind", Client.Kind.values)
+    if "status" in values:
+        client.status = _choice(values["status"], "status", Client.Status.values)
+    if "email" in values:
+        client.email = _email(values["email"])
+    for name, max_length in CLIENT_TEXT_FIELDS.items():
+        if name in values:
+            setattr(client, name, _text(values[name], name, max_length=max_length))
+    if "responsible_id" in values:
+        client.responsible_id = _responsible(values["responsible_id"])
+
+
+def _save_client(client: Client) -> None:
+    try:
+        with transaction.atomic():
+            client.save()
+    except IntegrityError:  # a concurrent writer took the number between check and save
+        raise _invalid("client_number", _("another client already has this number")) from None
+
+
+@transaction.atomic
+def create_client(principal: Principal, *, name: str, client_number: str, **values: Any) -> Client:
+    unknown = set(values) - CLIENT_FIELDS
+    if unknown:
+        raise _invalid(sorted(unknown)[0], _("is not a field of clients"))
+    client = Client()
+    _set_client_fields(client, {"name": name, "client_number": client_number, **values})
+    _number_free(client.client_number)
+    _save_client(client)
+    client = get_client(principal, client.pk)
+    events.client_changed(client, "mandanten.client.created")
+    return client
+
+
+@transaction.atomic
+def update_client(principal: Principal, client_id: Any, changes: dict[str, Any]) -> Client:
+    """Partial update: fields not in `changes` stay as they are."""
+    unknown = set(changes) - CLIENT_FIELDS
+    if unknown:
+        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    client = get_client(principal, client_id, for_update=True)
+    _set_client_fields(client, changes)
+    if "client_number" in changes:
+        _number_free(client.client_number, exclude_id=client.pk)
+    client.version += 1
+    _save_client(client)
+    client = get_client(principal, client.pk)
+    events.client_changed(client, "mandanten.client.updated")
+    return client
+
+
+# --- cases ------------------------------------------------------------------------------------
+def get_case(principal: Principal, case_id: Any, *, for_update: bool = False) -> Case:
+    qs = case_relations(visible_cases(principal))
+    if for_update:
+        qs = visible_cases(principal).select_for_update(of=("self",))
+    try:
+        return qs.get(pk=int(case_id))
+    except (Case.DoesNotExist, TypeError, ValueError):
+        raise CaseNotFound(_("There is no case with id %(id)s.") % {"id": case_id}) from None
+
+
+def list_cases(
+    principal: Principal,
+    *,
+    client_id: Any = None,
+    status: str | None = None,
+    query: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> tuple[list[Case], int]:
+    limit, offset = _page(limit, offset)
+    qs = visible_cases(principal)
+    if client_id not in (None, ""):
+        qs = qs.filter(client=get_client(principal, client_id))
+    if status:
+        qs = qs.filter(status=_choice(status, "status", Case.Status.values))
+    if query:
+        text = _text(query, "query", max_length=200)
+        qs = qs.filter(Q(reference__icontains=text) | Q(subject__icontains=text))
+    total = qs.count()
+    return list(case_relations(qs.order_by("-created_at", "-id"))[offset : offset + limit]), total
+
+
+def _set_case_fields(principal: Principal, case: Case, values: dict[str, Any]) -> None:
+    if "reference" in values:
+        case.reference = _text(values["reference"], "reference", max_length=60, required=True)
+    if "subject" in values:
+        case.subject = _text(values["subject"], "subject", max_length=SUBJECT_MAX, required=True)
+    if "status" in values:
+        case.status = _choice(values["status"], "status", Case.Status.values)
+    if "responsible_id" in values:
+        case.responsible_id = _responsible(values["responsible_id"])
+    if "client_id" in values:
+        case.client = get_client(principal, values["client_id"])
+
+
+def _save_case(case: Case) -> None:
+    clash = Case.objects.filter(reference__iexact=case.reference).exclude(pk=case.pk)
+    if clash.exists():
+        raise _invalid("reference", _("another case already has this reference"))
+    try:
+        with transaction.atomic():
+            case.save()
+    except IntegrityError:
+        raise _invalid("reference", _("another case already has this reference")) from None
+
+
+@transaction.atomic
+def create_case(principal: Principal, *, reference: str, subject: str, client_id: Any, **values: Any) -> Case:
+    unknown = set(values) - CASE_FIELDS
+    if unknown:
+        raise _invalid(sorted(unknown)[0], _("is not a field of cases"))
+    case = Case()
+    _set_case_fields(
+        principal, case, {"client_id": client_id, "reference": reference, "subject": subject, **values}
+    )
+    _save_case(case)
+    case = get_case(principal, case.pk)
+    events.case_changed(case, "cases.case.created")
+    return case
+
+
+@transaction.atomic
+def update_case(principal: Principal, case_id: Any, changes: dict[str, Any]) -> Case:
+    unknown = set(changes) - CASE_FIELDS
+    if unknown:
+        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    case = get_case(principal, case_id, for_update=True)
+    _set_case_fields(principal, case, changes)
+    case.version += 1
+    _save_case(case)
+    case = get_case(principal, case.pk)
+    events.case_changed(case, "cases.case.updated")
+    return case

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from apps.clients import api, views
+
+app_name = "clients"
+
+urlpatterns = [
+    path("mandanten/", views.list_page, name="index"),
+    path("mandanten/neu/", views.create_page, name="create"),
+    path("mandanten/<int:client_id>/", views.detail_page, name="detail"),
+    path("api/v1/clients/", api.ClientListView.as_view(), name="api-clients"),
+    path("api/v1/clients/<int:client_id>", api.ClientDetailView.as_view(), name="api-client"),
+    path("api/v1/cases/", api.CaseListView.as_view(), name="api-cases"),
+    path("api/v1/cases/<int:case_id>", api.CaseDetailView.as_view(), name="api-case"),
+]

@@ -1,0 +1,49 @@
+import pytest
+
+from apps.accounts.principal import Principal
+from apps.clients.models import Case, Client
+from apps.tools.context import ToolContext
+from tests.factories import ServicePrincipalFactory, UserFactory
+
+
+@pytest.fixture
+def anna(db):
+    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
+
+
+@pytest.fixture
+def as_anna(anna):
+    return Principal.for_user(anna)
+
+
+@pytest.fixture
+def as_robot(db):
+    return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
+
+
+@pytest.fixture
+def anna_ctx(as_anna):
+    return ToolContext(principal=as_anna)
+
+
+@pytest.fixture
+def make_client(db):
+    """A plain row (no service, no live event) for read tests."""
+    counter = iter(range(50000, 60000))
+
+    def make(name="Meier GmbH", **fields):
+        fields.setdefault("client_number", str(next(counter)))
+        return Client.objects.create(name=name, **fields)
+
+    return make
+
+
+@pytest.fixture
+def make_case(db):
+    counter = iter(range(1, 10000))
+
+    def make(client, subject="Einkommensteuer 2025", **fields):
+        fields.setdefault("reference", f"2026-{next(counter):04d}")
+        return Case.objects.create(client=client, subject=subject, **fields)
+
+    return make
