@@ -4,6 +4,7 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import ServicePrincipal, User
+from apps.accounts.services import set_service_principals_active
 
 
 class UserCreationForm(AdminUserCreationForm):
@@ -47,8 +48,8 @@ class ServicePrincipalAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Deactivate selected service principals"))
     def deactivate(self, request, queryset):
-        queryset.update(is_active=False)
+        set_service_principals_active(list(queryset.values_list("id", flat=True)), False)
 
     @admin.action(description=_("Activate selected service principals"))
     def activate(self, request, queryset):
-        queryset.update(is_active=True)
+        set_service_principals_active(list(queryset.values_list("id", flat=True)), True)

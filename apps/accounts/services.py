@@ -48,3 +48,10 @@ def create_service_principal(name: str, kind: str, description: str = "") -> Ser
         name=name, defaults={"kind": kind, "description": description}
     )
     return sp
+
+
+@transaction.atomic
+def set_service_principals_active(ids: list[int], active: bool) -> int:
+    """Enable or disable automations/team rooms. Disabling takes effect on their very next tool
+    call (the dispatcher re-reads the flag)."""
+    return ServicePrincipal.objects.filter(id__in=ids).update(is_active=active)

@@ -7,11 +7,9 @@ for `tool`, `arguments` and `idempotency_key` only.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -20,10 +18,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.principal import Principal, PrincipalError
-from apps.tools import catalog
+from apps.tools import catalog, idempotency
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
-from apps.tools.models import IdempotentCall
 from apps.tools.results import ToolResult
 
 # Where each failure code lands in HTTP. Everything not listed: 400 (a handled domain failure).
@@ -142,26 +139,17 @@ class ToolExecuteView(APIView):
         return self._idempotent(request, key, body["tool"], arguments, ctx)
 
     def _idempotent(self, request, key: str, name: str, arguments, ctx: ToolContext) -> Response:
-        digest = hashlib.sha256(
-            json.dumps([name, arguments], sort_keys=True, default=str).encode()
-        ).hexdigest()
-        try:
-            with transaction.atomic():
-                record = IdempotentCall.objects.create(user=request.user, key=key, payload_digest=digest)
-        except IntegrityError:
-            first = IdempotentCall.objects.get(user=request.user, key=key)
-            if first.payload_digest != digest:
-                return error(
-                    "idempotency_key_reused",
-                    _("This idempotency key was already used for another call."),
-                    409,
-                )
-            if first.result is None:
-                return error(
-                    "idempotency_in_progress", _("The first call with this key is still running."), 409
-                )
+        reservation = idempotency.reserve(request.user, key, name, arguments)
+        if reservation.conflict == "reused":
+            return error(
+                "idempotency_key_reused", _("This idempotency key was already used for another call."), 409
+            )
+        if reservation.conflict == "in_progress":
+            return error("idempotency_in_progress", _("The first call with this key is still running."), 409)
+        if reservation.replay is not None:
+            first = reservation.replay
             return Response(first.result, status=first.http_status, headers={"Idempotent-Replayed": "true"})
         result = dispatch(name, arguments, ctx)
         code = http_status_for(result)
-        IdempotentCall.objects.filter(pk=record.pk).update(result=result.as_dict(), http_status=code)
+        idempotency.finish(reservation.record, result.as_dict(), code)
         return Response(result.as_dict(), status=code)

@@ -52,3 +52,19 @@ def test_disabling_a_service_principal_takes_effect_immediately():
 def test_principal_is_user_xor_service():
     with pytest.raises(ValueError):
         Principal()
+
+
+def test_admin_action_disables_service_principals_at_once(client):
+    from apps.accounts.models import ServicePrincipal, User
+
+    sp = ServicePrincipalFactory()
+    principal = Principal.for_service(sp)
+    admin = User.objects.create_superuser("chef@kanzlei.example", "a-long-password-1")
+    client.force_login(admin)
+    response = client.post(
+        "/admin/accounts/serviceprincipal/", {"action": "deactivate", "_selected_action": [sp.pk]}
+    )
+    assert response.status_code == 302
+    assert not ServicePrincipal.objects.get(pk=sp.pk).is_active
+    with pytest.raises(InactivePrincipal):
+        principal.refresh_active()
