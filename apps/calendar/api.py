@@ -9,14 +9,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.accounts.principal import Principal
 from apps.calendar import services
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.records import event_record
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
+from apps.core.api import page, principal, validated
 
 
 class WindowSerializer(serializers.Serializer):
@@ -56,12 +52,6 @@ class EventPatchSerializer(EventWriteSerializer):
     expected_version = serializers.IntegerField(required=False, min_value=1)
 
 
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 @extend_schema(tags=["calendar"])
 class EventListView(APIView):
     @extend_schema(
@@ -71,9 +61,9 @@ class EventListView(APIView):
         parameters=[WindowSerializer],
     )
     def get(self, request):
-        f = _valid(WindowSerializer, request.query_params)
+        f = validated(WindowSerializer, request.query_params)
         found, total = services.list_events(
-            _principal(request),
+            principal(request),
             start=f.get("start"),
             end=f.get("end"),
             kind=f.get("kind"),
@@ -81,14 +71,7 @@ class EventListView(APIView):
             limit=f["limit"],
             offset=f["offset"],
         )
-        return Response(
-            {
-                "events": [event_record(o.event, o) for o in found],
-                "total": total,
-                "limit": f["limit"],
-                "offset": f["offset"],
-            }
-        )
+        return page("events", [event_record(o.event, o) for o in found], total, f["limit"], f["offset"])
 
     @extend_schema(
         operation_id="calendar_events_create",
@@ -97,8 +80,8 @@ class EventListView(APIView):
         request=EventWriteSerializer,
     )
     def post(self, request):
-        data = _valid(EventWriteSerializer, request.data)
-        event = services.create_event(_principal(request), **data, source_origin=CalendarEvent.Source.API)
+        data = validated(EventWriteSerializer, request.data)
+        event = services.create_event(principal(request), **data, source_origin=CalendarEvent.Source.API)
         return Response({"event": event_record(event)}, status=201)
 
 
@@ -108,7 +91,7 @@ class EventDetailView(APIView):
         operation_id="calendar_events_retrieve", responses={200: OpenApiTypes.OBJECT}, summary="One entry"
     )
     def get(self, request, event_id: int):
-        return Response({"event": event_record(services.get_event(_principal(request), event_id))})
+        return Response({"event": event_record(services.get_event(principal(request), event_id))})
 
     @extend_schema(
         operation_id="calendar_events_partial_update",
@@ -117,14 +100,14 @@ class EventDetailView(APIView):
         request=EventPatchSerializer,
     )
     def patch(self, request, event_id: int):
-        data = _valid(EventPatchSerializer, request.data)
+        data = validated(EventPatchSerializer, request.data)
         expected = data.pop("expected_version", None)
-        event = services.update_event(_principal(request), event_id, data, expected_version=expected)
+        event = services.update_event(principal(request), event_id, data, expected_version=expected)
         return Response({"event": event_record(event)})
 
     @extend_schema(operation_id="calendar_events_destroy", responses={204: None}, summary="Delete an entry")
     def delete(self, request, event_id: int):
-        services.delete_event(_principal(request), event_id)
+        services.delete_event(principal(request), event_id)
         return Response(status=204)
 
 
@@ -136,5 +119,5 @@ class DeadlineListView(APIView):
         summary="Fristen by urgency (overdue of the last 30 days first)",
     )
     def get(self, request):
-        deadlines = services.list_deadlines(_principal(request), query=request.query_params.get("q") or None)
+        deadlines = services.list_deadlines(principal(request), query=request.query_params.get("q") or None)
         return Response({"deadlines": [event_record(e) for e in deadlines]})

@@ -9,20 +9,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.accounts.principal import Principal
 from apps.clients import services
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_record, client_record
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
-
-
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+from apps.core.api import page, principal, validated
 
 
 class PageSerializer(serializers.Serializer):
@@ -84,22 +74,15 @@ class ClientListView(APIView):
         parameters=[ClientFilterSerializer],
     )
     def get(self, request):
-        f = _valid(ClientFilterSerializer, request.query_params)
+        f = validated(ClientFilterSerializer, request.query_params)
         found, total = services.list_clients(
-            _principal(request),
+            principal(request),
             query=f.get("q"),
             status=f.get("status"),
             limit=f["limit"],
             offset=f["offset"],
         )
-        return Response(
-            {
-                "clients": [client_record(c) for c in found],
-                "total": total,
-                "limit": f["limit"],
-                "offset": f["offset"],
-            }
-        )
+        return page("clients", [client_record(c) for c in found], total, f["limit"], f["offset"])
 
     @extend_schema(
         operation_id="clients_create",
@@ -108,8 +91,8 @@ class ClientListView(APIView):
         request=ClientWriteSerializer,
     )
     def post(self, request):
-        data = _valid(ClientWriteSerializer, request.data)
-        client = services.create_client(_principal(request), **data)
+        data = validated(ClientWriteSerializer, request.data)
+        client = services.create_client(principal(request), **data)
         return Response({"client": client_record(client)}, status=201)
 
 
@@ -119,7 +102,7 @@ class ClientDetailView(APIView):
         operation_id="clients_retrieve", responses={200: OpenApiTypes.OBJECT}, summary="One client"
     )
     def get(self, request, client_id: int):
-        return Response({"client": client_record(services.get_client(_principal(request), client_id))})
+        return Response({"client": client_record(services.get_client(principal(request), client_id))})
 
     @extend_schema(
         operation_id="clients_partial_update",
@@ -128,8 +111,8 @@ class ClientDetailView(APIView):
         request=ClientPatchSerializer,
     )
     def patch(self, request, client_id: int):
-        data = _valid(ClientPatchSerializer, request.data)
-        client = services.update_client(_principal(request), client_id, data)
+        data = validated(ClientPatchSerializer, request.data)
+        client = services.update_client(principal(request), client_id, data)
         return Response({"client": client_record(client)})
 
 
@@ -142,23 +125,16 @@ class CaseListView(APIView):
         parameters=[CaseFilterSerializer],
     )
     def get(self, request):
-        f = _valid(CaseFilterSerializer, request.query_params)
+        f = validated(CaseFilterSerializer, request.query_params)
         found, total = services.list_cases(
-            _principal(request),
+            principal(request),
             client_id=f.get("client_id"),
             status=f.get("status"),
             query=f.get("q"),
             limit=f["limit"],
             offset=f["offset"],
         )
-        return Response(
-            {
-                "cases": [case_record(c) for c in found],
-                "total": total,
-                "limit": f["limit"],
-                "offset": f["offset"],
-            }
-        )
+        return page("cases", [case_record(c) for c in found], total, f["limit"], f["offset"])
 
     @extend_schema(
         operation_id="cases_create",
@@ -167,15 +143,15 @@ class CaseListView(APIView):
         request=CaseWriteSerializer,
     )
     def post(self, request):
-        data = _valid(CaseWriteSerializer, request.data)
-        return Response({"case": case_record(services.create_case(_principal(request), **data))}, status=201)
+        data = validated(CaseWriteSerializer, request.data)
+        return Response({"case": case_record(services.create_case(principal(request), **data))}, status=201)
 
 
 @extend_schema(tags=["cases"])
 class CaseDetailView(APIView):
     @extend_schema(operation_id="cases_retrieve", responses={200: OpenApiTypes.OBJECT}, summary="One case")
     def get(self, request, case_id: int):
-        return Response({"case": case_record(services.get_case(_principal(request), case_id))})
+        return Response({"case": case_record(services.get_case(principal(request), case_id))})
 
     @extend_schema(
         operation_id="cases_partial_update",
@@ -184,5 +160,5 @@ class CaseDetailView(APIView):
         request=CasePatchSerializer,
     )
     def patch(self, request, case_id: int):
-        data = _valid(CasePatchSerializer, request.data)
-        return Response({"case": case_record(services.update_case(_principal(request), case_id, data))})
+        data = validated(CasePatchSerializer, request.data)
+        return Response({"case": case_record(services.update_case(principal(request), case_id, data))})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from apps.accounts.principal import Principal
 from apps.core.errors import DomainError
 
 
@@ -20,3 +21,20 @@ def exception_handler(exc, context):
         codes = exc.get_codes() if hasattr(exc, "get_codes") else None
         response.data["code"] = codes if isinstance(codes, str) else "invalid_request"
     return response
+
+
+def principal(request) -> Principal:
+    """The acting principal of an authenticated API request (an API key acts as its creator)."""
+    return Principal.for_user(request.user)
+
+
+def validated(serializer_class, data) -> dict:
+    """Parse input with a DRF serializer; bad input becomes a 400 with field errors."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def page(key: str, records: list, total: int, limit: int, offset: int) -> Response:
+    """The paginated list shape every list endpoint answers with."""
+    return Response({key: records, "total": total, "limit": limit, "offset": offset})

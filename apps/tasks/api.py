@@ -12,14 +12,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.accounts.principal import Principal
+from apps.core.api import page, principal, validated
 from apps.tasks import services
 from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX, Board, Comment, Task, TaskStatus
 from apps.tasks.records import board_record, comment_record, status_record, task_record
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
 
 
 class TaskFilterSerializer(serializers.Serializer):
@@ -74,19 +70,13 @@ class BoardSerializer(serializers.Serializer):
     share_with = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
 
 
-def _valid(serializer_class, data, **kwargs) -> dict:
-    serializer = serializer_class(data=data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 @extend_schema(tags=["tasks"])
 class BoardListView(APIView):
     @extend_schema(
         operation_id="tasks_boards_list", responses={200: OpenApiTypes.OBJECT}, summary="Boards you can see"
     )
     def get(self, request):
-        return Response({"boards": [board_record(b) for b in services.list_boards(_principal(request))]})
+        return Response({"boards": [board_record(b) for b in services.list_boards(principal(request))]})
 
     @extend_schema(
         operation_id="tasks_boards_create",
@@ -95,7 +85,7 @@ class BoardListView(APIView):
         request=BoardSerializer,
     )
     def post(self, request):
-        board = services.create_board(_principal(request), **_valid(BoardSerializer, request.data))
+        board = services.create_board(principal(request), **validated(BoardSerializer, request.data))
         return Response({"board": board_record(board)}, status=201)
 
 
@@ -119,9 +109,9 @@ class TaskListView(APIView):
         parameters=[TaskFilterSerializer],
     )
     def get(self, request):
-        f = _valid(TaskFilterSerializer, request.query_params)
+        f = validated(TaskFilterSerializer, request.query_params)
         tasks, total = services.list_tasks(
-            _principal(request),
+            principal(request),
             board_id=f.get("board"),
             status_id=f.get("status"),
             category=f.get("category"),
@@ -133,14 +123,7 @@ class TaskListView(APIView):
             limit=f["limit"],
             offset=f["offset"],
         )
-        return Response(
-            {
-                "tasks": [task_record(t) for t in tasks],
-                "total": total,
-                "limit": f["limit"],
-                "offset": f["offset"],
-            }
-        )
+        return page("tasks", [task_record(t) for t in tasks], total, f["limit"], f["offset"])
 
     @extend_schema(
         operation_id="tasks_create",
@@ -149,8 +132,8 @@ class TaskListView(APIView):
         request=TaskWriteSerializer,
     )
     def post(self, request):
-        data = _valid(TaskWriteSerializer, request.data)
-        task = services.create_task(_principal(request), **data, source_type=Task.Source.API)
+        data = validated(TaskWriteSerializer, request.data)
+        task = services.create_task(principal(request), **data, source_type=Task.Source.API)
         return Response({"task": task_record(task)}, status=201)
 
 
@@ -162,7 +145,7 @@ class TaskDetailView(APIView):
         summary="One task with its comments",
     )
     def get(self, request, task_id: int):
-        task = services.get_task(_principal(request), task_id)
+        task = services.get_task(principal(request), task_id)
         return Response(
             {"task": task_record(task), "comments": [comment_record(c) for c in task.comments.all()]}
         )
@@ -174,14 +157,14 @@ class TaskDetailView(APIView):
         request=TaskPatchSerializer,
     )
     def patch(self, request, task_id: int):
-        data = dict(_valid(TaskPatchSerializer, request.data))
+        data = dict(validated(TaskPatchSerializer, request.data))
         expected = data.pop("expected_version", None)
-        task = services.update_task(_principal(request), task_id, data, expected_version=expected)
+        task = services.update_task(principal(request), task_id, data, expected_version=expected)
         return Response({"task": task_record(task)})
 
     @extend_schema(operation_id="tasks_destroy", responses={204: None}, summary="Delete a task")
     def delete(self, request, task_id: int):
-        services.delete_task(_principal(request), task_id)
+        services.delete_task(principal(request), task_id)
         return Response(status=204)
 
 
@@ -194,8 +177,8 @@ class TaskMoveView(APIView):
         request=MoveSerializer,
     )
     def post(self, request, task_id: int):
-        data = _valid(MoveSerializer, request.data)
-        task = services.move_task(_principal(request), task_id, **data)
+        data = validated(MoveSerializer, request.data)
+        task = services.move_task(principal(request), task_id, **data)
         return Response({"task": task_record(task)})
 
 
@@ -206,7 +189,7 @@ class CommentListView(APIView):
     )
     def get(self, request, task_id: int):
         return Response(
-            {"comments": [comment_record(c) for c in services.list_comments(_principal(request), task_id)]}
+            {"comments": [comment_record(c) for c in services.list_comments(principal(request), task_id)]}
         )
 
     @extend_schema(
@@ -216,9 +199,9 @@ class CommentListView(APIView):
         request=CommentSerializer,
     )
     def post(self, request, task_id: int):
-        body = _valid(CommentSerializer, request.data)["body"]
+        body = validated(CommentSerializer, request.data)["body"]
         comment, created = services.add_comment(
-            _principal(request), task_id, body=body, author_type=Comment.AuthorType.USER
+            principal(request), task_id, body=body, author_type=Comment.AuthorType.USER
         )
         return Response(
             {"comment": comment_record(comment), "created": created}, status=201 if created else 200
@@ -237,7 +220,7 @@ class SnapshotView(APIView):
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
     )
     def get(self, request):
-        qs = services.visible_tasks(_principal(request))
+        qs = services.visible_tasks(principal(request))
         agg = qs.aggregate(n=Count("id"), changed=Max("updated_at"), versions=Sum("version"), ids=Sum("id"))
         signature = f"{agg['n']}:{agg['changed']}:{agg['versions']}:{agg['ids']}"
         etag = '"' + hashlib.sha256(signature.encode()).hexdigest()[:32] + '"'
