@@ -78,6 +78,11 @@ INSTALLED_APPS = [
     "apps.calendar",
     "apps.clients",
     "apps.agent",
+    "apps.documents",
+    "apps.knowledge",
+    "apps.notes",
+    "apps.wiki",
+    "apps.widgets",
 ]
 
 MIDDLEWARE = [

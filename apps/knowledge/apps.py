@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class KnowledgeConfig(AppConfig):
+    name = "apps.knowledge"
+    label = "knowledge"
+    verbose_name = _("Knowledge")

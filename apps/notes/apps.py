@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class NotesConfig(AppConfig):
+    name = "apps.notes"
+    label = "notes"
+    verbose_name = _("Notes")
