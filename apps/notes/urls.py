@@ -1,5 +1,30 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from apps.notes import api, views
 
 app_name = "notes"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("notizen/", views.index, name="index"),
+    path("notizen/<int:note_id>/", views.note_page, name="note"),
+    path("notizen/liste/", views.note_list, name="list"),
+    path("notizen/ordner/", views.folder_list, name="folders"),
+    path("notizen/ordner/neu/", views.create_folder, name="create-folder"),
+    path("notizen/ordner/<int:folder_id>/loeschen/", views.delete_folder, name="delete-folder"),
+    path("notizen/neu/", views.create_note, name="create-note"),
+    path("notizen/<int:note_id>/bearbeiten/", views.update_note, name="update-note"),
+    path("notizen/<int:note_id>/loeschen/", views.delete_note, name="delete-note"),
+    path("notizen/<int:note_id>/seiten/neu/", views.create_page, name="create-page"),
+    path("notizen/seiten/<int:page_id>/speichern/", views.save_page, name="save-page"),
+    path("notizen/seiten/<int:page_id>/json/", views.page_json, name="page-json"),
+    path("notizen/seiten/<int:page_id>/loeschen/", views.delete_page, name="delete-page"),
+]
+
+urlpatterns += [
+    path("api/v1/notes/", api.NoteListView.as_view(), name="api-notes"),
+    path("api/v1/notes/folders/", api.FolderListView.as_view(), name="api-folders"),
+    path("api/v1/notes/folders/<int:folder_id>", api.FolderDetailView.as_view(), name="api-folder"),
+    path("api/v1/notes/<int:note_id>", api.NoteDetailView.as_view(), name="api-note"),
+    path("api/v1/notes/<int:note_id>/pages", api.PageListView.as_view(), name="api-note-pages"),
+    path("api/v1/notes/pages/<int:page_id>", api.PageDetailView.as_view(), name="api-page"),
+]

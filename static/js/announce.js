@@ -7,6 +7,16 @@ import { connectMutations } from "./mutations.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const MESSAGES = {
+  "notizen.folder.created": () => gettext("Note folder created"),
+  "notizen.folder.updated": () => gettext("Note folder changed"),
+  "notizen.folder.deleted": () => gettext("Note folder deleted"),
+  "notizen.note.created": () => gettext("Note created"),
+  "notizen.note.updated": () => gettext("Note changed"),
+  "notizen.note.deleted": () => gettext("Note deleted"),
+  "notizen.note.removed": () => gettext("A note is no longer visible to you"),
+  "notizen.page.created": () => gettext("Note page added"),
+  "notizen.page.updated": () => gettext("Note page changed"),
+  "notizen.page.deleted": () => gettext("Note page deleted"),
   "aufgaben.task.created": () => gettext("Task created"),
   "aufgaben.task.updated": () => gettext("Task changed"),
   "aufgaben.task.moved": () => gettext("Task moved"),
@@ -37,7 +47,7 @@ function region() {
 
 function announce(text, record) {
   const note = document.createElement("p");
-  note.textContent = record && record.title ? `${text}: ${record.title}` : text;
+  note.textContent = record && (record.title || record.name) ? `${text}: ${record.title || record.name}` : text;
   region().appendChild(note);
   setTimeout(() => note.remove(), 5000);
 }

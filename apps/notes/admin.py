@@ -1,0 +1,69 @@
+"""Admin control plane of Notizen. Notes and pages are read-only here: they change through the
+page, the API and the tools (services sanitize, check visibility and publish live events).
+Folders may be renamed through the same service."""
+
+from django.contrib import admin, messages
+
+from apps.accounts.principal import Principal
+from apps.core.errors import DomainError
+from apps.notes import services
+from apps.notes.models import Note, NoteFolder, NotePage
+
+
+@admin.register(NoteFolder)
+class NoteFolderAdmin(admin.ModelAdmin):
+    list_display = ("name", "parent", "visibility", "owner", "sort_order", "updated_at")
+    list_filter = ("visibility",)
+    search_fields = ("name",)
+    list_select_related = ("parent", "owner")
+    fields = ("name", "parent", "visibility", "owner", "sort_order")
+    readonly_fields = ("parent", "visibility", "owner")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        try:
+            services.update_folder(Principal.for_user(request.user), obj.pk, {"name": obj.name})
+            NoteFolder.objects.filter(pk=obj.pk).update(sort_order=obj.sort_order)
+        except DomainError as exc:
+            messages.error(request, exc.message)
+
+
+class NotePageInline(admin.TabularInline):
+    model = NotePage
+    extra = 0
+    fields = ("ordinal", "title", "text", "version", "updated_at")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = False
+
+
+@admin.register(Note)
+class NoteAdmin(admin.ModelAdmin):
+    """Private notes stay private: the list shows that they exist (for support and cleanup of
+    departed staff), but their pages only for shared notes."""
+
+    list_display = ("name", "folder", "visibility", "owner", "version", "updated_at")
+    list_filter = ("visibility", "folder")
+    search_fields = ("name",)
+    list_select_related = ("folder", "owner")
+    date_hierarchy = "updated_at"
+    readonly_fields = ("name", "folder", "visibility", "owner", "created_by_service", "version", "created_at")
+    fields = readonly_fields
+    inlines = [NotePageInline]
+
+    def get_inlines(self, request, obj):
+        return [NotePageInline] if obj is not None and obj.visibility == "shared" else []
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

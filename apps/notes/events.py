@@ -1,0 +1,49 @@
+"""Live events of the Notizen domain (the seed's topics), audience-scoped by the record's viewers
+(see `apps.mutations.audience`): shared records are one all-users row, private ones reach their
+owner only, and people who lose sight of a record get a bare removal."""
+
+from __future__ import annotations
+
+from apps.mutations.audience import Viewers, announced_remove, announced_upsert, send, send_change
+from apps.notes.models import Note, NoteFolder, NotePage
+from apps.notes.records import folder_record, note_record, page_record
+from apps.notes.visibility import viewers
+
+FOLDER_TOPIC = "notizen.folder.updated"
+NOTE_TOPIC = "notizen.note.updated"
+PAGE_TOPIC = "notizen.page.updated"
+FOLDERS = "note-folders"
+NOTES = "notes"
+PAGES = "note-pages"
+
+
+def folder_changed(folder: NoteFolder, announce_key: str) -> None:
+    send(viewers(folder), FOLDER_TOPIC, announced_upsert(FOLDERS, folder_record(folder), announce_key))
+
+
+def folder_deleted(folder_id: int, folder_viewers: Viewers) -> None:
+    send(folder_viewers, FOLDER_TOPIC, announced_remove(FOLDERS, folder_id, "notizen.folder.deleted"))
+
+
+def note_changed(note: Note, announce_key: str, old_viewers: Viewers | None = None) -> None:
+    """A note was created or changed; when it became private the others get only a removal."""
+    new_viewers = viewers(note)
+    send_change(
+        old_viewers if old_viewers is not None else new_viewers,
+        new_viewers,
+        topic=NOTE_TOPIC,
+        upsert=announced_upsert(NOTES, note_record(note), announce_key),
+        removal=announced_remove(NOTES, note.pk, "notizen.note.removed"),
+    )
+
+
+def note_deleted(note_id: int, note_viewers: Viewers) -> None:
+    send(note_viewers, NOTE_TOPIC, announced_remove(NOTES, note_id, "notizen.note.deleted"))
+
+
+def page_changed(page: NotePage, note: Note, announce_key: str) -> None:
+    send(viewers(note), PAGE_TOPIC, announced_upsert(PAGES, page_record(page, for_event=True), announce_key))
+
+
+def page_deleted(page_id: int, note: Note) -> None:
+    send(viewers(note), PAGE_TOPIC, announced_remove(PAGES, page_id, "notizen.page.deleted"))

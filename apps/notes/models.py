@@ -1,0 +1,139 @@
+"""Notizen: a folder tree, notes and their pages (sanitized rich text with attachment metadata)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+FOLDER_NAME_MAX = 120
+NOTE_NAME_MAX = 300
+PAGE_TITLE_MAX = 300
+PAGE_HTML_MAX = 500_000
+
+
+class Visibility(models.TextChoices):
+    SHARED = "shared", _("Shared with the office")
+    PRIVATE = "private", _("Private")
+
+
+class NoteFolder(models.Model):
+    name = models.CharField(_("name"), max_length=FOLDER_NAME_MAX)
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="children",
+        verbose_name=_("parent"),
+    )
+    visibility = models.CharField(
+        _("visibility"), max_length=8, choices=Visibility.choices, default=Visibility.SHARED
+    )
+    # Private folders belong to their owner; shared ones record who created them (may be empty).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="note_folders"
+    )
+    sort_order = models.IntegerField(_("order"), default=0)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("note folder")
+        verbose_name_plural = _("note folders")
+        ordering = ["sort_order", "name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(visibility="shared") | Q(owner__isnull=False),
+                name="notes_folder_private_has_owner",
+            ),
+            models.CheckConstraint(condition=~Q(parent=models.F("id")), name="notes_folder_not_own_parent"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Note(models.Model):
+    name = models.CharField(_("name"), max_length=NOTE_NAME_MAX)
+    folder = models.ForeignKey(
+        NoteFolder,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="notes",
+        verbose_name=_("folder"),
+    )
+    visibility = models.CharField(
+        _("visibility"), max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="notes"
+    )
+    created_by_service = models.ForeignKey(
+        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    search = models.GeneratedField(
+        expression=SearchVector("name", config="german"), output_field=SearchVectorField(), db_persist=True
+    )
+    # Bumped by every write: clients send it back so a stale save is detected.
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("note")
+        verbose_name_plural = _("notes")
+        ordering = ["-updated_at", "id"]
+        indexes = [
+            models.Index(fields=["folder", "-updated_at"], name="note_folder_recent"),
+            models.Index(fields=["owner", "visibility"], name="note_owner_visibility"),
+            GinIndex(fields=["search"], name="note_search"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(visibility="shared") | Q(owner__isnull=False),
+                name="notes_note_private_has_owner",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class NotePage(models.Model):
+    note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="pages")
+    title = models.CharField(_("title"), max_length=PAGE_TITLE_MAX, blank=True)
+    ordinal = models.PositiveIntegerField(_("position"), default=0)
+    # Always sanitized (services.sanitize_html) before it is stored: templates render it as is.
+    html = models.TextField(_("content"), blank=True)
+    # Plain text of `html`, for search and for agents that only need the words.
+    text = models.TextField(_("text"), blank=True, editable=False)
+    font_family = models.CharField(_("font"), max_length=60, blank=True)
+    font_size = models.PositiveSmallIntegerField(_("font size (pt)"), null=True, blank=True)
+    asset_items = models.JSONField(_("assets"), default=list, blank=True)
+    audio_attachments = models.JSONField(_("audio attachments"), default=list, blank=True)
+    search = models.GeneratedField(
+        expression=SearchVector("title", "text", config="german"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("note page")
+        verbose_name_plural = _("note pages")
+        ordering = ["ordinal", "id"]
+        indexes = [
+            models.Index(fields=["note", "ordinal"], name="notepage_note_order"),
+            GinIndex(fields=["search"], name="notepage_search"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"#{self.pk}"

@@ -1,0 +1,85 @@
+"""The one wire shape of folders, notes and pages: tools, REST API, pages and live events."""
+
+from __future__ import annotations
+
+import json
+
+from django.db.models import QuerySet
+from django.urls import reverse
+
+from apps.notes.models import Note, NoteFolder, NotePage
+
+# Live events must stay small (see apps.mutations.services.MAX_UI_ACTIONS_BYTES): a bigger page
+# travels without its content and open editors fetch it.
+EVENT_RECORD_MAX = 40_000
+
+
+def with_relations(qs: QuerySet[Note]) -> QuerySet[Note]:
+    """Everything `note_record` reads, fetched in the same query (no N+1 in lists)."""
+    return qs.select_related("folder", "owner", "created_by_service")
+
+
+def note_url(note_id: int) -> str:
+    return reverse("notes:note", args=[note_id])
+
+
+def _person(user) -> dict | None:
+    return {"id": user.pk, "name": user.get_full_name()} if user else None
+
+
+def folder_record(folder: NoteFolder) -> dict:
+    record = {
+        "id": folder.pk,
+        "name": folder.name,
+        "parent_id": folder.parent_id,
+        "visibility": folder.visibility,
+        "owner_id": folder.owner_id,
+        "sort_order": folder.sort_order,
+        "version": folder.version,
+        "created_at": folder.created_at.isoformat(),
+        "updated_at": folder.updated_at.isoformat(),
+    }
+    if hasattr(folder, "note_count"):
+        record["note_count"] = folder.note_count
+    return record
+
+
+def note_record(note: Note) -> dict:
+    record = {
+        "id": note.pk,
+        "name": note.name,
+        "folder_id": note.folder_id,
+        "folder_name": note.folder.name if note.folder_id else None,
+        "visibility": note.visibility,
+        "owner": _person(note.owner),
+        "created_by_service": note.created_by_service.name if note.created_by_service_id else None,
+        "version": note.version,
+        "created_at": note.created_at.isoformat(),
+        "updated_at": note.updated_at.isoformat(),
+        "url": note_url(note.pk),
+    }
+    if hasattr(note, "page_count"):
+        record["page_count"] = note.page_count
+    return record
+
+
+def page_summary(page: NotePage) -> dict:
+    return {"id": page.pk, "note_id": page.note_id, "title": page.title, "ordinal": page.ordinal}
+
+
+def page_record(page: NotePage, *, for_event: bool = False) -> dict:
+    record = {
+        **page_summary(page),
+        "html": page.html,
+        "text": page.text,
+        "font_family": page.font_family,
+        "font_size": page.font_size,
+        "asset_items": page.asset_items,
+        "audio_attachments": page.audio_attachments,
+        "version": page.version,
+        "created_at": page.created_at.isoformat(),
+        "updated_at": page.updated_at.isoformat(),
+    }
+    if for_event and len(json.dumps(record)) > EVENT_RECORD_MAX:
+        record.update(html=None, text=None, asset_items=None, audio_attachments=None, content_omitted=True)
+    return record

@@ -1,0 +1,305 @@
+"""The only place that changes Notizen state. Tools, REST API, pages and admin call these functions
+with a `Principal` and plain values; visibility, validation, sanitizing, audit and live events are
+enforced here once. Each writer runs in one transaction and publishes its event on commit.
+
+Invisible rows answer exactly like missing ones (`note_not_found`, …), so ids cannot be probed.
+Page writes live in `apps.notes.page_services` and are re-exported here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.core import validation
+from apps.core.search import search
+from apps.notes import events
+from apps.notes.errors import FolderNotFound, InvalidNoteInput, NoteForbidden, NoteNotFound, VersionConflict
+from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, Note, NoteFolder, NotePage, Visibility
+from apps.notes.records import folder_record, note_record, with_relations
+from apps.notes.visibility import note_filter, viewers, visible_folders, visible_notes
+
+MAX_PAGE = 200
+NOTE_FIELDS = frozenset({"name", "folder_id", "visibility"})
+FOLDER_FIELDS = frozenset({"name", "parent_id"})
+
+
+# --- helpers ----------------------------------------------------------------------------------
+def invalid(field: str, message: str) -> InvalidNoteInput:
+    return validation.field_error(InvalidNoteInput, field, message)
+
+
+def clean_text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
+    return validation.text(InvalidNoteInput, value, field, max_length=max_length, required=required)
+
+
+def _visibility(principal: Principal, value: Any, default: str) -> str:
+    value = default if value in (None, "") else value
+    value = validation.choice(InvalidNoteInput, value, "visibility", Visibility.values)
+    if value == Visibility.PRIVATE and principal.user is None:
+        raise NoteForbidden(_("Only a person can own private notes."))
+    return value
+
+
+def _id(value: Any, field: str) -> int:
+    if isinstance(value, bool):
+        raise invalid(field, _("must be an id"))
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise invalid(field, _("must be an id")) from None
+
+
+# --- folders ----------------------------------------------------------------------------------
+def list_folders(principal: Principal) -> list[NoteFolder]:
+    """Visible folders with the number of notes the caller sees in each (one query)."""
+    seen = note_filter(principal, "notes__")
+    return list(visible_folders(principal).annotate(note_count=Count("notes", filter=seen)))
+
+
+def get_folder(principal: Principal, folder_id: Any, *, for_update: bool = False) -> NoteFolder:
+    qs = visible_folders(principal)
+    if for_update:
+        qs = qs.select_for_update()
+    try:
+        return qs.get(pk=int(folder_id))
+    except (NoteFolder.DoesNotExist, TypeError, ValueError):
+        raise FolderNotFound(_("There is no note folder with id %(id)s.") % {"id": folder_id}) from None
+
+
+@transaction.atomic
+def create_folder(
+    principal: Principal, *, name: str, parent_id: Any = None, visibility: str | None = None
+) -> NoteFolder:
+    name = clean_text(name, "name", max_length=FOLDER_NAME_MAX, required=True)
+    parent = get_folder(principal, parent_id) if parent_id not in (None, "") else None
+    default = parent.visibility if parent else Visibility.SHARED
+    visibility = _visibility(principal, visibility, default)
+    if parent and parent.visibility == Visibility.PRIVATE and visibility == Visibility.SHARED:
+        raise invalid("visibility", _("a folder inside a private folder must be private"))
+    folder = NoteFolder.objects.create(
+        name=name,
+        parent=parent,
+        visibility=visibility,
+        owner=principal.user if visibility == Visibility.PRIVATE else principal.audit_actor,
+    )
+    events.folder_changed(folder, "notizen.folder.created")
+    return folder
+
+
+@transaction.atomic
+def update_folder(
+    principal: Principal, folder_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+) -> NoteFolder:
+    """Rename or move a folder (never into itself or one of its own subfolders)."""
+    unknown = set(changes) - FOLDER_FIELDS
+    if unknown:
+        raise invalid(sorted(unknown)[0], _("cannot be changed here"))
+    folder = get_folder(principal, folder_id, for_update=True)
+    if expected_version is not None and expected_version != folder.version:
+        raise VersionConflict(
+            _("The folder was changed by someone else in the meantime."),
+            details={"folder": folder_record(folder)},
+        )
+    if "name" in changes:
+        folder.name = clean_text(changes["name"], "name", max_length=FOLDER_NAME_MAX, required=True)
+    if "parent_id" in changes:
+        folder.parent = _new_parent(principal, folder, changes["parent_id"])
+    folder.version += 1
+    folder.save()
+    events.folder_changed(folder, "notizen.folder.updated")
+    return folder
+
+
+def _new_parent(principal: Principal, folder: NoteFolder, parent_id: Any) -> NoteFolder | None:
+    if parent_id in (None, ""):
+        return None
+    parent = get_folder(principal, parent_id)
+    ancestor: NoteFolder | None = parent
+    while ancestor is not None:  # trees are shallow: a handful of lookups at most
+        if ancestor.pk == folder.pk:
+            raise invalid("parent_id", _("a folder cannot move into itself or its own subfolders"))
+        ancestor = ancestor.parent
+    if parent.visibility == Visibility.PRIVATE and folder.visibility == Visibility.SHARED:
+        raise invalid("parent_id", _("a shared folder cannot go into a private folder"))
+    return parent
+
+
+@transaction.atomic
+def delete_folder(principal: Principal, folder_id: Any) -> int:
+    """Only empty folders go: nobody loses notes (or another person's private ones) by accident."""
+    folder = get_folder(principal, folder_id, for_update=True)
+    if folder.children.exists() or folder.notes.exists():
+        raise InvalidNoteInput(
+            _("Move the notes and subfolders out of “%(name)s” first.") % {"name": folder.name}
+        )
+    pk, folder_viewers = folder.pk, viewers(folder)
+    folder.delete()
+    events.folder_deleted(pk, folder_viewers)
+    return pk
+
+
+# --- reading notes ----------------------------------------------------------------------------
+def _matching(qs: QuerySet[Note], query: str) -> QuerySet[Note]:
+    """Notes whose name or any page (title, text) matches every word (German full text)."""
+    by_name = search(Note.objects.all(), query).values("id")
+    by_page = search(NotePage.objects.all(), query).values("note_id")
+    return qs.filter(Q(id__in=by_name) | Q(id__in=by_page))
+
+
+def list_notes(
+    principal: Principal,
+    *,
+    folder_id: Any = None,
+    query: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> tuple[list[Note], int]:
+    """A page of visible notes, most recently changed first, and the total (three queries)."""
+    qs = visible_notes(principal)
+    if folder_id not in (None, ""):
+        qs = qs.filter(folder=get_folder(principal, folder_id))
+    if query:
+        qs = _matching(qs, clean_text(query, "query", max_length=200))
+    limit = max(1, min(int(limit), MAX_PAGE))
+    offset = max(0, int(offset))
+    total = qs.count()
+    ids = list(qs.order_by("-updated_at", "-id").values_list("id", flat=True)[offset : offset + limit])
+    rows = with_relations(Note.objects.filter(pk__in=ids)).annotate(page_count=Count("pages"))
+    by_id = {n.pk: n for n in rows}
+    return [by_id[i] for i in ids], total
+
+
+def get_note(principal: Principal, note_id: Any, *, for_update: bool = False) -> Note:
+    qs = with_relations(visible_notes(principal))
+    if for_update:
+        qs = qs.select_for_update(of=("self",))
+    try:
+        return qs.get(pk=int(note_id))
+    except (Note.DoesNotExist, TypeError, ValueError):
+        raise NoteNotFound(_("There is no note with id %(id)s.") % {"id": note_id}) from None
+
+
+def note_pages(note: Note) -> list[NotePage]:
+    return list(note.pages.all())
+
+
+# --- writing notes ----------------------------------------------------------------------------
+def _check_placement(folder: NoteFolder | None, visibility: str) -> None:
+    if folder is not None and folder.visibility == Visibility.PRIVATE and visibility == Visibility.SHARED:
+        raise invalid("folder_id", _("a shared note cannot go into a private folder"))
+
+
+def _folder_for(principal: Principal, folder_id: Any, visibility: str) -> NoteFolder | None:
+    folder = get_folder(principal, folder_id) if folder_id not in (None, "") else None
+    _check_placement(folder, visibility)
+    return folder
+
+
+@transaction.atomic
+def create_note(
+    principal: Principal,
+    *,
+    name: str,
+    folder_id: Any = None,
+    visibility: str | None = None,
+    page_title: str = "",
+    html: str | None = None,
+    text: str | None = None,
+) -> tuple[Note, NotePage]:
+    """A note always starts with one page (optionally with content), so it can be written in."""
+    from apps.notes import page_services
+
+    name = clean_text(name, "name", max_length=NOTE_NAME_MAX, required=True)
+    folder = get_folder(principal, folder_id) if folder_id not in (None, "") else None
+    default = folder.visibility if folder else (Visibility.PRIVATE if principal.user else Visibility.SHARED)
+    visibility = _visibility(principal, visibility, default)
+    _check_placement(folder, visibility)
+    note = Note.objects.create(
+        name=name,
+        folder=folder,
+        visibility=visibility,
+        owner=principal.user if visibility == Visibility.PRIVATE else principal.audit_actor,
+        created_by_service=principal.service,
+    )
+    page = page_services.new_page(note, title=page_title, html=html, text=text, ordinal=0)
+    note = get_note(principal, note.pk)
+    events.note_changed(note, "notizen.note.created")
+    return note, page
+
+
+@transaction.atomic
+def update_note(
+    principal: Principal, note_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+) -> Note:
+    """Rename, move to another folder (None: top level) or change who sees it. Fields not in
+    `changes` stay as they are; with `expected_version` a stale write is refused."""
+    unknown = set(changes) - NOTE_FIELDS
+    if unknown:
+        raise invalid(sorted(unknown)[0], _("cannot be changed here"))
+    note = get_note(principal, note_id, for_update=True)
+    if expected_version is not None and expected_version != note.version:
+        raise VersionConflict(
+            _("The note was changed by someone else in the meantime."), details={"note": note_record(note)}
+        )
+    old_viewers = viewers(note)
+    if "name" in changes:
+        note.name = clean_text(changes["name"], "name", max_length=NOTE_NAME_MAX, required=True)
+    if "visibility" in changes and changes["visibility"] != note.visibility:
+        note.visibility = _visibility(principal, changes["visibility"], note.visibility)
+        if note.owner_id not in (None, getattr(principal.user, "pk", None)):
+            raise NoteForbidden(_("Only the note's owner can change who sees it."))
+        note.owner = principal.user or note.owner
+    if "folder_id" in changes:
+        note.folder = _folder_for(principal, changes["folder_id"], note.visibility)
+    elif (
+        note.folder_id
+        and note.folder.visibility == Visibility.PRIVATE
+        and note.visibility == Visibility.SHARED
+    ):
+        raise invalid("visibility", _("a note in a private folder must stay private"))
+    note.version += 1
+    note.save()
+    events.note_changed(note, "notizen.note.updated", old_viewers=old_viewers)
+    return note
+
+
+@transaction.atomic
+def delete_note(principal: Principal, note_id: Any) -> int:
+    note = get_note(principal, note_id, for_update=True)
+    if note.visibility == Visibility.SHARED and principal.user is None:
+        raise NoteForbidden(_("Only a person can delete a shared note."))
+    pk, note_viewers = note.pk, viewers(note)
+    note.delete()
+    events.note_deleted(pk, note_viewers)
+    return pk
+
+
+from apps.notes.page_services import (  # noqa: E402  (re-exported: one import for callers)
+    create_page,
+    delete_page,
+    get_page,
+    update_page,
+)
+
+__all__ = [
+    "create_folder",
+    "create_note",
+    "create_page",
+    "delete_folder",
+    "delete_note",
+    "delete_page",
+    "get_folder",
+    "get_note",
+    "get_page",
+    "list_folders",
+    "list_notes",
+    "note_pages",
+    "update_folder",
+    "update_note",
+    "update_page",
+]
