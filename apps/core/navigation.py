@@ -10,6 +10,7 @@ MAIN_NAVIGATION = [
     ("documents", _("Documents"), "documents:index"),
     ("clients", _("Clients"), "clients:index"),
     ("notes", _("Notes"), "notes:index"),
+    ("wiki", _("Wiki"), "wiki:index"),
     ("settings", _("Settings"), "settings"),
 ]
 

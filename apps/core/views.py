@@ -7,6 +7,7 @@ from django.views.decorators.http import require_GET
 
 from apps.core import health
 from apps.core.navigation import resolved_navigation
+from apps.widgets.views import dashboard_context
 
 
 @require_GET
@@ -20,4 +21,5 @@ def healthz(request):
 @login_required
 def dashboard(request):
     modules = [item for item in resolved_navigation(request.path) if item["key"] != "settings"]
-    return render(request, "core/dashboard.html", {"modules": modules, "now": timezone.localtime()})
+    context = {"modules": modules, "now": timezone.localtime(), **dashboard_context(request.user)}
+    return render(request, "core/dashboard.html", context)

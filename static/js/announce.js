@@ -7,6 +7,16 @@ import { connectMutations } from "./mutations.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const MESSAGES = {
+  "wiki.page.created": () => gettext("Wiki page created"),
+  "wiki.page.updated": () => gettext("Wiki page changed"),
+  "wiki.page.deleted": () => gettext("Wiki page deleted"),
+  "wiki.proposal.created": () => gettext("New wiki proposal to review"),
+  "wiki.proposal.accepted": () => gettext("Wiki proposal accepted"),
+  "wiki.proposal.rejected": () => gettext("Wiki proposal rejected"),
+  "widgets.widget.created": () => gettext("Widget added"),
+  "widgets.widget.updated": () => gettext("Widget changed"),
+  "widgets.widget.data_updated": () => gettext("Widget data updated"),
+  "widgets.widget.deleted": () => gettext("Widget removed"),
   "notizen.folder.created": () => gettext("Note folder created"),
   "notizen.folder.updated": () => gettext("Note folder changed"),
   "notizen.folder.deleted": () => gettext("Note folder deleted"),

@@ -1,0 +1,39 @@
+"""Widget cards on the dashboard: the partial the dashboard refetches on `mini-apps` events, and
+removing a card. Writes go through the services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from apps.accounts.principal import Principal
+from apps.widgets import services
+from apps.widgets.errors import WidgetNotFound
+from apps.widgets.present import present
+
+
+def dashboard_context(user) -> dict:
+    """What the dashboard template needs for the widget cards (one query)."""
+    return {"widget_cards": [present(w) for w in services.dashboard_widgets(user)]}
+
+
+@login_required
+def dashboard_cards(request):
+    return render(request, "widgets/_cards.html", dashboard_context(request.user))
+
+
+@login_required
+@require_POST
+def delete(request, widget_id: int):
+    try:
+        services.delete_widget(Principal.for_user(request.user), widget_id=widget_id)
+    except WidgetNotFound:
+        raise Http404 from None
+    if request.htmx:
+        return render(request, "widgets/_cards.html", dashboard_context(request.user))
+    messages.success(request, _("The widget was removed."))
+    return redirect("dashboard")

@@ -1,0 +1,136 @@
+"""Wiki: the office handbook. Pages keep every edit as a numbered revision; anything an agent
+writes arrives as a proposal that a person accepts (a new revision) or rejects."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+SLUG_MAX = 120
+TITLE_MAX = 200
+BODY_MAX = 200_000
+COMMENT_MAX = 500
+
+
+class WikiPage(models.Model):
+    slug = models.SlugField(_("slug"), max_length=SLUG_MAX, unique=True)
+    title = models.CharField(_("title"), max_length=TITLE_MAX)
+    body = models.TextField(_("text (Markdown)"), blank=True)
+    # German full-text index; the title weighs more than the body when ranking.
+    search = models.GeneratedField(
+        expression=SearchVector("title", weight="A", config="german")
+        + SearchVector("body", weight="B", config="german"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    current_revision = models.ForeignKey(
+        "WikiRevision", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("wiki page")
+        verbose_name_plural = _("wiki pages")
+        ordering = ["title", "id"]
+        indexes = [GinIndex(fields=["search"], name="wiki_page_search")]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def revision_number(self) -> int:
+        return self.current_revision.number if self.current_revision_id and self.current_revision else 0
+
+
+class WikiRevision(models.Model):
+    page = models.ForeignKey(WikiPage, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField(_("number"))
+    title = models.CharField(_("title"), max_length=TITLE_MAX)
+    body = models.TextField(_("text (Markdown)"), blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    comment = models.CharField(_("comment"), max_length=COMMENT_MAX, blank=True)
+    # Set when the revision applies an accepted proposal.
+    proposal = models.ForeignKey(
+        "WikiProposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("wiki revision")
+        verbose_name_plural = _("wiki revisions")
+        ordering = ["page", "-number"]
+        constraints = [models.UniqueConstraint(fields=["page", "number"], name="wiki_revision_number_once")]
+
+    def __str__(self) -> str:
+        return f"{self.page_id}#{self.number}"
+
+
+class WikiProposal(models.Model):
+    """A change suggested by an agent (or anyone through the tool): never applied until a person
+    accepts it. `page` is empty for a proposed new page, which then names its `slug`."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        REJECTED = "rejected", _("Rejected")
+
+    page = models.ForeignKey(
+        WikiPage, null=True, blank=True, on_delete=models.CASCADE, related_name="proposals"
+    )
+    slug = models.SlugField(_("slug"), max_length=SLUG_MAX)
+    # The revision the proposal was written against: accepting fails if the page moved on.
+    base_revision = models.ForeignKey(
+        WikiRevision, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    title = models.CharField(_("proposed title"), max_length=TITLE_MAX)
+    body = models.TextField(_("proposed text"), blank=True)
+    comment = models.CharField(_("why"), max_length=COMMENT_MAX, blank=True)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    proposed_by_service = models.ForeignKey(
+        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    surface = models.CharField(_("surface"), max_length=16, blank=True)
+    run_id = models.CharField(_("agent run"), max_length=64, blank=True)
+    session_id = models.CharField(_("chat session"), max_length=64, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("wiki proposal")
+        verbose_name_plural = _("wiki proposals")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="pending") | Q(decided_at__isnull=False),
+                name="wiki_proposal_decided_has_time",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slug}: {self.title}"
+
+    @property
+    def is_new_page(self) -> bool:
+        return self.page_id is None

@@ -1,0 +1,89 @@
+"""The wire shapes of wiki pages, revisions and proposals (tools, pages and live events)."""
+
+from __future__ import annotations
+
+import html
+
+from django.db.models import QuerySet
+from django.urls import reverse
+
+from apps.wiki.models import WikiPage, WikiProposal, WikiRevision
+
+# ts_headline marks matches with these control characters; they never occur in page text, so
+# the snippet can be escaped first and marked up afterwards (see `snippet_html`).
+MARK_START, MARK_STOP = "\x02", "\x03"
+
+
+def with_relations(qs: QuerySet[WikiPage]) -> QuerySet[WikiPage]:
+    return qs.select_related("current_revision", "updated_by")
+
+
+def page_url(slug: str) -> str:
+    return reverse("wiki:page", args=[slug])
+
+
+def _person(user) -> dict | None:
+    return {"id": user.pk, "name": user.get_full_name()} if user else None
+
+
+def page_summary(page: WikiPage) -> dict:
+    """Small enough for live events and lists: no body."""
+    return {
+        "id": page.pk,
+        "slug": page.slug,
+        "title": page.title,
+        "revision": page.revision_number,
+        "updated_at": page.updated_at.isoformat(),
+        "url": page_url(page.slug),
+    }
+
+
+def page_record(page: WikiPage) -> dict:
+    return page_summary(page) | {
+        "body": page.body,
+        "updated_by": _person(page.updated_by),
+        "created_at": page.created_at.isoformat(),
+    }
+
+
+def snippet_text(raw: str) -> str:
+    """Plain-text snippet for the model: matches wrapped in **…**."""
+    return (raw or "").replace(MARK_START, "**").replace(MARK_STOP, "**")
+
+
+def snippet_html(raw: str) -> str:
+    """Escaped snippet for pages: only our own <mark> tags survive."""
+    escaped = html.escape(raw or "")
+    return escaped.replace(MARK_START, "<mark>").replace(MARK_STOP, "</mark>")
+
+
+def revision_record(revision: WikiRevision) -> dict:
+    return {
+        "number": revision.number,
+        "title": revision.title,
+        "author": _person(revision.author),
+        "comment": revision.comment,
+        "created_at": revision.created_at.isoformat(),
+        "proposal_id": revision.proposal_id,
+    }
+
+
+def proposal_record(proposal: WikiProposal) -> dict:
+    return {
+        "id": proposal.pk,
+        "page_id": proposal.page_id,
+        "slug": proposal.slug,
+        "is_new_page": proposal.is_new_page,
+        "base_revision": proposal.base_revision.number if proposal.base_revision else None,
+        "title": proposal.title,
+        "comment": proposal.comment,
+        "status": proposal.status,
+        "proposed_by": _person(proposal.proposed_by),
+        "proposed_by_service": proposal.proposed_by_service.name if proposal.proposed_by_service else None,
+        "run_id": proposal.run_id or None,
+        "reviewer": _person(proposal.reviewer),
+        "decided_at": proposal.decided_at.isoformat() if proposal.decided_at else None,
+        "reason": proposal.reason,
+        "created_at": proposal.created_at.isoformat(),
+        "review_url": reverse("wiki:proposals"),
+    }

@@ -1,0 +1,253 @@
+"""The only place that changes wiki state. People edit pages directly (each edit is a numbered
+revision); agents never edit: `apps.wiki.proposals` stages their changes for a person's review.
+
+The handbook is office-wide: every person and every internal service principal reads it; public
+website embeds (anonymous visitors) never do.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max, QuerySet
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.core import validation
+from apps.wiki import events
+from apps.wiki.errors import InvalidWikiInput, PageNotFound, SlugTaken, VersionConflict, WikiForbidden
+from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX, WikiPage, WikiProposal, WikiRevision
+from apps.wiki.records import MARK_START, MARK_STOP, page_record, with_relations
+
+MAX_PAGE = 100
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# Path segments of the wiki's own pages: a page with such a slug could never be opened.
+RESERVED_SLUGS = frozenset({"neu", "vorschlaege", "suche"})
+_WORD = re.compile(r"[\w-]+", re.UNICODE)
+_GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
+# --- checks -----------------------------------------------------------------------------------
+def invalid(field: str, message: str) -> InvalidWikiInput:
+    return validation.field_error(InvalidWikiInput, field, message)
+
+
+def text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
+    return validation.text(InvalidWikiInput, value, field, max_length=max_length, required=required)
+
+
+def body_text(value: Any, field: str = "body") -> str:
+    """Markdown keeps its leading indentation and line breaks; only the ends are trimmed."""
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise invalid(field, _("must be text"))
+    value = value.replace("\r\n", "\n").strip("\n").rstrip()
+    if len(value) > BODY_MAX:
+        raise invalid(field, _("may have at most %(n)d characters") % {"n": BODY_MAX})
+    return value
+
+
+def slug_from(value: Any, field: str = "slug") -> str:
+    value = text(value, field, max_length=SLUG_MAX * 2, required=True)
+    slug = slugify(value.translate(_GERMAN))[:SLUG_MAX].strip("-")
+    if not slug or not SLUG_RE.match(slug):
+        raise invalid(field, _("needs letters or digits"))
+    if slug in RESERVED_SLUGS:
+        raise invalid(field, _("“%(slug)s” is reserved, please choose another") % {"slug": slug})
+    return slug
+
+
+def require_reader(principal: Principal) -> None:
+    service = principal.service
+    if service is not None and service.kind == service.Kind.PUBLIC_EMBED:
+        raise WikiForbidden(_("The office wiki is not available here."))
+
+
+def require_person(principal: Principal, message: str | None = None) -> None:
+    if principal.user is None:
+        raise WikiForbidden(message or _("Only a person can edit the wiki; propose a change instead."))
+
+
+# --- reading ----------------------------------------------------------------------------------
+def ts_query(words_text: str) -> SearchQuery | None:
+    """Every word must prefix a (German-stemmed) word of the page: "frist post" finds both."""
+    words = [w.strip("-") for w in _WORD.findall(words_text.lower()) if w.strip("-")]
+    if not words:
+        return None
+    return SearchQuery(" & ".join(f"{w}:*" for w in words[:10]), search_type="raw", config="german")
+
+
+def visible_pages(principal: Principal) -> QuerySet[WikiPage]:
+    require_reader(principal)
+    return WikiPage.objects.all()
+
+
+def get_page(
+    principal: Principal, *, slug: Any = None, page_id: Any = None, for_update: bool = False
+) -> WikiPage:
+    qs = with_relations(visible_pages(principal))
+    if for_update:
+        qs = qs.select_for_update(of=("self",))
+    try:
+        if page_id is not None:
+            return qs.get(pk=int(page_id))
+        return qs.get(slug=str(slug).strip().strip("/").removeprefix("wiki/").lower())
+    except (WikiPage.DoesNotExist, TypeError, ValueError):
+        ref = page_id if page_id is not None else slug
+        raise PageNotFound(_("There is no wiki page “%(ref)s”.") % {"ref": ref}) from None
+
+
+def search_pages(principal: Principal, query: str, *, limit: int = 10, offset: int = 0) -> tuple[list, int]:
+    """Ranked matches with a snippet each (`page.snippet` has MARK_START/STOP around hits) and
+    the total count: two queries whatever the number of hits."""
+    qs = visible_pages(principal)
+    tsq = ts_query(text(query, "query", max_length=200, required=True))
+    if tsq is None:
+        raise invalid("query", _("needs at least one word"))
+    matches = qs.filter(search=tsq)
+    limit, offset = max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
+    ranked = (
+        with_relations(matches)
+        .annotate(
+            rank=SearchRank(F("search"), tsq),
+            snippet=SearchHeadline(
+                "body",
+                tsq,
+                config="german",
+                start_sel=MARK_START,
+                stop_sel=MARK_STOP,
+                max_words=35,
+                min_words=12,
+                max_fragments=2,
+                fragment_delimiter=" … ",
+            ),
+        )
+        .order_by("-rank", "title", "id")[offset : offset + limit]
+    )
+    return list(ranked), matches.count()
+
+
+def list_pages(principal: Principal, *, limit: int = 25, offset: int = 0) -> tuple[list[WikiPage], int]:
+    qs = visible_pages(principal)
+    limit, offset = max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
+    return list(with_relations(qs).order_by("title", "id")[offset : offset + limit]), qs.count()
+
+
+def list_revisions(principal: Principal, page: WikiPage) -> list[WikiRevision]:
+    require_reader(principal)
+    return list(page.revisions.select_related("author").order_by("-number"))
+
+
+def get_revision(principal: Principal, page: WikiPage, number: Any) -> WikiRevision:
+    require_reader(principal)
+    try:
+        return page.revisions.select_related("author").get(number=int(number))
+    except (WikiRevision.DoesNotExist, TypeError, ValueError):
+        raise PageNotFound(
+            _("Page “%(slug)s” has no revision %(n)s.") % {"slug": page.slug, "n": number}
+        ) from None
+
+
+# --- writing ----------------------------------------------------------------------------------
+def add_revision(
+    page: WikiPage, *, author, comment: str = "", proposal: WikiProposal | None = None
+) -> WikiRevision:
+    """Snapshot the page's current title and body as its next revision (page row is locked)."""
+    last = page.revisions.aggregate(n=Max("number"))["n"] or 0
+    revision = WikiRevision.objects.create(
+        page=page,
+        number=last + 1,
+        title=page.title,
+        body=page.body,
+        author=author,
+        comment=comment[:COMMENT_MAX],
+        proposal=proposal,
+    )
+    page.current_revision = revision
+    WikiPage.objects.filter(pk=page.pk).update(current_revision=revision)
+    return revision
+
+
+def insert_page(*, slug: str, title: str, body: str, author) -> WikiPage:
+    if WikiPage.objects.filter(slug=slug).exists():
+        raise slug_taken(slug)
+    page = WikiPage(slug=slug, title=title, body=body, created_by=author, updated_by=author)
+    try:
+        with transaction.atomic():
+            page.save()
+    except IntegrityError:  # a concurrent create won
+        raise slug_taken(slug) from None
+    return page
+
+
+def slug_taken(slug: str) -> SlugTaken:
+    message = _("A wiki page with the address “%(slug)s” already exists.") % {"slug": slug}
+    return SlugTaken(message, details={"field_errors": {"slug": message}, "slug": slug})
+
+
+@transaction.atomic
+def create_page(
+    principal: Principal, *, title: str, body: str = "", slug: str | None = None, comment: str = ""
+) -> WikiPage:
+    require_reader(principal)
+    require_person(principal)
+    title = text(title, "title", max_length=TITLE_MAX, required=True)
+    slug = slug_from(slug, "slug") if slug else slug_from(title, "title")
+    page = insert_page(slug=slug, title=title, body=body_text(body), author=principal.user)
+    add_revision(page, author=principal.user, comment=text(comment, "comment", max_length=COMMENT_MAX))
+    page = get_page(principal, page_id=page.pk)
+    events.page_changed(page, "wiki.page.created")
+    return page
+
+
+@transaction.atomic
+def update_page(
+    principal: Principal,
+    *,
+    slug: Any = None,
+    page_id: Any = None,
+    title: str | None = None,
+    body: str | None = None,
+    comment: str = "",
+    base_revision: int | None = None,
+) -> WikiPage:
+    """A direct edit by a person. With `base_revision` (the revision the editor started from) a
+    stale save is refused instead of silently overwriting someone else's edit."""
+    require_reader(principal)
+    require_person(principal)
+    page = get_page(principal, slug=slug, page_id=page_id, for_update=True)
+    if base_revision is not None and int(base_revision) != page.revision_number:
+        raise VersionConflict(
+            _("The page was changed by someone else in the meantime (now revision %(n)d).")
+            % {"n": page.revision_number},
+            details={"page": page_record(page)},
+        )
+    new_title = text(title, "title", max_length=TITLE_MAX, required=True) if title is not None else page.title
+    new_body = body_text(body) if body is not None else page.body
+    comment = text(comment, "comment", max_length=COMMENT_MAX)
+    if (new_title, new_body) == (page.title, page.body):
+        return page
+    page.title, page.body, page.updated_by = new_title, new_body, principal.user
+    page.save(update_fields=["title", "body", "updated_by", "updated_at"])
+    add_revision(page, author=principal.user, comment=comment)
+    page = get_page(principal, page_id=page.pk)
+    events.page_changed(page, "wiki.page.updated")
+    return page
+
+
+@transaction.atomic
+def delete_page(principal: Principal, *, page_id: Any) -> int:
+    """Removing handbook pages is an administrator's decision (revisions and proposals go too)."""
+    require_person(principal)
+    if not principal.user.is_admin:
+        raise WikiForbidden(_("Only administrators can delete wiki pages."))
+    page = get_page(principal, page_id=page_id, for_update=True)
+    pk = page.pk
+    page.delete()
+    events.page_deleted(pk)
+    return pk

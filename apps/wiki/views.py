@@ -1,0 +1,237 @@
+"""Server-rendered wiki pages: list and search, page, history with diffs, editor, and the review
+queue for proposals. Every write goes through the services; views parse input and render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from apps.accounts.principal import Principal
+from apps.core.errors import DomainError
+from apps.wiki import proposals, services
+from apps.wiki.diff import diff_lines
+from apps.wiki.errors import InvalidWikiInput, PageNotFound, SlugTaken, VersionConflict
+from apps.wiki.forms import PageForm, RejectForm
+from apps.wiki.markdown import render as render_markdown
+from apps.wiki.records import snippet_html
+
+PAGE_SIZE = 25
+
+
+def _principal(request) -> Principal:
+    return Principal.for_user(request.user)
+
+
+def _page_number(request) -> int:
+    try:
+        return max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+def _page_or_404(request, slug: str):
+    try:
+        return services.get_page(_principal(request), slug=slug)
+    except PageNotFound:
+        raise Http404(_("This wiki page does not exist.")) from None
+
+
+def _form_errors(form, exc: DomainError) -> None:
+    fields = (exc.details or {}).get("field_errors", {}) if isinstance(exc.details, dict) else {}
+    placed = False
+    for field, message in fields.items():
+        if field in form.fields:
+            form.add_error(field, message)
+            placed = True
+    if not placed:
+        form.add_error(None, exc.message)
+
+
+@login_required
+def index(request):
+    principal = _principal(request)
+    query = (request.GET.get("q") or "").strip()[:200]
+    number = _page_number(request)
+    offset = (number - 1) * PAGE_SIZE
+    pages, total = [], 0
+    try:
+        if query and services.ts_query(query) is not None:
+            pages, total = services.search_pages(principal, query, limit=PAGE_SIZE, offset=offset)
+            for p in pages:
+                p.snippet_html = snippet_html(p.snippet)
+        else:
+            pages, total = services.list_pages(principal, limit=PAGE_SIZE, offset=offset)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    params = request.GET.copy()
+    params.pop("page", None)
+    context = {
+        "pages": pages,
+        "total": total,
+        "query": query,
+        "page_obj": Paginator(range(total), PAGE_SIZE).get_page(number),
+        "querystring": params.urlencode(),
+        "pending": proposals.pending_count(),
+    }
+    partial = request.htmx and request.htmx.target == "wiki-results"
+    return render(request, "wiki/_results.html" if partial else "wiki/index.html", context)
+
+
+@login_required
+def page(request, slug: str):
+    wiki_page = _page_or_404(request, slug)
+    context = {
+        "page": wiki_page,
+        "html": render_markdown(wiki_page.body),
+        "pending": wiki_page.proposals.filter(status="pending").count(),
+    }
+    return render(request, "wiki/page.html", context)
+
+
+@login_required
+def create(request):
+    form = PageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            created = services.create_page(
+                _principal(request),
+                title=data["title"],
+                slug=data["slug"] or None,
+                body=data["body"],
+                comment=data["comment"] or _("Created"),
+            )
+        except (InvalidWikiInput, SlugTaken) as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, _("The page was created."))
+            return redirect("wiki:page", slug=created.slug)
+    return render(request, "wiki/edit.html", {"form": form, "page": None})
+
+
+@login_required
+def edit(request, slug: str):
+    wiki_page = _page_or_404(request, slug)
+    initial = {"title": wiki_page.title, "body": wiki_page.body, "base_revision": wiki_page.revision_number}
+    form = PageForm(request.POST or None, initial=initial, editing=True)
+    conflict = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.update_page(
+                _principal(request),
+                page_id=wiki_page.pk,
+                title=data["title"],
+                body=data["body"],
+                comment=data["comment"],
+                base_revision=data["base_revision"],
+            )
+        except VersionConflict as exc:
+            form.add_error(None, exc.message)
+            current = services.get_page(_principal(request), page_id=wiki_page.pk)
+            conflict = diff_lines(current.body, data["body"])
+            # Saving again, after looking at the differences, deliberately replaces the new version.
+            form.data = form.data.copy()
+            form.data["base_revision"] = str(current.revision_number)
+        except InvalidWikiInput as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("wiki:page", slug=wiki_page.slug)
+    return render(request, "wiki/edit.html", {"form": form, "page": wiki_page, "conflict": conflict})
+
+
+@login_required
+def history(request, slug: str):
+    principal = _principal(request)
+    wiki_page = _page_or_404(request, slug)
+    revisions = services.list_revisions(principal, wiki_page)
+    by_number = {r.number: r for r in revisions}
+    newest = revisions[0].number if revisions else 0
+    to_n = _int(request.GET.get("b"), newest)
+    from_n = _int(request.GET.get("a"), max(to_n - 1, 0))
+    old, new = by_number.get(from_n), by_number.get(to_n)
+    if (from_n and old is None) or (to_n and new is None):
+        raise Http404(_("This revision does not exist."))
+    context = {
+        "page": wiki_page,
+        "revisions": revisions,
+        "old": old,
+        "new": new,
+        "diff": diff_lines(old.body if old else "", new.body if new else ""),
+        "title_changed": old is not None and new is not None and old.title != new.title,
+    }
+    return render(request, "wiki/history.html", context)
+
+
+@login_required
+def revision(request, slug: str, number: int):
+    wiki_page = _page_or_404(request, slug)
+    try:
+        rev = services.get_revision(_principal(request), wiki_page, number)
+    except PageNotFound:
+        raise Http404 from None
+    context = {"page": wiki_page, "revision": rev, "html": render_markdown(rev.body)}
+    return render(request, "wiki/revision.html", context)
+
+
+def _int(value, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@login_required
+def proposal_queue(request):
+    rows, total = proposals.list_proposals(_principal(request), limit=proposals.MAX_PAGE)
+    items = []
+    for proposal in rows:
+        current = proposal.page
+        base_body = current.body if current is not None else ""
+        items.append(
+            {
+                "proposal": proposal,
+                "diff": diff_lines(base_body, proposal.body),
+                "title_changed": current is not None and current.title != proposal.title,
+                "outdated": current is not None and current.current_revision_id != proposal.base_revision_id,
+            }
+        )
+    context = {"items": items, "total": total, "reject_form": RejectForm()}
+    partial = request.htmx and request.htmx.target == "wiki-proposals"
+    return render(request, "wiki/_proposals.html" if partial else "wiki/proposals.html", context)
+
+
+@login_required
+@require_POST
+def accept(request, proposal_id: int):
+    try:
+        accepted_page = proposals.accept_proposal(_principal(request), proposal_id)[1]
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request, _("Accepted: “%(title)s” has a new revision.") % {"title": accepted_page.title}
+        )
+    return redirect("wiki:proposals")
+
+
+@login_required
+@require_POST
+def reject(request, proposal_id: int):
+    form = RejectForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Please give a reason for the rejection."))
+        return redirect("wiki:proposals")
+    try:
+        proposals.reject_proposal(_principal(request), proposal_id, reason=form.cleaned_data["reason"])
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The proposal was rejected."))
+    return redirect("wiki:proposals")

@@ -1,0 +1,130 @@
+"""Wiki services: direct edits by people with revisions, proposals for everything else."""
+
+import pytest
+
+from apps.mutations.models import MutationEvent
+from apps.wiki import proposals, services
+from apps.wiki.errors import (
+    InvalidWikiInput,
+    ProposalConflict,
+    ProposalNotPending,
+    SlugTaken,
+    VersionConflict,
+    WikiForbidden,
+)
+from apps.wiki.models import WikiPage, WikiProposal, WikiRevision
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_and_edit_keep_numbered_revisions(as_anna, as_ben, ben, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        page = services.create_page(as_anna, title="Fristenkontrolle Übersicht", body="Erste Fassung")
+    assert page.slug == "fristenkontrolle-uebersicht" and page.revision_number == 1
+    edited = services.update_page(
+        as_ben, slug=page.slug, body="Zweite Fassung", comment="ergänzt", base_revision=1
+    )
+    assert edited.revision_number == 2 and edited.updated_by == ben
+    assert list(page.revisions.values_list("number", "body")) == [(2, "Zweite Fassung"), (1, "Erste Fassung")]
+    unchanged = services.update_page(as_ben, slug=page.slug, body="Zweite Fassung")
+    assert unchanged.revision_number == 2  # nothing changed: no new revision
+    topics = list(MutationEvent.objects.values_list("topic", "audience", "refresh_topic"))
+    assert topics == [("wiki.page.updated", "all", "wiki.pages")] * 2
+
+
+def test_slug_clash_and_reserved_slugs_have_clear_codes(as_anna, handbook):
+    with pytest.raises(SlugTaken) as clash:
+        services.create_page(as_anna, title="Noch einmal", slug="posteingang")
+    assert clash.value.code == "slug_taken" and "slug" in clash.value.details["field_errors"]
+    with pytest.raises(InvalidWikiInput) as reserved:
+        services.create_page(as_anna, title="Neu")
+    assert reserved.value.details["field_errors"].keys() == {"title"}
+    with pytest.raises(InvalidWikiInput):
+        services.create_page(as_anna, title="   ")
+    assert WikiPage.objects.count() == 3 and WikiRevision.objects.count() == 3
+
+
+def test_stale_edit_is_refused(as_anna, as_ben, handbook):
+    services.update_page(as_ben, slug="posteingang", body="Ben war schneller", base_revision=1)
+    with pytest.raises(VersionConflict) as conflict:
+        services.update_page(as_anna, slug="posteingang", body="Annas Text", base_revision=1)
+    assert conflict.value.code == "version_conflict"
+    assert WikiPage.objects.get(slug="posteingang").body == "Ben war schneller"
+
+
+def test_only_people_edit_and_public_embeds_cannot_read(as_robot, as_embed, handbook):
+    with pytest.raises(WikiForbidden):
+        services.update_page(as_robot, slug="posteingang", body="Automatisch")
+    with pytest.raises(WikiForbidden):
+        services.create_page(as_robot, title="Automatisch")
+    assert services.get_page(as_robot, slug="posteingang").title == "Posteingang"
+    with pytest.raises(WikiForbidden):
+        services.get_page(as_embed, slug="posteingang")
+    with pytest.raises(WikiForbidden):
+        services.search_pages(as_embed, "post")
+
+
+def test_search_is_ranked_german_and_has_marked_snippets(as_anna, handbook):
+    pages, total = services.search_pages(as_anna, "fristen")
+    assert total == 2 and pages[0].slug == "fristenkontrolle"  # the title match ranks first
+    assert "\x02" in pages[1].snippet  # the hit is marked
+    assert services.search_pages(as_anna, "bescheid")[0][0].slug == "posteingang"  # stemmed: Bescheide
+    with pytest.raises(InvalidWikiInput):
+        services.search_pages(as_anna, "!!!")
+
+
+def test_proposal_accepted_becomes_a_revision(
+    as_anna, as_ben, ben, handbook, django_capture_on_commit_callbacks
+):
+    new_body = handbook["post"].body + "\n\nFristrelevante Post im Team-Raum melden."
+    proposal, created = proposals.propose_change(as_anna, slug="posteingang", body=new_body, run_id="r1")
+    again, created_again = proposals.propose_change(as_anna, slug="posteingang", body=new_body)
+    assert created and not created_again and again.pk == proposal.pk
+    assert WikiPage.objects.get(slug="posteingang").body != new_body  # nothing applied yet
+    with django_capture_on_commit_callbacks(execute=True):
+        accepted, page = proposals.accept_proposal(as_ben, proposal.pk)
+    assert accepted.status == "accepted" and accepted.reviewer == ben and accepted.decided_at
+    assert page.body == new_body and page.revision_number == 2
+    assert page.current_revision.proposal_id == proposal.pk and page.current_revision.author == ben
+    with pytest.raises(ProposalNotPending):
+        proposals.reject_proposal(as_ben, proposal.pk, reason="zu spät")
+    assert MutationEvent.objects.filter(topic="wiki.proposal.updated").count() == 2
+
+
+def test_proposal_for_a_new_page_and_rejection(as_anna, as_ben, as_robot, handbook):
+    new, _ = proposals.propose_change(as_robot, title="Kanzleiküche", body="Spülmaschine abends starten.")
+    assert new.is_new_page and new.slug == "kanzleikueche" and new.proposed_by_service is not None
+    _, page = proposals.accept_proposal(as_ben, new.pk)
+    assert page.slug == "kanzleikueche" and page.revision_number == 1
+    other, _ = proposals.propose_change(as_anna, page_id=handbook["daten"].pk, body="Alles egal.")
+    with pytest.raises(InvalidWikiInput):
+        proposals.reject_proposal(as_ben, other.pk, reason=" ")
+    rejected = proposals.reject_proposal(as_ben, other.pk, reason="Widerspricht der DSGVO")
+    assert rejected.status == "rejected" and rejected.reason == "Widerspricht der DSGVO"
+    assert WikiPage.objects.get(slug="datenschutz").body == "Mandantendaten bleiben in der Kanzlei."
+
+
+def test_accepting_a_stale_proposal_is_a_conflict(as_anna, as_ben, handbook):
+    proposal, _ = proposals.propose_change(as_anna, slug="posteingang", body="Vorschlag")
+    services.update_page(as_ben, slug="posteingang", body="Inzwischen geändert")
+    with pytest.raises(ProposalConflict) as conflict:
+        proposals.accept_proposal(as_ben, proposal.pk)
+    assert conflict.value.code == "proposal_conflict"
+    assert WikiProposal.objects.get().status == "pending"
+    assert WikiPage.objects.get(slug="posteingang").body == "Inzwischen geändert"
+
+
+def test_new_page_proposal_whose_slug_was_taken_meanwhile(as_anna, as_ben):
+    proposal, _ = proposals.propose_change(as_anna, slug="urlaub", title="Urlaub", body="Antrag bis März.")
+    services.create_page(as_ben, slug="urlaub", title="Urlaub", body="Schon da")
+    with pytest.raises(SlugTaken):
+        proposals.accept_proposal(as_ben, proposal.pk)
+    assert WikiProposal.objects.get().status == "pending"
+
+
+def test_only_people_decide_on_proposals(as_anna, as_robot, handbook):
+    proposal, _ = proposals.propose_change(as_anna, slug="posteingang", body="Neu")
+    with pytest.raises(WikiForbidden):
+        proposals.accept_proposal(as_robot, proposal.pk)
+    with pytest.raises(InvalidWikiInput):
+        proposals.propose_change(as_anna, slug="posteingang", body=handbook["post"].body)
