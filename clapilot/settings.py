@@ -250,6 +250,8 @@ CLAPILOT_MUTATION_RETENTION_DAYS = env.int("CLAPILOT_MUTATION_RETENTION_DAYS", d
 
 # Largest accepted body of POST /api/v1/tools/execute (413 above it).
 CLAPILOT_TOOL_PAYLOAD_MAX_BYTES = env.int("CLAPILOT_TOOL_PAYLOAD_MAX_BYTES", default=256 * 1024)
+# Largest accepted document upload (the instance setting `documents_max_upload_bytes` overrides it).
+CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYTES = env.int("CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 
 # --- cache ----------------------------------------------------------------------------------
 # Rate limits (and anything else cached) must be shared by all processes: Redis when configured,

@@ -1,5 +1,36 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from apps.documents import api, views
 
 app_name = "documents"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("dokumente/", views.index, name="index"),
+    path("dokumente/hochladen/", views.upload, name="upload"),
+    path("dokumente/ordner/neu/", views.create_folder, name="create-folder"),
+    path("dokumente/ordner/<int:folder_id>/umbenennen/", views.rename_folder, name="rename-folder"),
+    path("dokumente/ordner/<int:folder_id>/loeschen/", views.delete_folder, name="delete-folder"),
+    path("dokumente/<int:document_id>/", views.detail, name="detail"),
+    path("dokumente/<int:document_id>/status/", views.status_partial, name="status"),
+    path("dokumente/<int:document_id>/download/", views.download, name="download"),
+    path("dokumente/<int:document_id>/freigabe/", views.create_share, name="share"),
+    path("dokumente/<int:document_id>/freigabe/widerrufen/", views.revoke_share, name="revoke-share"),
+    path("dokumente/<int:document_id>/loeschen/", views.delete, name="delete"),
+    path("s/<str:token>/", views.public_share, name="public-share"),
+    path("s/<str:token>/datei/", views.public_share_file, name="public-share-file"),
+]
+
+urlpatterns += [
+    path("api/v1/documents/", api.DocumentListView.as_view(), name="api-documents"),
+    path("api/v1/documents/<int:document_id>", api.DocumentDetailView.as_view(), name="api-document"),
+    path(
+        "api/v1/documents/<int:document_id>/download",
+        api.DocumentDownloadView.as_view(),
+        name="api-document-download",
+    ),
+    path(
+        "api/v1/documents/<int:document_id>/share", api.DocumentShareView.as_view(), name="api-document-share"
+    ),
+    path("api/v1/document-folders/", api.FolderListView.as_view(), name="api-folders"),
+    path("api/v1/document-folders/<int:folder_id>", api.FolderDetailView.as_view(), name="api-folder"),
+]

@@ -7,6 +7,19 @@ import { connectMutations } from "./mutations.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const MESSAGES = {
+  "documents.document.created": () => gettext("Document added"),
+  "documents.document.updated": () => gettext("Document changed"),
+  "documents.document.deleted": () => gettext("Document deleted"),
+  "documents.document.removed": () => gettext("A document is no longer visible to you"),
+  "documents.share.created": () => gettext("Public link created"),
+  "documents.share.revoked": () => gettext("Public link revoked"),
+  "documents.extraction.done": () => gettext("Text extracted"),
+  "documents.extraction.empty": () => gettext("No text found in the document"),
+  "documents.extraction.unsupported_format": () => gettext("Document format not supported"),
+  "documents.extraction.extraction_failed": () => gettext("Text extraction failed"),
+  "documents.folder.created": () => gettext("Folder created"),
+  "documents.folder.updated": () => gettext("Folder changed"),
+  "documents.folder.deleted": () => gettext("Folder deleted"),
   "wiki.page.created": () => gettext("Wiki page created"),
   "wiki.page.updated": () => gettext("Wiki page changed"),
   "wiki.page.deleted": () => gettext("Wiki page deleted"),

@@ -1,0 +1,96 @@
+"""Admin control plane for documents. Object permissions ("Object permissions" button) grant
+people access to personal folders or single documents; deletes and re-extraction go through the
+services so files, the knowledge store and open pages stay consistent."""
+
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from guardian.admin import GuardedModelAdmin
+
+from apps.documents import services
+from apps.documents.models import Document, Folder, ShareLink
+
+
+@admin.register(Folder)
+class FolderAdmin(GuardedModelAdmin):
+    list_display = ("name", "kind", "owner", "is_home", "tree_path", "updated_at")
+    list_filter = ("kind", "is_home")
+    search_fields = ("name",)
+    list_select_related = ("owner",)
+    readonly_fields = ("tree_path", "kind", "owner", "is_home", "parent", "created_by", "version")
+    fields = ("name", *readonly_fields)
+
+    def has_add_permission(self, request):
+        return False  # folders are made on the documents page (tree paths, kinds, owners)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ShareLinkInline(admin.TabularInline):
+    model = ShareLink
+    extra = 0
+    fields = ("created_at", "created_by", "expires_at", "revoked_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Document)
+class DocumentAdmin(GuardedModelAdmin):
+    list_display = ("title", "folder", "mime_type", "size", "extraction_status", "created_by", "created_at")
+    list_filter = ("extraction_status", "mime_type")
+    search_fields = ("title", "original_filename", "content_hash")
+    list_select_related = ("folder", "created_by")
+    readonly_fields = (
+        "original_filename", "file", "content_hash", "mime_type", "size", "folder", "extraction_status",
+        "extraction_error", "page_count", "extracted_at", "created_by", "created_by_service", "version",
+        "created_at", "updated_at",
+    )  # fmt: skip
+    fields = ("title", *readonly_fields, "tax_fields")
+    inlines = [ShareLinkInline]
+    actions = ["extract_again", "delete_through_service"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("search", "extracted_text", "sections")
+
+    def has_add_permission(self, request):
+        return False  # uploads go through the documents page or the API (validation, hashing)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def save_model(self, request, obj, form, change):
+        from apps.accounts.principal import Principal
+        from apps.core.errors import DomainError
+
+        changes = {k: form.cleaned_data[k] for k in ("title", "tax_fields") if k in form.changed_data}
+        try:
+            if changes:
+                services.update_document(Principal.for_user(request.user), obj.pk, changes)
+        except DomainError as exc:
+            messages.error(request, exc.message)
+
+    @admin.action(description=_("Extract the text again"))
+    def extract_again(self, request, queryset):
+        count = services.request_extraction(list(queryset.values_list("id", flat=True)))
+        messages.success(request, ngettext("%d document queued.", "%d documents queued.", count) % count)
+
+    @admin.action(description=_("Delete selected documents and their files"))
+    def delete_through_service(self, request, queryset):
+        from django.db import transaction
+
+        with transaction.atomic():
+            documents = list(queryset.select_related("folder").select_for_update(of=("self",)))
+            services.delete_document_rows(documents)
+        messages.success(
+            request,
+            ngettext("%d document deleted.", "%d documents deleted.", len(documents)) % len(documents),
+        )
+
+    def has_delete_permission(self, request, obj=None):
+        return False

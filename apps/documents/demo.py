@@ -1,0 +1,97 @@
+"""Demo documents for "Kanzlei Berger & Partner": shared client folders, an office folder, Anna's
+private notes, and a few Markdown / text documents whose text is extracted right away."""
+
+from __future__ import annotations
+
+from django.core.files.base import ContentFile
+
+from apps.accounts.principal import Principal
+from apps.clients.demo import demo_clients
+from apps.documents import folders, processing, services
+
+FOLDERS = [
+    ("Mandanten", None),
+    ("Meier GmbH", "Mandanten"),
+    ("Familie Hoffmann", "Mandanten"),
+    ("Kanzlei", None),
+]
+
+# (folder, title, client number or None, Markdown)
+MARKDOWN = [
+    (
+        "Meier GmbH",
+        "Aktennotiz Einspruch KSt 2023",
+        "10003",
+        "# Aktennotiz\n\nTelefonat mit Herrn Meier am Montag.\n\n## Einspruch\n\nDer Körperschaftsteuerbescheid "
+        "2023 setzt nicht abziehbare Betriebsausgaben an. Einspruchsfrist: ein Monat nach Bekanntgabe.\n\n"
+        "## Nächste Schritte\n\n- Belege zur Bewirtung anfordern\n- Einspruch begründen\n",
+    ),
+    (
+        "Familie Hoffmann",
+        "Checkliste Einkommensteuer 2025",
+        "10001",
+        "# Checkliste ESt 2025\n\n- Lohnsteuerbescheinigungen beider Ehegatten\n- Kinderbetreuungskosten "
+        "(Kita-Rechnungen)\n- Spendenbescheinigungen\n- Nachweise Handwerkerleistungen\n",
+    ),
+    (
+        "Kanzlei",
+        "Datenschutz-Leitfaden für Mitarbeitende",
+        None,
+        "# Datenschutz in der Kanzlei\n\n## Mandantendaten\n\nMandantendaten verlassen die Kanzlei nur "
+        "verschlüsselt. Öffentliche Links auf Dokumente nur mit Ablaufdatum.\n\n## Passwörter\n\n"
+        "Passwörter werden nie per E-Mail versendet.\n",
+    ),
+]
+
+TEXTS = [
+    (
+        "Kanzlei",
+        "Telefonliste.txt",
+        "Empfang: 089 100 200\nAnna Berger: -11\nMarkus Roth: -12\nGiulia Conti: -13\nTom Weber: -14\n",
+    ),
+]
+
+
+def load(office) -> None:
+    admin = Principal.for_user(office.admin)
+    clients = demo_clients(office)
+    created = {}
+    for name, parent in FOLDERS:
+        created[name] = folders.create_folder(
+            admin, name=name, parent_id=created[parent].pk if parent else None
+        )
+    documents = []
+    for folder, title, client_number, body in MARKDOWN:
+        documents.append(
+            services.create_markdown(
+                admin,
+                title=title,
+                content=body,
+                folder_id=created[folder].pk,
+                client_ids=[clients[client_number].pk] if client_number else [],
+            )
+        )
+    for folder, filename, body in TEXTS:
+        documents.append(
+            services.upload_document(
+                admin,
+                content=ContentFile(body.encode(), name=filename),
+                filename=filename,
+                folder_id=created[folder].pk,
+            )
+        )
+    anna = office.users.get("anna")
+    if anna is not None:
+        principal = Principal.for_user(anna)
+        home = folders.ensure_home_folder(principal)
+        documents.append(
+            services.create_markdown(
+                principal,
+                title="Meine Notizen",
+                content="# Notizen\n\nRückruf Frau Hoffmann wegen Kinderbetreuungskosten.\n",
+                folder_id=home.pk,
+            )
+        )
+    for document in documents:  # the demo should show text at once, not after the worker ran
+        processing.run_extraction(document.pk)
+    office.extra["document_folders"] = created

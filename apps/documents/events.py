@@ -1,0 +1,62 @@
+"""Live events of the documents domain, audience-scoped by the document's or folder's viewers
+(see `apps.mutations.audience` for the rules shared with every domain)."""
+
+from __future__ import annotations
+
+from apps.documents.models import Document, Folder
+from apps.documents.records import document_record, extraction_record
+from apps.documents.visibility import document_viewers, folder_viewers
+from apps.mutations import actions
+from apps.mutations.audience import Viewers, announced_remove, announced_upsert, send, send_change
+
+LIST = "documents"
+TOPIC = "documents.document.updated"
+FOLDERS_TOPIC = "documents.folders"
+REFRESH = "documents"
+
+
+def _reload() -> dict:
+    return actions.reload_topic(REFRESH)
+
+
+def document_changed(document: Document, announce_key: str, old_viewers: Viewers | None = None) -> None:
+    """A document was created or changed; people who lost sight of it get only a removal."""
+    new_viewers = document_viewers(document)
+    send_change(
+        old_viewers if old_viewers is not None else new_viewers,
+        new_viewers,
+        topic=TOPIC,
+        upsert=[*announced_upsert(LIST, document_record(document), announce_key), _reload()],
+        removal=announced_remove(LIST, document.pk, "documents.document.removed"),
+    )
+
+
+def document_deleted(document_id: int, viewers: Viewers) -> None:
+    send(
+        viewers,
+        "documents.document.deleted",
+        [*announced_remove(LIST, document_id, "documents.document.deleted"), _reload()],
+    )
+
+
+def extraction_progress(document: Document, progress: int | None = None) -> None:
+    """Extraction state for open pages: a partial record (clients merge it into what they have)."""
+    record = {"id": document.pk, "extraction": extraction_record(document) | {"progress": progress}}
+    action = actions.upsert(LIST, document.pk, record)
+    if document.extraction_status not in (Document.Extraction.PENDING, Document.Extraction.RUNNING):
+        action["announce_key"] = f"documents.extraction.{document.extraction_status}"
+    ui = [action]
+    send(document_viewers(document), "documents.extraction.progress", ui)
+
+
+def folders_changed(folder: Folder, announce_key: str, old_viewers: Viewers | None = None) -> None:
+    reload = [actions.reload_topic(FOLDERS_TOPIC) | {"announce_key": announce_key}, _reload()]
+    viewers = folder_viewers(folder)
+    if old_viewers is not None and old_viewers != viewers:
+        send(old_viewers, "documents.folders.changed", reload, refresh_topic=REFRESH)
+    send(viewers, "documents.folders.changed", reload, refresh_topic=REFRESH)
+
+
+def folder_deleted(viewers: Viewers, announce_key: str = "documents.folder.deleted") -> None:
+    reload = [actions.reload_topic(FOLDERS_TOPIC) | {"announce_key": announce_key}, _reload()]
+    send(viewers, "documents.folders.changed", reload, refresh_topic=REFRESH)

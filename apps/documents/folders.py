@@ -1,0 +1,215 @@
+"""Folder services: the tree, each person's lazily created "Persönlich", create / rename / move /
+delete. Like every service module here, the only writer of its rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet, Value
+from django.db.models.functions import Concat, Substr
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.core import validation
+from apps.documents import events
+from apps.documents.errors import (
+    DocumentForbidden,
+    FolderNameTaken,
+    FolderNotEmpty,
+    FolderNotFound,
+    FolderProtected,
+    InvalidDocumentInput,
+)
+from apps.documents.models import FOLDER_NAME_MAX, HOME_FOLDER_NAME, Document, Folder
+from apps.documents.visibility import can_folder, folder_viewers, visible_folders
+
+MAX_DEPTH = 12
+
+
+def _id(value: Any, field: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise validation.field_error(InvalidDocumentInput, field, _("must be a number")) from None
+
+
+def _name(value: Any) -> str:
+    name = validation.text(InvalidDocumentInput, value, "name", max_length=FOLDER_NAME_MAX, required=True)
+    if "/" in name or "\\" in name or any(ord(ch) < 32 for ch in name):
+        raise validation.field_error(
+            InvalidDocumentInput, "name", _("must not contain slashes or control characters")
+        )
+    return name
+
+
+def ensure_home_folder(principal: Principal) -> Folder | None:
+    """The person's private "Persönlich" folder, created on first need (None for services)."""
+    user = principal.user
+    if user is None:
+        return None
+    home = Folder.objects.filter(owner=user, is_home=True).first()
+    if home is not None:
+        return home
+    try:
+        with transaction.atomic():
+            home = Folder.objects.create(
+                name=HOME_FOLDER_NAME, kind=Folder.Kind.PERSONAL, owner=user, is_home=True, created_by=user
+            )
+            home.tree_path = f"/{home.pk}/"
+            home.save(update_fields=["tree_path"])
+    except IntegrityError:  # created concurrently
+        home = Folder.objects.get(owner=user, is_home=True)
+    return home
+
+
+def list_folders(principal: Principal) -> list[Folder]:
+    ensure_home_folder(principal)
+    return list(visible_folders(principal).order_by("tree_path"))
+
+
+def get_folder(
+    principal: Principal, folder_id: Any, *, action: str = "view", for_update: bool = False
+) -> Folder:
+    qs: QuerySet[Folder] = visible_folders(principal)
+    if for_update:
+        qs = qs.select_for_update()
+    try:
+        folder = qs.get(pk=int(folder_id))
+    except (Folder.DoesNotExist, TypeError, ValueError):
+        raise FolderNotFound(_("There is no folder with id %(id)s.") % {"id": folder_id}) from None
+    if action != "view" and not can_folder(principal, folder, action):
+        raise DocumentForbidden(_("You may not change the folder “%(name)s”.") % {"name": folder.name})
+    return folder
+
+
+def _save(folder: Folder) -> None:
+    try:
+        with transaction.atomic():
+            folder.save()
+    except IntegrityError:
+        raise FolderNameTaken(
+            _("There already is a folder “%(name)s” here.") % {"name": folder.name},
+            details={"field_errors": {"name": _("is already used here")}},
+        ) from None
+
+
+def _place_under(folder: Folder, parent: Folder | None) -> None:
+    folder.parent = parent
+    if parent is None:
+        folder.kind, folder.owner = Folder.Kind.SHARED, None
+    else:
+        if parent.depth + 1 >= MAX_DEPTH:
+            raise validation.field_error(InvalidDocumentInput, "parent_id", _("the folder tree is too deep"))
+        folder.kind, folder.owner_id = parent.kind, parent.owner_id
+
+
+@transaction.atomic
+def create_folder(principal: Principal, *, name: str, parent_id: Any = None) -> Folder:
+    name = _name(name)
+    parent = (
+        get_folder(principal, _id(parent_id, "parent_id"), action="change") if parent_id is not None else None
+    )
+    folder = Folder(name=name, created_by=principal.audit_actor)
+    _place_under(folder, parent)
+    _save(folder)
+    folder.tree_path = f"{parent.tree_path if parent else '/'}{folder.pk}/"
+    folder.save(update_fields=["tree_path"])
+    events.folders_changed(folder, "documents.folder.created")
+    return folder
+
+
+@transaction.atomic
+def update_folder(
+    principal: Principal,
+    folder_id: Any,
+    *,
+    name: str | None = None,
+    parent_id: Any = None,
+    move_to_root: bool = False,
+    expected_version: int | None = None,
+) -> Folder:
+    """Rename and/or move. Moving re-parents the whole subtree; its kind and owner follow the new
+    parent (a personal subtree moved into a shared folder becomes visible to the office)."""
+    folder = get_folder(principal, folder_id, action="change", for_update=True)
+    if folder.is_home:
+        raise FolderProtected(_("Your “Persönlich” folder cannot be renamed or moved."))
+    if expected_version is not None and expected_version != folder.version:
+        raise events_conflict(folder)
+    old_viewers = folder_viewers(folder)
+    old_path = folder.tree_path
+    if name is not None:
+        folder.name = _name(name)
+    moving = move_to_root or parent_id is not None
+    if moving:
+        parent = (
+            get_folder(principal, _id(parent_id, "parent_id"), action="change")
+            if parent_id is not None
+            else None
+        )
+        if parent is not None and parent.tree_path.startswith(old_path):
+            raise validation.field_error(
+                InvalidDocumentInput, "parent_id", _("a folder cannot move into itself")
+            )
+        _place_under(folder, parent)
+        folder.tree_path = f"{parent.tree_path if parent else '/'}{folder.pk}/"
+    folder.version += 1
+    _save(folder)
+    if moving and folder.tree_path != old_path:
+        _move_subtree(folder, old_path)
+    events.folders_changed(folder, "documents.folder.updated", old_viewers=old_viewers)
+    return folder
+
+
+def events_conflict(folder: Folder):
+    from apps.documents.errors import VersionConflict
+    from apps.documents.records import folder_record
+
+    return VersionConflict(
+        _("The folder was changed by someone else in the meantime."),
+        details={"folder": folder_record(folder)},
+    )
+
+
+def _move_subtree(folder: Folder, old_path: str) -> None:
+    """Descendants follow: new path prefix, the new kind and owner; their documents are announced
+    to the knowledge store again (the consent path and maybe the scope changed)."""
+    from apps.documents.services import announce_text
+
+    descendants = Folder.objects.filter(tree_path__startswith=old_path).exclude(pk=folder.pk)
+    descendants.update(
+        tree_path=Concat(Value(folder.tree_path), Substr("tree_path", len(old_path) + 1)),
+        kind=folder.kind,
+        owner_id=folder.owner_id,
+    )
+    subtree = Folder.objects.filter(tree_path__startswith=folder.tree_path).values("id")
+    for document in Document.objects.filter(folder_id__in=subtree).select_related("folder").defer("search"):
+        announce_text(document)
+
+
+@transaction.atomic
+def delete_folder(principal: Principal, folder_id: Any, *, recursive: bool = False) -> int:
+    """A folder with content is deleted only with `recursive`; then its documents go too (files
+    removed after commit, the knowledge store told inside the transaction)."""
+    from apps.documents.services import delete_document_rows
+
+    folder = get_folder(principal, folder_id, action="delete", for_update=True)
+    if folder.is_home:
+        raise FolderProtected(_("Your “Persönlich” folder cannot be deleted."))
+    subtree = list(Folder.objects.filter(tree_path__startswith=folder.tree_path).order_by("-tree_path"))
+    documents = list(Document.objects.filter(folder__in=subtree).select_related("folder").defer("search"))
+    if (documents or len(subtree) > 1) and not recursive:
+        raise FolderNotEmpty(
+            _(
+                "The folder “%(name)s” is not empty (%(docs)d documents, %(folders)d subfolders). "
+                "Empty it first or delete it recursively."
+            )
+            % {"name": folder.name, "docs": len(documents), "folders": len(subtree) - 1},
+            details={"documents": len(documents), "subfolders": len(subtree) - 1},
+        )
+    viewers = folder_viewers(folder)
+    delete_document_rows(documents)
+    for node in subtree:  # deepest first: parents are PROTECTed while children exist
+        node.delete()
+    events.folder_deleted(viewers)
+    return int(folder_id)

@@ -1,0 +1,118 @@
+"""The one wire shape of a document and a folder: tools, REST API, pages and live events."""
+
+from __future__ import annotations
+
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models.functions import Now
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from apps.clients.models import Client
+from apps.documents.models import Document, Folder, ShareLink
+
+_URLS: dict[str, str] = {}
+_PLACEHOLDER = "987654321"
+
+
+def _url(name: str, pk: int) -> str:
+    # reverse() once per process and fill in the id: lists serialize many records.
+    if name not in _URLS:
+        _URLS[name] = reverse(name, args=[int(_PLACEHOLDER)])
+    return _URLS[name].replace(_PLACEHOLDER, str(pk))
+
+
+def active_share_q() -> Q:
+    return Q(revoked_at__isnull=True) & (Q(expires_at__isnull=True) | Q(expires_at__gt=Now()))
+
+
+def with_relations(qs: QuerySet[Document], *, with_text: bool = False) -> QuerySet[Document]:
+    """Everything `document_record` reads, in a fixed number of queries (no N+1 in lists)."""
+    qs = qs.select_related("folder", "created_by", "created_by_service").prefetch_related(
+        Prefetch("clients", queryset=Client.objects.only("id", "name", "client_number"))
+    )
+    qs = qs.annotate(
+        has_active_share=Exists(ShareLink.objects.filter(active_share_q(), document=OuterRef("pk")))
+    )
+    deferred = ["search"] if with_text else ["search", "extracted_text", "sections"]
+    return qs.defer(*deferred)
+
+
+def _person(user) -> dict | None:
+    return {"id": user.pk, "name": user.get_full_name()} if user else None
+
+
+def folder_record(folder: Folder) -> dict:
+    return {
+        "id": folder.pk,
+        "name": folder.name,
+        "parent_id": folder.parent_id,
+        "kind": folder.kind,
+        "owner_id": folder.owner_id,
+        "is_home": folder.is_home,
+        "path": folder.tree_path,
+        "depth": folder.depth,
+        "version": folder.version,
+    }
+
+
+# Why an extraction did not produce text, in words people (and the model) understand.
+REASONS = {
+    "encrypted": _("The PDF is password-protected; its text cannot be read."),
+    "corrupt": _("The file is damaged or not what its name says."),
+    "too_large": _("The file is too large to extract (too many pages or too much text)."),
+    "timeout": _("Extracting the text took too long and was stopped."),
+    "file_missing": _("The stored file is missing."),
+    "unsupported_format": _("Text cannot be extracted from this file type."),
+    "no_text": _("The file contains no readable text (perhaps a scan without text layer)."),
+    "internal_error": _("The extraction failed unexpectedly."),
+}
+
+
+def extraction_record(document: Document) -> dict:
+    reason = document.extraction_error
+    return {
+        "status": document.extraction_status,
+        "status_label": str(document.get_extraction_status_display()),
+        "error": reason or None,
+        "message": str(REASONS.get(reason, "")) or None if reason else None,
+        "page_count": document.page_count,
+        "extracted_at": document.extracted_at.isoformat() if document.extracted_at else None,
+    }
+
+
+def document_record(document: Document) -> dict:
+    folder = document.folder
+    return {
+        "id": document.pk,
+        "title": document.title,
+        "filename": document.original_filename,
+        "mime_type": document.mime_type,
+        "size": document.size,
+        "content_hash": document.content_hash,
+        "folder": {"id": folder.pk, "name": folder.name, "kind": folder.kind} if folder else None,
+        "clients": [
+            {"id": c.pk, "name": c.name, "client_number": c.client_number} for c in document.clients.all()
+        ],
+        "extraction": extraction_record(document),
+        # Filled by the knowledge store when it annotates its state; null until then.
+        "indexing": getattr(document, "index_state", None),
+        "tax_fields": document.tax_fields,
+        "shared_publicly": bool(getattr(document, "has_active_share", False)),
+        "version": document.version,
+        "created_by": _person(document.created_by),
+        "created_by_service": document.created_by_service.name if document.created_by_service else None,
+        "created_at": document.created_at.isoformat(),
+        "updated_at": document.updated_at.isoformat(),
+        "url": _url("documents:detail", document.pk),
+        "download_url": _url("documents:download", document.pk),
+    }
+
+
+def share_record(share: ShareLink, token: str) -> dict:
+    return {
+        "document_id": share.document_id,
+        "token": token,
+        "url": reverse("documents:public-share", args=[token]),
+        "expires_at": share.expires_at.isoformat() if share.expires_at else None,
+        "created_at": share.created_at.isoformat(),
+    }

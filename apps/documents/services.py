@@ -1,0 +1,303 @@
+"""The only place that changes documents. Tools, REST API, pages, admin and jobs call these
+functions with a `Principal` and plain values; visibility, validation, audit, live events and the
+knowledge-store signals are handled here once.
+
+Invisible documents answer exactly like missing ones (`document_not_found`): ids cannot be probed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.files.base import ContentFile, File
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.clients.models import Client
+from apps.core import validation
+from apps.core.search import search
+from apps.documents import events, storage
+from apps.documents.errors import (
+    DocumentForbidden,
+    DocumentNotFound,
+    EmptyFile,
+    FileTooLarge,
+    InvalidDocumentInput,
+    VersionConflict,
+)
+from apps.documents.folders import get_folder
+from apps.documents.models import TITLE_MAX, Document, Folder
+from apps.documents.records import document_record, with_relations
+from apps.documents.signals import document_removed, document_text_ready
+from apps.documents.visibility import can_document, document_viewers, visible_documents
+
+MAX_PAGE = 200
+MARKDOWN_MAX = 2_000_000
+TAX_FIELDS_MAX_BYTES = 32 * 1024
+
+
+def _invalid(field: str, message: str) -> InvalidDocumentInput:
+    return validation.field_error(InvalidDocumentInput, field, message)
+
+
+def _title(value: Any) -> str:
+    return validation.text(InvalidDocumentInput, value, "title", max_length=TITLE_MAX, required=True)
+
+
+def _ids(values: Any, field: str) -> list[int]:
+    if values is None:
+        return []
+    if not isinstance(values, list | tuple | set):
+        raise _invalid(field, _("must be a list of ids"))
+    try:
+        return sorted({int(v) for v in values})
+    except (TypeError, ValueError):
+        raise _invalid(field, _("must be a list of ids")) from None
+
+
+def _clients(client_ids: Any) -> list[Client]:
+    ids = _ids(client_ids, "client_ids")
+    found = list(Client.objects.filter(pk__in=ids))
+    if len(found) != len(ids):
+        missing = sorted(set(ids) - {c.pk for c in found})
+        raise _invalid("client_ids", _("unknown clients: %(ids)s") % {"ids": missing})
+    return found
+
+
+def _tax_fields(value: Any) -> dict:
+    import json
+
+    if not isinstance(value, dict):
+        raise _invalid("tax_fields", _("must be an object"))
+    if len(json.dumps(value, default=str)) > TAX_FIELDS_MAX_BYTES:
+        raise _invalid("tax_fields", _("is too large"))
+    return value
+
+
+def _folder_for_write(principal: Principal, folder_id: Any) -> Folder | None:
+    if folder_id in (None, ""):
+        return None
+    try:
+        folder_id = int(folder_id)
+    except (TypeError, ValueError):
+        raise _invalid("folder_id", _("must be a number")) from None
+    return get_folder(principal, folder_id, action="change")
+
+
+def announce_text(document: Document) -> None:
+    """Tell the knowledge store (inside this transaction) that the indexable content changed."""
+    if document.extraction_status == Document.Extraction.DONE:
+        document_text_ready.send(sender=Document, document=document)
+
+
+# --- reading ----------------------------------------------------------------------------------
+def get_document(
+    principal: Principal,
+    document_id: Any,
+    *,
+    action: str = "view",
+    for_update: bool = False,
+    with_text: bool = True,
+) -> Document:
+    qs = visible_documents(principal)
+    if for_update:
+        qs = qs.select_for_update(of=("self",))
+    try:
+        document = with_relations(qs, with_text=with_text).get(pk=int(document_id))
+    except (Document.DoesNotExist, TypeError, ValueError):
+        raise DocumentNotFound(_("There is no document with id %(id)s.") % {"id": document_id}) from None
+    if action != "view" and not can_document(principal, document, action):
+        raise DocumentForbidden(_("You may only read the document “%(title)s”.") % {"title": document.title})
+    return document
+
+
+def list_documents(
+    principal: Principal,
+    *,
+    query: str | None = None,
+    folder_id: Any = None,
+    client_id: Any = None,
+    extraction_status: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> tuple[list[Document], int]:
+    qs: QuerySet[Document] = visible_documents(principal)
+    if folder_id not in (None, ""):
+        qs = qs.filter(folder=get_folder(principal, folder_id))
+    if client_id not in (None, ""):
+        try:
+            qs = qs.filter(clients__id=int(client_id))
+        except (TypeError, ValueError):
+            raise _invalid("client_id", _("must be a number")) from None
+    if extraction_status:
+        qs = qs.filter(
+            extraction_status=validation.choice(
+                InvalidDocumentInput, extraction_status, "extraction_status", Document.Extraction.values
+            )
+        )
+    if query:
+        qs = search(qs, query)
+    limit = max(1, min(int(limit), MAX_PAGE))
+    offset = max(0, int(offset))
+    total = qs.count()
+    page = list(with_relations(qs.order_by("-created_at", "-id"))[offset : offset + limit])
+    return page, total
+
+
+# --- writing ----------------------------------------------------------------------------------
+def _enqueue_extraction(document_id: int) -> None:
+    from apps.documents import jobs
+
+    transaction.on_commit(lambda: jobs.enqueue_extraction(document_id))
+
+
+@transaction.atomic
+def upload_document(
+    principal: Principal,
+    *,
+    content: File,
+    filename: str,
+    title: str | None = None,
+    folder_id: Any = None,
+    client_ids: Any = None,
+) -> Document:
+    """Store a file and queue its text extraction. Bad input is refused before anything is written."""
+    name = storage.sanitize_filename(filename)
+    size = getattr(content, "size", None)
+    if size is None:
+        content.seek(0, 2)
+        size = content.tell()
+        content.seek(0)
+    if not size:
+        raise EmptyFile(_("The file “%(name)s” is empty.") % {"name": name})
+    limit = storage.max_upload_bytes()
+    if size > limit:
+        raise FileTooLarge(
+            _("The file “%(name)s” is larger than %(mb)d MB.") % {"name": name, "mb": limit // (1024 * 1024)},
+            details={"max_bytes": limit, "size": size},
+        )
+    folder = _folder_for_write(principal, folder_id)
+    clients = _clients(client_ids)
+    title = _title(title) if title else _title(name.rsplit(".", 1)[0] if "." in name else name)
+    stored, digest, real_size, mime = storage.store(content, name)
+    try:
+        document = Document.objects.create(
+            title=title,
+            original_filename=name,
+            file=stored,
+            content_hash=digest,
+            mime_type=mime,
+            size=real_size,
+            folder=folder,
+            created_by=principal.audit_actor,
+            created_by_service=principal.service,
+        )
+        document.clients.set(clients)
+    except Exception:
+        storage.remove(stored)
+        raise
+    _enqueue_extraction(document.pk)
+    document = get_document(principal, document.pk)
+    events.document_changed(document, "documents.document.created")
+    return document
+
+
+@transaction.atomic
+def create_markdown(
+    principal: Principal, *, title: str, content: str = "", folder_id: Any = None, client_ids: Any = None
+) -> Document:
+    """documents_create: a Markdown document written by a person or the copilot."""
+    title = _title(title)
+    body = validation.text(InvalidDocumentInput, content, "content", max_length=MARKDOWN_MAX)
+    filename = storage.sanitize_filename(f"{title}.md")
+    data = (body or f"# {title}\n").encode("utf-8")
+    return upload_document(
+        principal,
+        content=ContentFile(data, name=filename),
+        filename=filename,
+        title=title,
+        folder_id=folder_id,
+        client_ids=client_ids,
+    )
+
+
+EDITABLE = frozenset({"title", "client_ids", "tax_fields", "tax_fields_patch", "folder_id"})
+INDEXED_FIELDS = frozenset({"title", "client_ids", "folder_id"})
+
+
+@transaction.atomic
+def update_document(
+    principal: Principal, document_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+) -> Document:
+    """Partial update of the metadata; a stale `expected_version` is refused, never overwritten."""
+    unknown = set(changes) - EDITABLE
+    if unknown:
+        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    document = get_document(principal, document_id, action="change", for_update=True, with_text=True)
+    if expected_version is not None and expected_version != document.version:
+        raise VersionConflict(
+            _("The document was changed by someone else in the meantime."),
+            details={"document": document_record(document)},
+        )
+    old_viewers = document_viewers(document)
+    if "title" in changes:
+        document.title = _title(changes["title"])
+    if "tax_fields" in changes:
+        document.tax_fields = _tax_fields(changes["tax_fields"] if changes["tax_fields"] is not None else {})
+    if "tax_fields_patch" in changes:  # set some keys, remove those given as None, keep the rest
+        patch = _tax_fields(changes["tax_fields_patch"])
+        merged = {**document.tax_fields, **{k: v for k, v in patch.items() if v is not None}}
+        document.tax_fields = _tax_fields({k: v for k, v in merged.items() if patch.get(k, "") is not None})
+    if "folder_id" in changes:
+        document.folder = _folder_for_write(principal, changes["folder_id"])
+    if "client_ids" in changes:
+        document.clients.set(_clients(changes["client_ids"]))
+    document.version += 1
+    document.save()
+    document = get_document(principal, document.pk) if _still_visible(principal, document) else document
+    if changes.keys() & INDEXED_FIELDS:  # title, consent path or scope changed for the knowledge store
+        announce_text(document)
+    events.document_changed(document, "documents.document.updated", old_viewers=old_viewers)
+    return document
+
+
+def _still_visible(principal: Principal, document: Document) -> bool:
+    return visible_documents(principal).filter(pk=document.pk).exists()
+
+
+def move_document(principal: Principal, document_id: Any, *, folder_id: Any) -> Document:
+    """Into another folder (None: the root "Dokumente")."""
+    return update_document(principal, document_id, {"folder_id": folder_id})
+
+
+def delete_document_rows(documents: list[Document]) -> None:
+    """Delete rows, tell the knowledge store before each row goes, remove files after commit."""
+    for document in documents:
+        viewers = document_viewers(document)
+        document_removed.send(sender=Document, document_id=document.pk)
+        name, pk = document.file.name, document.pk
+        document.delete()
+        transaction.on_commit(lambda name=name: storage.remove(name))
+        events.document_deleted(pk, viewers)
+
+
+@transaction.atomic
+def delete_document(principal: Principal, document_id: Any) -> int:
+    document = get_document(principal, document_id, action="delete", for_update=True, with_text=False)
+    pk = document.pk
+    delete_document_rows([document])
+    return pk
+
+
+@transaction.atomic
+def request_extraction(document_ids: list[int]) -> int:
+    """Admin: extract again (after an upgrade of the extractors, or a worker that was down)."""
+    ids = list(Document.objects.filter(pk__in=document_ids).values_list("id", flat=True))
+    Document.objects.filter(pk__in=ids).update(
+        extraction_status=Document.Extraction.PENDING, extraction_error="", extraction_message=""
+    )
+    for pk in ids:
+        _enqueue_extraction(pk)
+    return len(ids)

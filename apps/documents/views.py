@@ -1,0 +1,277 @@
+"""Server-rendered document pages: folder tree + list with upload, document detail, and the
+public share view. Every write goes through the services; views only parse input and render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.accounts.principal import Principal
+from apps.core.errors import DomainError
+from apps.documents import folders, services, sharing, storage
+from apps.documents.errors import DocumentNotFound, FolderNotFound
+from apps.documents.records import document_record
+from apps.documents.responses import file_response
+
+PAGE_SIZE = 25
+PREVIEW_CHARS = 20_000
+
+
+def _principal(request) -> Principal:
+    return Principal.for_user(request.user)
+
+
+def _page_number(request) -> int:
+    try:
+        return max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+def _querystring_without_page(request) -> str:
+    params = request.GET.copy()
+    params.pop("page", None)
+    return params.urlencode()
+
+
+@login_required
+def index(request):
+    principal = _principal(request)
+    tree = folders.list_folders(principal)
+    folder = None
+    folder_param = request.GET.get("folder") or ""
+    if folder_param.isdigit():
+        folder = next((f for f in tree if f.pk == int(folder_param)), None)
+    query = (request.GET.get("q") or "").strip()[:200] or None
+    page_number = _page_number(request)
+    try:
+        documents, total = services.list_documents(
+            principal,
+            query=query,
+            folder_id=folder.pk if folder else None,
+            limit=PAGE_SIZE,
+            offset=(page_number - 1) * PAGE_SIZE,
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        documents, total = [], 0
+    page = Paginator(range(total), PAGE_SIZE).get_page(page_number)
+    context = {
+        "tree": tree,
+        "folder": folder,
+        "documents": documents,
+        "total": total,
+        "page": page,
+        "query": query or "",
+        "querystring": _querystring_without_page(request),
+        "max_upload_mb": storage.max_upload_bytes() // (1024 * 1024),
+        "max_upload_bytes": storage.max_upload_bytes(),
+    }
+    template = (
+        "documents/_list.html"
+        if request.htmx and request.htmx.target == "document-rows"
+        else "documents/index.html"
+    )
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def upload(request):
+    """One file per request (the page sends several in parallel, each with its own progress)."""
+    if storage.declared_too_large(request):
+        message = _("The file is larger than %(mb)d MB.") % {
+            "mb": storage.max_upload_bytes() // (1024 * 1024)
+        }
+        return JsonResponse({"code": "file_too_large", "message": message}, status=413)
+    upload_file = request.FILES.get("file")
+    if upload_file is None:
+        return JsonResponse({"code": "invalid_input", "message": _("No file was sent.")}, status=400)
+    try:
+        document = services.upload_document(
+            _principal(request),
+            content=upload_file,
+            filename=upload_file.name,
+            folder_id=request.POST.get("folder") or None,
+        )
+    except DomainError as exc:
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+    return JsonResponse({"document": document_record(document)}, status=201)
+
+
+@login_required
+@require_POST
+def create_folder(request):
+    try:
+        folder = folders.create_folder(
+            _principal(request),
+            name=request.POST.get("name", ""),
+            parent_id=request.POST.get("parent") or None,
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("documents:index")
+    return redirect(f"{reverse('documents:index')}?folder={folder.pk}")
+
+
+@login_required
+@require_POST
+def rename_folder(request, folder_id: int):
+    try:
+        folders.update_folder(_principal(request), folder_id, name=request.POST.get("name", ""))
+    except FolderNotFound:
+        raise Http404 from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(f"{reverse('documents:index')}?folder={folder_id}")
+
+
+@login_required
+@require_POST
+def delete_folder(request, folder_id: int):
+    try:
+        folders.delete_folder(_principal(request), folder_id, recursive=request.POST.get("recursive") == "1")
+    except FolderNotFound:
+        raise Http404 from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect(f"{reverse('documents:index')}?folder={folder_id}")
+    messages.success(request, _("The folder was deleted."))
+    return redirect("documents:index")
+
+
+def _get_or_404(request, document_id: int, **kwargs):
+    try:
+        return services.get_document(_principal(request), document_id, **kwargs)
+    except DocumentNotFound:
+        raise Http404(_("This document does not exist or you cannot see it.")) from None
+
+
+@login_required
+def detail(request, document_id: int):
+    principal = _principal(request)
+    document = _get_or_404(request, document_id)
+    if request.method == "POST":
+        changes = {"title": request.POST.get("title", "")}
+        if "folder" in request.POST:
+            changes["folder_id"] = request.POST.get("folder") or None
+        version = request.POST.get("version")
+        try:
+            services.update_document(
+                principal,
+                document.pk,
+                changes,
+                expected_version=int(version) if version and version.isdigit() else None,
+            )
+        except DomainError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("documents:detail", document_id=document.pk)
+    share = sharing.active_share(document)
+    context = {
+        "document": document,
+        "record": document_record(document),
+        "tree": folders.list_folders(principal),
+        "preview": document.extracted_text[:PREVIEW_CHARS],
+        "preview_truncated": len(document.extracted_text) > PREVIEW_CHARS,
+        "share": share,
+        "share_url": request.build_absolute_uri(
+            reverse("documents:public-share", args=[sharing.token_for(share)])
+        )
+        if share
+        else None,
+    }
+    return render(request, "documents/detail.html", context)
+
+
+@login_required
+def status_partial(request, document_id: int):
+    """The extraction box, re-rendered for live updates (permission-checked like any read)."""
+    document = _get_or_404(request, document_id, with_text=False)
+    return render(
+        request, "documents/_status.html", {"document": document, "record": document_record(document)}
+    )
+
+
+@login_required
+@require_GET
+def download(request, document_id: int):
+    return file_response(_get_or_404(request, document_id, with_text=False), as_attachment=True)
+
+
+@login_required
+@require_POST
+def create_share(request, document_id: int):
+    days = request.POST.get("expires_in_days") or None
+    try:
+        sharing.create_share(_principal(request), document_id, expires_in_days=days)
+    except DocumentNotFound:
+        raise Http404 from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(f"{reverse('documents:detail', args=[document_id])}#share")
+
+
+@login_required
+@require_POST
+def revoke_share(request, document_id: int):
+    try:
+        sharing.revoke_share(_principal(request), document_id)
+    except DocumentNotFound:
+        raise Http404 from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(f"{reverse('documents:detail', args=[document_id])}#share")
+
+
+@login_required
+@require_POST
+def delete(request, document_id: int):
+    document = _get_or_404(request, document_id, with_text=False)
+    try:
+        services.delete_document(_principal(request), document_id)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("documents:detail", document_id=document_id)
+    messages.success(request, _("The document “%(title)s” was deleted.") % {"title": document.title})
+    target = reverse("documents:index")
+    return redirect(f"{target}?folder={document.folder_id}" if document.folder_id else target)
+
+
+# --- public share view (no login) ---------------------------------------------------------------
+def _public_headers(response: HttpResponse) -> HttpResponse:
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@never_cache
+@require_GET
+def public_share(request, token: str):
+    document = sharing.resolve_public(token)
+    if document is None:
+        raise Http404
+    response = render(request, "documents/public_share.html", {"document": document, "token": token})
+    response["Content-Security-Policy"] = (
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+    )
+    return _public_headers(response)
+
+
+@never_cache
+@require_GET
+def public_share_file(request, token: str):
+    document = sharing.resolve_public(token)
+    if document is None:
+        raise Http404
+    return _public_headers(file_response(document, as_attachment=request.GET.get("inline") != "1"))

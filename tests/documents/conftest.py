@@ -1,0 +1,80 @@
+import pytest
+
+from apps.accounts.principal import Principal
+from apps.tools.context import ToolContext
+from tests.factories import ServicePrincipalFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    return tmp_path / "media"
+
+
+@pytest.fixture(autouse=True)
+def extraction_runs_inline(request, monkeypatch):
+    """Without a worker, the job runs right after commit in the test process (no broker message
+    leaks into the shared queue). Tests using the `real_worker` fixture go through the broker."""
+    if "real_worker" in request.fixturenames:
+        return
+    from apps.documents import jobs, processing
+
+    monkeypatch.setattr(
+        jobs, "enqueue_extraction", lambda document_id: processing.run_extraction(document_id)
+    )
+
+
+@pytest.fixture
+def anna(db):
+    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
+
+
+@pytest.fixture
+def ben(db):
+    return UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
+
+
+@pytest.fixture
+def as_anna(anna):
+    return Principal.for_user(anna)
+
+
+@pytest.fixture
+def as_ben(ben):
+    return Principal.for_user(ben)
+
+
+@pytest.fixture
+def as_robot(db):
+    return Principal.for_service(ServicePrincipalFactory(name="Posteingang"))
+
+
+@pytest.fixture
+def anna_ctx(as_anna):
+    return ToolContext(principal=as_anna)
+
+
+@pytest.fixture
+def ben_ctx(as_ben):
+    return ToolContext(principal=as_ben)
+
+
+@pytest.fixture
+def real_worker(settings):
+    """Marks a test whose extraction goes through the broker; it gets its own queue so that no
+    other test session's worker takes its message (the broker database is shared)."""
+    import uuid
+
+    settings.CLAPILOT_DOCUMENTS_QUEUE = f"documents-test-{uuid.uuid4().hex[:12]}"
+    return settings.CLAPILOT_DOCUMENTS_QUEUE
+
+
+@pytest.fixture(autouse=True)
+def isolated_signals(monkeypatch):
+    """The knowledge store listens to the documents signals; these tests check the documents side
+    of the contract only (a test connects its own receiver where it needs one)."""
+    from apps.documents.signals import document_removed, document_text_ready
+
+    for signal in (document_text_ready, document_removed):
+        monkeypatch.setattr(signal, "receivers", [])
+        monkeypatch.setattr(signal, "sender_receivers_cache", {})

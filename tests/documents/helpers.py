@@ -1,0 +1,13 @@
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from apps.documents import services
+from apps.documents.models import Document
+
+
+def upload(principal, filename: str, data: bytes, capture, **kwargs) -> Document:
+    """Upload through the service and run what happens after commit (the inline extraction)."""
+    with capture(execute=True):
+        document = services.upload_document(
+            principal, content=SimpleUploadedFile(filename, data), filename=filename, **kwargs
+        )
+    return Document.objects.get(pk=document.pk)

@@ -1,0 +1,32 @@
+"""Extraction through a real Celery worker (own queue: the broker database is shared)."""
+
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from apps.documents import services
+from apps.documents.models import Document
+from clapilot.celery import app
+from tests.documents.factories import pdf_bytes
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_uploaded_pdf_is_extracted_by_the_worker(as_anna, real_worker):
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[real_worker]):
+        doc = services.upload_document(
+            as_anna,
+            content=SimpleUploadedFile("bescheid.pdf", pdf_bytes(["Festsetzung 2024"])),
+            filename="bescheid.pdf",
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and Document.objects.get(pk=doc.pk).extraction_status in (
+            "pending",
+            "running",
+        ):
+            time.sleep(0.2)
+    doc = Document.objects.get(pk=doc.pk)
+    assert doc.extraction_status == "done", doc.extraction_error
+    assert "Festsetzung 2024" in doc.extracted_text and doc.page_count == 1
