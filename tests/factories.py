@@ -28,3 +28,14 @@ class ServicePrincipalFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"Automation {n}")
     kind = ServicePrincipal.Kind.AUTOMATION
+
+
+class ClientFactory(factory.django.DjangoModelFactory):
+    """A Mandant row (no service call, no live event) for read and link tests."""
+
+    class Meta:
+        model = "clients.Client"
+
+    name = factory.Sequence(lambda n: f"Mandant {n} GmbH")
+    client_number = factory.Sequence(lambda n: f"{70000 + n}")
+    kind = "company"

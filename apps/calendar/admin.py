@@ -11,10 +11,27 @@ class CalendarEventAdmin(admin.ModelAdmin):
     """Entries change through the pages, the API and the tools (services publish live events and
     keep private entries private); the admin looks, filters and searches."""
 
-    list_display = ("title", "kind", "start", "end", "visibility", "owner", "criticality", "source_origin")
+    list_display = (
+        "title",
+        "kind",
+        "start",
+        "end",
+        "client",
+        "visibility",
+        "owner",
+        "criticality",
+        "source_origin",
+    )
     list_filter = ("kind", "visibility", "criticality", "source_origin", "all_day")
-    search_fields = ("title", "description", "location", "client_name", "source_label")
-    list_select_related = ("owner",)
+    search_fields = (
+        "title",
+        "description",
+        "location",
+        "client__name",
+        "client__client_number",
+        "source_label",
+    )
+    list_select_related = ("owner", "client")
     date_hierarchy = "start"
     readonly_fields = (
         "created_by",

@@ -20,6 +20,7 @@ class WindowSerializer(serializers.Serializer):
     end = serializers.CharField(required=False, max_length=40)
     kind = serializers.ChoiceField(choices=CalendarEvent.Kind.values, required=False)
     q = serializers.CharField(required=False, max_length=200)
+    client_id = serializers.IntegerField(required=False)
     limit = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_PAGE, default=50)
     offset = serializers.IntegerField(required=False, min_value=0, default=0)
 
@@ -40,10 +41,15 @@ class EventWriteSerializer(serializers.Serializer):
     legal_basis = serializers.CharField(max_length=300, required=False, allow_blank=True)
     criticality = serializers.ChoiceField(choices=CalendarEvent.Criticality.values, required=False)
     source_label = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    client_name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    client_id = serializers.IntegerField(required=False, allow_null=True)
     rrule = serializers.CharField(max_length=RRULE_MAX, required=False, allow_blank=True)
     recurrence_until = serializers.CharField(max_length=40, required=False)
     remind_minutes_before = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+
+
+class DeadlineFilterSerializer(serializers.Serializer):
+    q = serializers.CharField(required=False, max_length=200)
+    client_id = serializers.IntegerField(required=False)
 
 
 class EventPatchSerializer(EventWriteSerializer):
@@ -68,6 +74,7 @@ class EventListView(APIView):
             end=f.get("end"),
             kind=f.get("kind"),
             query=f.get("q"),
+            client_id=f.get("client_id"),
             limit=f["limit"],
             offset=f["offset"],
         )
@@ -117,7 +124,11 @@ class DeadlineListView(APIView):
         operation_id="calendar_deadlines_list",
         responses={200: OpenApiTypes.OBJECT},
         summary="Fristen by urgency (overdue of the last 30 days first)",
+        parameters=[DeadlineFilterSerializer],
     )
     def get(self, request):
-        deadlines = services.list_deadlines(principal(request), query=request.query_params.get("q") or None)
+        f = validated(DeadlineFilterSerializer, request.query_params)
+        deadlines = services.list_deadlines(
+            principal(request), query=f.get("q") or None, client_id=f.get("client_id")
+        )
         return Response({"deadlines": [event_record(e) for e in deadlines]})

@@ -9,8 +9,9 @@ from django.utils import timezone
 
 from apps.accounts.principal import Principal
 from apps.calendar import services
+from apps.clients.demo import demo_clients
 
-# (days from today, hour, minutes, title, who, location, client)
+# (days from today, hour, minutes, title, who, location, client number)
 APPOINTMENTS = [
     (
         1,
@@ -19,11 +20,11 @@ APPOINTMENTS = [
         "Mandantengespräch Familie Hoffmann: Einkommensteuer 2025",
         "anna",
         "Besprechungsraum 1",
-        "Familie Hoffmann",
+        "10001",
     ),
-    (2, 14, 45, "Erstgespräch Gründung Café Lindner", "markus", "Besprechungsraum 2", "Café Lindner"),
-    (4, 9, 90, "Jahresgespräch Meier GmbH", "anna", "Meier GmbH, Industriestr. 12", "Meier GmbH"),
-    (8, 11, 30, "Videocall Autohaus König: Lohnabrechnung", "giulia", "", "Autohaus König"),
+    (2, 14, 45, "Erstgespräch Gründung Café Lindner", "markus", "Besprechungsraum 2", "10006"),
+    (4, 9, 90, "Jahresgespräch Meier GmbH", "anna", "Meier GmbH, Industriestr. 12", "10003"),
+    (8, 11, 30, "Videocall Autohaus König: Lohnabrechnung", "giulia", "", "10004"),
     (
         9,
         8,
@@ -31,7 +32,7 @@ APPOINTMENTS = [
         "Termin beim Finanzamt München: Betriebsprüfung Schreinerei Vogel",
         "markus",
         "Finanzamt München",
-        "Schreinerei Vogel",
+        "10005",
     ),
     (
         15,
@@ -40,9 +41,9 @@ APPOINTMENTS = [
         "Mandantengespräch Bäckerei Schulz: Kassenführung",
         "tom",
         "Besprechungsraum 1",
-        "Bäckerei Schulz",
+        "10002",
     ),
-    (22, 10, 60, "Mandantengespräch Weber: Grundsteuer", "giulia", "Telefon", "Familie Weber"),
+    (22, 10, 60, "Mandantengespräch Weber: Grundsteuer", "giulia", "Telefon", "10007"),
 ]
 
 
@@ -55,6 +56,7 @@ def load(office) -> None:
     tz = admin.time_zone
     today = timezone.now().astimezone(tz).date()
     users = office.users
+    clients = demo_clients(office)
     for days, hour, minutes, title, who, location, client in APPOINTMENTS:
         start = _at(today + dt.timedelta(days=days), hour, tz)
         services.create_event(
@@ -63,7 +65,7 @@ def load(office) -> None:
             start=start.isoformat(),
             end=(start + dt.timedelta(minutes=minutes)).isoformat(),
             location=location,
-            client_name=client,
+            client_id=clients[client].pk,
             attendee_ids=[users[who].pk],
             remind_minutes_before=30,
             **(
@@ -85,10 +87,10 @@ def load(office) -> None:
     )
     next_month_10th = (today.replace(day=1) + dt.timedelta(days=32)).replace(day=10)
     deadlines = [
-        (next_month_10th, "Umsatzsteuer-Voranmeldung Bäckerei Schulz", "§ 18 Abs. 1 UStG", "high", "Bäckerei Schulz", "USt-Kalender"),
-        (today + dt.timedelta(days=5), "Einspruchsfrist Bescheid 2023 Meier GmbH", "§ 355 Abs. 1 AO", "critical", "Meier GmbH", "Bescheid vom Finanzamt"),
-        (today + dt.timedelta(days=26), "Jahresabschluss 2025 Schreinerei Vogel einreichen", "§ 325 HGB", "normal", "Schreinerei Vogel", "Fristenkontrolle"),
-        (today + dt.timedelta(days=12), "Lohnsteuer-Anmeldung Autohaus König", "§ 41a EStG", "normal", "Autohaus König", "Lohn"),
+        (next_month_10th, "Umsatzsteuer-Voranmeldung Bäckerei Schulz", "§ 18 Abs. 1 UStG", "high", "10002", "USt-Kalender"),
+        (today + dt.timedelta(days=5), "Einspruchsfrist Bescheid 2023 Meier GmbH", "§ 355 Abs. 1 AO", "critical", "10003", "Bescheid vom Finanzamt"),
+        (today + dt.timedelta(days=26), "Jahresabschluss 2025 Schreinerei Vogel einreichen", "§ 325 HGB", "normal", "10005", "Fristenkontrolle"),
+        (today + dt.timedelta(days=12), "Lohnsteuer-Anmeldung Autohaus König", "§ 41a EStG", "normal", "10004", "Lohn"),
     ]  # fmt: skip
     for due, title, basis, criticality, client, label in deadlines:
         services.create_event(
@@ -99,7 +101,7 @@ def load(office) -> None:
             all_day=True,
             legal_basis=basis,
             criticality=criticality,
-            client_name=client,
+            client_id=clients[client].pk,
             source_label=label,
             remind_minutes_before=60 * 24 * 3,
         )

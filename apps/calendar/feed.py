@@ -87,7 +87,12 @@ def render_feed(user) -> bytes:
     """VCALENDAR with one VEVENT per entry (series with their RRULE) that `user` may see."""
     since = timezone.now() - dt.timedelta(days=FEED_PAST_DAYS)
     recent = Q(end__gte=since) | (~Q(rrule="") & Q(recurrence_end__gte=since))
-    entries = CalendarEvent.objects.filter(user_filter(user.pk)).filter(recent).order_by("start", "id")
+    entries = (
+        CalendarEvent.objects.filter(user_filter(user.pk))
+        .filter(recent)
+        .select_related("client")
+        .order_by("start", "id")
+    )
     entries = entries[:FEED_MAX_EVENTS]
     cal = icalendar.Calendar()
     cal.add("prodid", "-//Clapilot//Kalender//DE")
@@ -125,6 +130,8 @@ def _vevent(entry: CalendarEvent, host: str) -> icalendar.Event:
     description = entry.description
     if entry.is_deadline and entry.legal_basis:
         description = f"{_('Legal basis')}: {entry.legal_basis}\n{description}".strip()
+    if entry.client_id:
+        description = f"{_('Client')}: {entry.client.name}\n{description}".strip()
     if entry.conference_url:
         description = f"{description}\n{entry.conference_url}".strip()
         vevent.add("url", entry.conference_url)

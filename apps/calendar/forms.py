@@ -27,7 +27,7 @@ EDITOR_FIELDS = {
     "criticality": "criticality",
     "legal_basis": "legal_basis",
     "source_label": "source_label",
-    "client_name": "client_name",
+    "client": "client_id",
     "rrule": "rrule",
     "remind_minutes_before": "remind_minutes_before",
     "description": "description",
@@ -56,7 +56,7 @@ class EventForm(forms.Form):
     criticality = forms.ChoiceField(label=_("Criticality"), choices=CalendarEvent.Criticality.choices)
     legal_basis = forms.CharField(label=_("Legal basis"), max_length=300, required=False)
     source_label = forms.CharField(label=_("Origin"), max_length=200, required=False)
-    client_name = forms.CharField(label=_("Client"), max_length=200, required=False)
+    client = forms.ChoiceField(label=_("Client"), required=False)
     rrule = forms.CharField(
         label=_("Repeats (RRULE)"),
         max_length=RRULE_MAX,
@@ -73,9 +73,10 @@ class EventForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 5}),
     )
 
-    def __init__(self, data=None, *, people, initial: dict | None = None):
+    def __init__(self, data=None, *, people, clients=(), initial: dict | None = None):
         super().__init__(data, initial=initial or {})
         self.fields["attendees"].choices = [(str(p.pk), p.get_full_name()) for p in people]
+        self.fields["client"].choices = [("", _("No client"))] + [(str(pk), label) for pk, label in clients]
         for name in EDITOR_FIELDS:
             self.fields[f"base_{name}"] = forms.CharField(required=False, widget=forms.HiddenInput)
             value = self.initial.get(name, "")
@@ -101,7 +102,7 @@ class EventForm(forms.Form):
             "criticality": event.criticality,
             "legal_basis": event.legal_basis,
             "source_label": event.source_label,
-            "client_name": event.client_name,
+            "client": str(event.client_id or ""),
             "rrule": event.rrule,
             "remind_minutes_before": ""
             if event.remind_minutes_before is None
@@ -131,7 +132,7 @@ class EventForm(forms.Form):
                 values[service_field] = [int(i) for i in submitted.split(",") if i.isdigit()]
             elif name == "all_day":
                 values[service_field] = bool(submitted)
-            elif name == "remind_minutes_before":
+            elif name in ("remind_minutes_before", "client"):
                 values[service_field] = submitted or None
             else:
                 values[service_field] = submitted

@@ -76,8 +76,17 @@ class CalendarEvent(models.Model):
         _("criticality"), max_length=10, choices=Criticality.choices, default=Criticality.NORMAL
     )
     source_label = models.CharField(_("origin label"), max_length=200, blank=True)
-    # Until the clients app exists the Mandant is plain text; it becomes a foreign key later.
-    client_name = models.CharField(_("client"), max_length=200, blank=True)
+    # The Mandant concerned. PROTECT: a client with Fristen is retired (status inactive), never
+    # deleted, so no deadline silently loses whom it concerns. Indexed with `start` below.
+    client = models.ForeignKey(
+        "clients.Client",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="calendar_events",
+        verbose_name=_("client"),
+        db_index=False,
+    )
     # Recurrence (RFC 5545 RRULE, always bounded by COUNT or UNTIL) and the end of its last occurrence.
     rrule = models.CharField(_("recurrence rule"), max_length=RRULE_MAX, blank=True)
     recurrence_end = models.DateTimeField(null=True, blank=True)
@@ -87,7 +96,7 @@ class CalendarEvent(models.Model):
     remind_at = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
     search = models.GeneratedField(
-        expression=SearchVector("title", "description", "location", "client_name", config="german"),
+        expression=SearchVector("title", "description", "location", config="german"),
         output_field=SearchVectorField(),
         db_persist=True,
     )
@@ -103,6 +112,7 @@ class CalendarEvent(models.Model):
             models.Index(fields=["start", "end"], name="cal_event_window"),
             models.Index(fields=["kind", "start"], name="cal_event_kind_start"),
             models.Index(fields=["owner", "visibility"], name="cal_event_owner"),
+            models.Index(fields=["client", "start"], name="cal_event_client_start"),
             models.Index(fields=["start", "recurrence_end"], condition=~Q(rrule=""), name="cal_event_series"),
             models.Index(
                 fields=["remind_at"],

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.calendar.models import CalendarEvent
+from apps.clients.records import client_ref
 
 # Days before the due date from which a Frist counts as "critical soon", by criticality.
 CRITICAL_SOON_DAYS = {"critical": 14, "high": 7, "normal": 3, "low": 1}
@@ -31,7 +32,7 @@ class Occurrence:
 def with_relations(qs: QuerySet[CalendarEvent]) -> QuerySet[CalendarEvent]:
     """Everything `event_record` reads, in two queries whatever the number of entries."""
     people = get_user_model().objects.only("id", "full_name", "email").order_by("full_name", "id")
-    return qs.select_related("owner", "created_by", "created_by_service").prefetch_related(
+    return qs.select_related("owner", "created_by", "created_by_service", "client").prefetch_related(
         Prefetch("attendees", queryset=people)
     )
 
@@ -99,7 +100,8 @@ def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> 
         "conference_provider": event.conference_provider,
         "source_origin": event.source_origin,
         "source_label": event.source_label,
-        "client_name": event.client_name,
+        "client_id": event.client_id,
+        "client": client_ref(event.client),
         "due": start.isoformat() if deadline else None,
         "legal_basis": event.legal_basis,
         "criticality": event.criticality,

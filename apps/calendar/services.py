@@ -26,6 +26,8 @@ from apps.calendar.errors import EventForbidden, EventNotFound, InvalidEventInpu
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.records import Occurrence, event_record, with_relations
 from apps.calendar.visibility import visible_events
+from apps.clients.services import resolve_client
+from apps.clients.visibility import visible_clients
 from apps.core import validation
 from apps.core.search import search
 
@@ -37,7 +39,7 @@ EDITABLE_FIELDS = frozenset(
     {
         "title", "description", "start", "end", "all_day", "time_zone", "location", "visibility",
         "attendee_ids", "conference_url", "conference_provider", "kind", "legal_basis", "criticality",
-        "source_label", "client_name", "rrule", "recurrence_until", "remind_minutes_before",
+        "source_label", "client_id", "rrule", "recurrence_until", "remind_minutes_before",
     }
 )  # fmt: skip
 TEXT_FIELDS = {
@@ -46,7 +48,6 @@ TEXT_FIELDS = {
     "conference_provider": 60,
     "legal_basis": 300,
     "source_label": 200,
-    "client_name": 200,
 }
 
 
@@ -163,12 +164,19 @@ def _in_window(qs: QuerySet[CalendarEvent], begin: dt.datetime, finish: dt.datet
     return qs.filter(single | series)
 
 
-def _filtered(principal: Principal, kind: str | None, query: str | None) -> QuerySet[CalendarEvent]:
+def _filtered(
+    principal: Principal, kind: str | None, query: str | None, client_id: Any = None
+) -> QuerySet[CalendarEvent]:
     qs = visible_events(principal)
     if kind:
         qs = qs.filter(kind=_choice(kind, "kind", CalendarEvent.Kind.values))
+    if client_id not in (None, ""):
+        qs = qs.filter(client=resolve_client(principal, client_id))
     if query:
-        qs = search(qs, _text(query, "query", max_length=200))
+        text = _text(query, "query", max_length=200)
+        # The words may also name the Mandant ("meier" finds every entry linked to Meier GmbH).
+        clients = search(visible_clients(principal), text).values("id")
+        qs = search(qs, text) | qs.filter(client_id__in=clients)
     return qs
 
 
@@ -192,6 +200,7 @@ def list_events(
     end: Any = None,
     kind: str | None = None,
     query: str | None = None,
+    client_id: Any = None,
     limit: int = 50,
     offset: int = 0,
 ) -> tuple[list[Occurrence], int]:
@@ -201,7 +210,7 @@ def list_events(
     begin, finish = window(principal, start, end)
     limit = max(1, min(int(limit), MAX_PAGE))
     offset = max(0, int(offset))
-    qs = _filtered(principal, kind, query)
+    qs = _filtered(principal, kind, query, client_id)
     singles = qs.filter(rrule="", start__lt=finish).filter(Q(end__gt=begin) | Q(start__gte=begin))
     total = singles.count()
     head = list(singles.order_by("start", "id").values_list("id", "start", "end")[: offset + limit])
@@ -219,26 +228,56 @@ def list_events(
 
 # What the calendar grids read of an entry; the description and audit fields stay in the database.
 GRID_FIELDS = ("id", "title", "kind", "start", "end", "all_day", "rrule", "time_zone", "visibility", "criticality",
-               "location", "client_name", "conference_url", "conference_provider", "owner_id")  # fmt: skip
+               "location", "conference_url", "conference_provider", "owner_id", "client__id", "client__name")  # fmt: skip
+
+
+def occurrence_rows(
+    principal: Principal,
+    begin: dt.datetime,
+    finish: dt.datetime,
+    *,
+    query: str | None = None,
+    client_id: Any = None,
+) -> list[tuple[int, dt.datetime, dt.datetime]]:
+    """(entry id, start, end) of every occurrence in a window, sorted by start: one narrow query
+    (no model instances), so a month with a thousand entries stays cheap to lay out."""
+    qs = _in_window(_filtered(principal, None, query, client_id), begin, finish)
+    return _expand(qs.values_list("id", "start", "end", "rrule", "time_zone"), begin, finish)
+
+
+def grid_events(principal: Principal, ids) -> dict[int, CalendarEvent]:
+    """The entries a calendar grid actually shows, with what it renders (and the client's name):
+    one query, however many ids."""
+    qs = visible_events(principal).filter(pk__in=set(ids)).select_related("client").only(*GRID_FIELDS)
+    return {event.pk: event for event in qs}
 
 
 def occurrences(
-    principal: Principal, begin: dt.datetime, finish: dt.datetime, *, query: str | None = None
+    principal: Principal,
+    begin: dt.datetime,
+    finish: dt.datetime,
+    *,
+    query: str | None = None,
+    client_id: Any = None,
 ) -> list[Occurrence]:
-    """Every occurrence in a window for the calendar pages (one query, no relations)."""
-    qs = _in_window(_filtered(principal, None, query), begin, finish).only(*GRID_FIELDS)
-    by_id = {e.pk: e for e in qs}
-    rows = _expand(((e.pk, e.start, e.end, e.rrule, e.time_zone) for e in by_id.values()), begin, finish)
-    return [Occurrence(by_id[pk], s, e) for pk, s, e in rows]
+    """Every occurrence in a window with its entry (two queries)."""
+    rows = occurrence_rows(principal, begin, finish, query=query, client_id=client_id)
+    by_id = grid_events(principal, (pk for pk, _s, _e in rows))
+    return [Occurrence(by_id[pk], s, e) for pk, s, e in rows if pk in by_id]
 
 
 def list_deadlines(
-    principal: Principal, *, overdue_days: int = 30, limit: int = 100, query: str | None = None
+    principal: Principal,
+    *,
+    overdue_days: int = 30,
+    limit: int = 100,
+    query: str | None = None,
+    client_id: Any = None,
 ) -> list[CalendarEvent]:
     """Fristen by urgency: overdue and soonest first, the more critical first on the same moment."""
     since = timezone.now() - dt.timedelta(days=overdue_days)
     rank = {"critical": 0, "high": 1, "normal": 2, "low": 3}
-    qs = _filtered(principal, CalendarEvent.Kind.DEADLINE, query).filter(start__gte=since)
+    qs = _filtered(principal, CalendarEvent.Kind.DEADLINE, query, client_id).filter(start__gte=since)
     rows = list(with_relations(qs.order_by("start", "id"))[: max(1, min(limit, 500))])
     return sorted(rows, key=lambda e: (e.start, rank.get(e.criticality, 2), e.pk))
 
@@ -294,6 +333,8 @@ def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, An
             setattr(event, name, _text(values[name], name, max_length=max_length))
     if "conference_url" in values:
         event.conference_url = _url(values["conference_url"])
+    if "client_id" in values:
+        event.client = resolve_client(principal, values["client_id"])
     if "kind" in values:
         event.kind = _choice(values["kind"], "kind", CalendarEvent.Kind.values)
     if "criticality" in values:

@@ -31,7 +31,7 @@ def _origin(ctx: ToolContext) -> str:
 
 class ListEventsArgs(Args):
     query: str | None = Field(
-        default=None, max_length=200, description="Words in title, description, place, client."
+        default=None, max_length=200, description="Words in title, description, place or client name."
     )
     start: str | None = Field(
         default=None, max_length=40, description=f"Window start, {MOMENT}. Default: today."
@@ -40,6 +40,7 @@ class ListEventsArgs(Args):
         default=None, max_length=40, description=f"Window end, {MOMENT}. Default: start + 31 days."
     )
     kind: Kind | None = Field(default=None, description="Only appointments (event) or Fristen (deadline).")
+    client_id: int | None = Field(default=None, description="Only entries of this client (Mandant).")
     limit: int = Field(default=50, ge=1, le=services.MAX_PAGE, description="Page size.")
     offset: int = Field(default=0, ge=0, description="Skip this many occurrences (pagination).")
 
@@ -90,7 +91,9 @@ class EventFields(Args):
     )
     criticality: Criticality | None = Field(default=None, description="Frist: how bad missing it would be.")
     source_label: str | None = Field(default=None, max_length=200, description="Where the entry came from.")
-    client_name: str | None = Field(default=None, max_length=200, description="The Mandant concerned.")
+    client_id: int | None = Field(
+        default=None, description="The Mandant concerned (id from mandanten_search or mandanten_list)."
+    )
     rrule: str | None = Field(
         default=None,
         max_length=RRULE_MAX,
@@ -124,7 +127,7 @@ def create_event(ctx: ToolContext, args: CreateEventArgs) -> dict:
 
 Clearable = Literal[
     "description", "location", "conference_url", "conference_provider", "legal_basis", "source_label",
-    "client_name", "rrule", "remind_minutes_before", "attendee_ids",
+    "client_id", "rrule", "remind_minutes_before", "attendee_ids",
 ]  # fmt: skip
 
 
@@ -156,7 +159,7 @@ def update_event(ctx: ToolContext, args: UpdateEventArgs) -> dict:
         if v is not None
     }
     for name in args.clear_fields:
-        changes[name] = None if name in ("remind_minutes_before", "attendee_ids") else ""
+        changes[name] = None if name in ("remind_minutes_before", "attendee_ids", "client_id") else ""
     event = services.update_event(
         ctx.principal, args.event_id, changes, expected_version=args.expected_version
     )

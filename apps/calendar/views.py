@@ -19,9 +19,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.principal import Principal
 from apps.calendar import feed, services
-from apps.calendar.errors import EventNotFound, InvalidEventInput
+from apps.calendar.errors import EventNotFound
 from apps.calendar.forms import LOCAL_FORMAT, EventForm
 from apps.calendar.records import Occurrence, countdown_days, detail_url, event_record, is_critical_soon
+from apps.clients.services import client_choices
 from apps.core.errors import DomainError
 
 AGENDA_DAYS = 30
@@ -57,53 +58,73 @@ def _days(
     principal: Principal, first: dt.date, count: int, query: str | None = None, cap: int | None = None
 ) -> list[dict]:
     """`count` days from `first`, each with the occurrences touching it (in the viewer's zone).
-    With `cap`, a day renders at most that many and counts the rest in `more`."""
-    found = services.occurrences(
+    With `cap`, a day renders at most that many and counts the rest in `more`. The layout works
+    on narrow (id, start, end) rows; only the entries actually shown are loaded (two queries)."""
+    rows = services.occurrence_rows(
         principal,
         _midnight(first, principal),
         _midnight(first + dt.timedelta(days=count), principal),
         query=query,
     )
-    by_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
+    by_day: dict[dt.date, list[tuple[int, dt.datetime, dt.datetime]]] = defaultdict(list)
     last = first + dt.timedelta(days=count - 1)
     tz = principal.time_zone
-    for occ in found:
-        local_end = occ.end.astimezone(tz)
-        day = max(occ.start.astimezone(tz).date(), first)
+    for row in rows:
+        _pk, start, end = row
+        local_end = end.astimezone(tz)
+        day = max(start.astimezone(tz).date(), first)
         end_day = local_end.date()
-        if occ.end > occ.start and local_end.time() == dt.time(0):
+        if end > start and local_end.time() == dt.time(0):
             end_day -= dt.timedelta(days=1)  # ends at midnight: not on that day
         while day <= min(end_day, last):
-            by_day[day].append(occ)
+            by_day[day].append(row)
             day += dt.timedelta(days=1)
+    shown = {d: occs if cap is None else occs[:cap] for d, occs in by_day.items()}
+    events = services.grid_events(principal, {pk for occs in shown.values() for pk, _s, _e in occs})
     today = _today(principal)
     days = []
     for d in (first + dt.timedelta(days=i) for i in range(count)):
         occs = by_day.get(d, [])
-        shown = occs if cap is None else occs[:cap]
+        iso = d.isoformat()
+        items = [
+            _item(Occurrence(events[pk], s, e), tz, today, iso)
+            for pk, s, e in shown.get(d, [])
+            if pk in events
+        ]
         days.append(
-            {
-                "date": d,
-                "items": [_item(o, tz, today) for o in shown],
-                "more": len(occs) - len(shown),
-                "is_today": d == today,
-            }
+            {"date": d, "iso": iso, "items": items, "more": len(occs) - len(items), "is_today": d == today}
         )
     return days
 
 
-def _item(occ: Occurrence, tz: dt.tzinfo, today: dt.date) -> dict:
+def _item(occ: Occurrence, tz: dt.tzinfo, today: dt.date, day_iso: str) -> dict:
+    """What a chip or agenda row renders, prepared once here: a month grid draws a few hundred
+    chips, and every template lookup or filter there costs more than this Python."""
     event = occ.event
     days = countdown_days(event, occ.start, today) if event.is_deadline else None
+    critical = is_critical_soon(event, days) if days is not None else False
     local_start = occ.start.astimezone(tz)
+    classes = f"cal-chip kind-{event.kind}"
+    if critical:
+        classes += " is-critical"
+    if event.visibility == "private":
+        classes += " is-private"
+    tooltip = " · ".join(
+        part for part in (event.title, event.location, event.client.name if event.client_id else "") if part
+    )
     return {
         "event": event,
         "url": detail_url(event.pk),
         "start": local_start,
         "end": occ.end.astimezone(tz),
         "date": local_start.date().isoformat(),
+        "day": day_iso,
+        "iso": local_start.isoformat(),
+        "time": local_start.strftime("%H:%M"),
+        "classes": classes,
+        "tooltip": tooltip,
         "countdown": days,
-        "critical": is_critical_soon(event, days) if days is not None else False,
+        "critical": critical,
     }
 
 
@@ -130,6 +151,8 @@ def month_page(request):
         "prev": prev_month.strftime("%Y-%m"),
         "next": next_month.strftime("%Y-%m"),
         "today": today,
+        "create_url": reverse("calendar:create"),
+        "week_url": reverse("calendar:week"),
     }
     return render(request, "calendar/month.html", context)
 
@@ -195,9 +218,11 @@ def deadlines_page(request):
 
 
 def _apply_errors(form: EventForm, exc: DomainError) -> None:
-    field_errors = (exc.details or {}).get("field_errors", {}) if isinstance(exc, InvalidEventInput) else {}
+    field_errors = exc.details.get("field_errors", {}) if isinstance(exc.details, dict) else {}
     for field, message in field_errors.items():
-        name = {"attendee_ids": "attendees", "recurrence_until": "rrule"}.get(field, field)
+        name = {"attendee_ids": "attendees", "recurrence_until": "rrule", "client_id": "client"}.get(
+            field, field
+        )
         form.add_error(name if name in form.fields else None, message)
     if not field_errors:
         form.add_error(None, exc.message)
@@ -206,8 +231,9 @@ def _apply_errors(form: EventForm, exc: DomainError) -> None:
 @login_required
 def create_page(request):
     principal = _principal(request)
+    clients = client_choices(principal)
     if request.method == "POST":
-        form = EventForm(request.POST, people=_people())
+        form = EventForm(request.POST, people=_people(), clients=clients)
         if form.is_valid():
             try:
                 event = services.create_event(principal, **form.service_values(only_changed=False))
@@ -225,8 +251,9 @@ def create_page(request):
             "kind": request.GET.get("kind") if request.GET.get("kind") in ("event", "deadline") else "event",
             "visibility": "shared",
             "criticality": "normal",
+            "client": request.GET.get("client", "") if request.GET.get("client", "").isdigit() else "",
         }
-        form = EventForm(people=_people(), initial=initial)
+        form = EventForm(people=_people(), clients=clients, initial=initial)
     return render(request, "calendar/form.html", {"form": form, "event": None})
 
 
@@ -237,9 +264,10 @@ def detail_page(request, event_id: int):
         event = services.get_event(principal, event_id)
     except EventNotFound:
         raise Http404(_("This entry does not exist or you cannot see it.")) from None
-    form = EventForm(people=_people(), initial=EventForm.values_of(event))
+    clients = client_choices(principal)
+    form = EventForm(people=_people(), clients=clients, initial=EventForm.values_of(event))
     if request.method == "POST":
-        form = EventForm(request.POST, people=_people())
+        form = EventForm(request.POST, people=_people(), clients=clients)
         if form.is_valid():
             try:
                 changes = form.service_values(only_changed=True)

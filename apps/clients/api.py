@@ -49,6 +49,7 @@ class ClientWriteSerializer(serializers.Serializer):
 class ClientPatchSerializer(ClientWriteSerializer):
     name = serializers.CharField(max_length=NAME_MAX, required=False)
     client_number = serializers.CharField(max_length=40, required=False)
+    expected_version = serializers.IntegerField(required=False, min_value=1)
 
 
 class CaseWriteSerializer(serializers.Serializer):
@@ -63,6 +64,7 @@ class CasePatchSerializer(CaseWriteSerializer):
     client_id = serializers.IntegerField(required=False)
     reference = serializers.CharField(max_length=60, required=False)
     subject = serializers.CharField(max_length=SUBJECT_MAX, required=False)
+    expected_version = serializers.IntegerField(required=False, min_value=1)
 
 
 @extend_schema(tags=["clients"])
@@ -107,12 +109,13 @@ class ClientDetailView(APIView):
     @extend_schema(
         operation_id="clients_partial_update",
         responses={200: OpenApiTypes.OBJECT},
-        summary="Change some fields (partial)",
+        summary="Change some fields (partial); optional expected_version (409 version_conflict)",
         request=ClientPatchSerializer,
     )
     def patch(self, request, client_id: int):
         data = validated(ClientPatchSerializer, request.data)
-        client = services.update_client(principal(request), client_id, data)
+        expected = data.pop("expected_version", None)
+        client = services.update_client(principal(request), client_id, data, expected_version=expected)
         return Response({"client": client_record(client)})
 
 
@@ -156,9 +159,11 @@ class CaseDetailView(APIView):
     @extend_schema(
         operation_id="cases_partial_update",
         responses={200: OpenApiTypes.OBJECT},
-        summary="Change some fields (partial)",
+        summary="Change some fields (partial); optional expected_version (409 version_conflict)",
         request=CasePatchSerializer,
     )
     def patch(self, request, case_id: int):
         data = validated(CasePatchSerializer, request.data)
-        return Response({"case": case_record(services.update_case(principal(request), case_id, data))})
+        expected = data.pop("expected_version", None)
+        case = services.update_case(principal(request), case_id, data, expected_version=expected)
+        return Response({"case": case_record(case)})

@@ -1,10 +1,14 @@
-"""Demo Mandanten for "Kanzlei Berger & Partner": the clients the demo calendar talks about, with
-client numbers, addresses and a few open cases (Akten)."""
+"""Demo Mandanten for "Kanzlei Berger & Partner": the clients the demo calendar and tasks talk
+about, with client numbers, addresses and a few open cases (Akten).
+
+Kalender and Aufgaben come before this app in INSTALLED_APPS but link their demo rows to these
+clients, so they call `demo_clients(office)`, which loads them first; `load` skips what exists."""
 
 from __future__ import annotations
 
 from apps.accounts.principal import Principal
 from apps.clients import services
+from apps.clients.models import Case, Client
 
 # (number, name, kind, tax number, e-mail, phone, street, postal code, city, responsible)
 CLIENTS = [
@@ -31,11 +35,22 @@ CASES = [
 ]
 
 
+def demo_clients(office) -> dict[str, Client]:
+    """The demo clients by client number, loaded now if no loader did yet."""
+    if "clients" not in office.extra:
+        load(office)
+    return office.extra["clients"]
+
+
 def load(office) -> None:
+    if "clients" in office.extra:
+        return
     admin = Principal.for_user(office.admin)
     users = office.users
-    ids = {}
+    ids = {c.client_number: c for c in Client.objects.filter(client_number__in=[row[0] for row in CLIENTS])}
     for number, name, kind, tax, email, phone, street, postal, city, who in CLIENTS:
+        if number in ids:
+            continue
         responsible = users.get(who)
         client = services.create_client(
             admin,
@@ -51,7 +66,13 @@ def load(office) -> None:
             responsible_id=responsible.pk if responsible else None,
         )
         ids[number] = client
+    office.extra["clients"] = ids
+    taken = set(
+        Case.objects.filter(reference__in=[row[1] for row in CASES]).values_list("reference", flat=True)
+    )
     for number, reference, subject, status in CASES:
+        if reference in taken:
+            continue
         client = ids[number]
         services.create_case(
             admin,

@@ -15,3 +15,10 @@ class InvalidClientInput(DomainError):
     """Bad values; `details` maps field → message so the model or the form can fix them."""
 
     code = "invalid_input"
+
+
+class VersionConflict(DomainError):
+    """The record changed since the caller read it; `details` carries the current record."""
+
+    code = "version_conflict"
+    http_status = 409

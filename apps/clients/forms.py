@@ -48,6 +48,7 @@ class ClientForm(forms.Form):
 
     def __init__(self, data=None, *, people, client: Client | None = None):
         self.client = client
+        self.people = people
         super().__init__(data, initial=self.values_of(client) if client else {"country": "Deutschland"})
         self.fields["responsible"].choices = [("", _("Nobody"))] + [
             (str(p.pk), p.get_full_name()) for p in people
@@ -56,6 +57,10 @@ class ClientForm(forms.Form):
             for name in EDITOR_FIELDS:
                 self.fields[f"base_{name}"] = forms.CharField(required=False, widget=forms.HiddenInput)
                 self.initial[f"base_{name}"] = self.initial[name]
+            # The version the editor started from: a save on top of someone else's newer change is
+            # refused (`version_conflict`) instead of silently mixing the two.
+            self.fields["version"] = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+            self.initial["version"] = client.version
 
     @staticmethod
     def values_of(client: Client) -> dict[str, str]:

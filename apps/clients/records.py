@@ -22,6 +22,19 @@ def _person(user) -> dict | None:
     return {"id": user.pk, "name": user.get_full_name(), "email": user.email} if user else None
 
 
+def client_ref(client: Client | None) -> dict | None:
+    """How a task, calendar entry or document names its Mandant: enough to show and link it
+    without another request (`client_relations`-style select_related("client") keeps it free)."""
+    if client is None:
+        return None
+    return {
+        "id": client.pk,
+        "name": client.name,
+        "client_number": client.client_number,
+        "url": detail_url(client.pk),
+    }
+
+
 def client_relations(qs: QuerySet[Client]) -> QuerySet[Client]:
     return qs.select_related("responsible")
 

@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.clients import events
-from apps.clients.errors import CaseNotFound, ClientNotFound, InvalidClientInput
+from apps.clients.errors import CaseNotFound, ClientNotFound, InvalidClientInput, VersionConflict
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
-from apps.clients.records import case_relations, client_relations
+from apps.clients.records import case_record, case_relations, client_record, client_relations
 from apps.clients.visibility import visible_cases, visible_clients
 from apps.core import validation
 from apps.core.search import search
@@ -89,6 +89,26 @@ def get_client(principal: Principal, client_id: Any, *, for_update: bool = False
         return qs.get(pk=int(client_id))
     except (Client.DoesNotExist, TypeError, ValueError):
         raise ClientNotFound(_("There is no client with id %(id)s.") % {"id": client_id}) from None
+
+
+def resolve_client(principal: Principal, client_id: Any, *, field: str = "client_id") -> Client | None:
+    """The client a task, calendar entry or document links to: None when no id is given, else a
+    client the principal can see. Unknown and invisible ids answer alike (`client_not_found`,
+    naming the field), so other domains never link to, or leak, a client the caller cannot see."""
+    if client_id in (None, ""):
+        return None
+    try:
+        return visible_clients(principal).only("id", "name", "client_number").get(pk=int(client_id))
+    except (Client.DoesNotExist, TypeError, ValueError):
+        message = _("There is no client with id %(id)s.") % {"id": client_id}
+        raise ClientNotFound(message, details={"field_errors": {field: message}}) from None
+
+
+def client_choices(principal: Principal) -> list[tuple[int, str]]:
+    """(id, "Name (number)") of every visible client by name, for the pickers of other domains'
+    forms: one query whatever the office's size."""
+    rows = visible_clients(principal).order_by("name", "id").values_list("id", "name", "client_number")
+    return [(pk, f"{name} ({number})") for pk, name, number in rows]
 
 
 def _filtered_clients(principal: Principal, query: str | None, status: str | None) -> QuerySet[Client]:
@@ -174,12 +194,20 @@ def create_client(principal: Principal, *, name: str, client_number: str, **valu
 
 
 @transaction.atomic
-def update_client(principal: Principal, client_id: Any, changes: dict[str, Any]) -> Client:
-    """Partial update: fields not in `changes` stay as they are."""
+def update_client(
+    principal: Principal, client_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+) -> Client:
+    """Partial update: fields not in `changes` stay as they are. With `expected_version` (the
+    version the caller read), a stale write is refused with `version_conflict` instead."""
     unknown = set(changes) - CLIENT_FIELDS
     if unknown:
         raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
     client = get_client(principal, client_id, for_update=True)
+    if expected_version is not None and expected_version != client.version:
+        raise VersionConflict(
+            _("The client was changed by someone else in the meantime."),
+            details={"client": client_record(get_client(principal, client.pk))},
+        )
     _set_client_fields(client, changes)
     if "client_number" in changes:
         _number_free(client.client_number, exclude_id=client.pk)
@@ -263,11 +291,19 @@ def create_case(principal: Principal, *, reference: str, subject: str, client_id
 
 
 @transaction.atomic
-def update_case(principal: Principal, case_id: Any, changes: dict[str, Any]) -> Case:
+def update_case(
+    principal: Principal, case_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+) -> Case:
+    """Partial update; with `expected_version` a stale write is refused (`version_conflict`)."""
     unknown = set(changes) - CASE_FIELDS
     if unknown:
         raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
     case = get_case(principal, case_id, for_update=True)
+    if expected_version is not None and expected_version != case.version:
+        raise VersionConflict(
+            _("The case was changed by someone else in the meantime."),
+            details={"case": case_record(get_case(principal, case.pk))},
+        )
     _set_case_fields(principal, case, changes)
     case.version += 1
     _save_case(case)

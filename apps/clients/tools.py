@@ -111,17 +111,26 @@ class UpdateClientArgs(ClientFields):
     client_id: int
     name: str | None = Field(default=None, min_length=1, max_length=NAME_MAX)
     client_number: str | None = Field(default=None, min_length=1, max_length=40)
+    expected_version: int | None = Field(
+        default=None, ge=1, description="The version you read; refuse the change if it differs."
+    )
 
 
 @tool(
     name="mandanten_update",
     family=FAMILY,
     read_only=False,
-    description="Change some fields of a client; fields you leave out stay as they are.",
+    description="Change some fields of a client; fields you leave out stay as they are. Pass "
+    "expected_version (from mandanten_get) to refuse the change if someone changed the client meanwhile.",
 )
 def update_client(ctx: ToolContext, args: UpdateClientArgs) -> dict:
-    changes = {k: v for k, v in args.model_dump(exclude={"client_id"}).items() if v is not None}
-    return {"client": client_record(services.update_client(ctx.principal, args.client_id, changes))}
+    changes = {
+        k: v for k, v in args.model_dump(exclude={"client_id", "expected_version"}).items() if v is not None
+    }
+    client = services.update_client(
+        ctx.principal, args.client_id, changes, expected_version=args.expected_version
+    )
+    return {"client": client_record(client)}
 
 
 # --- cases (optional module) ------------------------------------------------------------------
@@ -187,6 +196,9 @@ class UpdateCaseArgs(Args):
     subject: str | None = Field(default=None, min_length=1, max_length=SUBJECT_MAX)
     status: CaseStatus | None = None
     responsible_id: int | None = None
+    expected_version: int | None = Field(
+        default=None, ge=1, description="The version you read; refuse the change if it differs."
+    )
 
 
 @tool(
@@ -194,8 +206,12 @@ class UpdateCaseArgs(Args):
     family=CASES_FAMILY,
     module=CASES_MODULE,
     read_only=False,
-    description="Change some fields of a case; fields you leave out stay as they are.",
+    description="Change some fields of a case; fields you leave out stay as they are. Pass "
+    "expected_version (from cases_get) to refuse the change if someone changed the case meanwhile.",
 )
 def update_case(ctx: ToolContext, args: UpdateCaseArgs) -> dict:
-    changes = {k: v for k, v in args.model_dump(exclude={"case_id"}).items() if v is not None}
-    return {"case": case_record(services.update_case(ctx.principal, args.case_id, changes))}
+    changes = {
+        k: v for k, v in args.model_dump(exclude={"case_id", "expected_version"}).items() if v is not None
+    }
+    case = services.update_case(ctx.principal, args.case_id, changes, expected_version=args.expected_version)
+    return {"case": case_record(case)}

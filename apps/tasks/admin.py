@@ -60,6 +60,7 @@ class TaskAdmin(admin.ModelAdmin):
         "title",
         "board",
         "status",
+        "client",
         "assignee",
         "priority",
         "due_date",
@@ -67,8 +68,8 @@ class TaskAdmin(admin.ModelAdmin):
         "updated_at",
     )
     list_filter = ("status", "board", "priority", "source_type")
-    search_fields = ("title", "description", "source_label")
-    list_select_related = ("board", "status", "assignee")
+    search_fields = ("title", "description", "source_label", "client__name", "client__client_number")
+    list_select_related = ("board", "status", "assignee", "client")
     date_hierarchy = "created_at"
     readonly_fields = (
         "erstellt_von",

@@ -26,6 +26,7 @@ class TaskFilterSerializer(serializers.Serializer):
     assignee = serializers.IntegerField(required=False)
     due_from = serializers.DateField(required=False)
     due_to = serializers.DateField(required=False)
+    client_id = serializers.IntegerField(required=False)
     q = serializers.CharField(required=False, max_length=200)
     limit = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_PAGE, default=50)
     offset = serializers.IntegerField(required=False, min_value=0, default=0)
@@ -40,6 +41,7 @@ class TaskWriteSerializer(serializers.Serializer):
     priority = serializers.ChoiceField(choices=Task.Priority.values, required=False)
     due_date = serializers.DateField(required=False, allow_null=True)
     follow_up_date = serializers.DateField(required=False, allow_null=True)
+    client_id = serializers.IntegerField(required=False, allow_null=True)
     source_label = serializers.CharField(max_length=200, required=False, allow_blank=True)
     source_url = serializers.CharField(max_length=500, required=False, allow_blank=True)
 
@@ -119,6 +121,7 @@ class TaskListView(APIView):
             assignee_id=f.get("assignee"),
             due_from=f.get("due_from"),
             due_to=f.get("due_to"),
+            client_id=f.get("client_id"),
             query=f.get("q"),
             limit=f["limit"],
             offset=f["offset"],

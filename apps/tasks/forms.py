@@ -17,13 +17,18 @@ EDITOR_FIELDS = {
     "priority": "priority",
     "due_date": "due_date",
     "follow_up_date": "follow_up_date",
+    "client": "client_id",
 }
 
 
 class QuickAddForm(forms.Form):
+    """The board's "add a card" and the client page's "add a task": without board or status the
+    task goes to the first shared board's first open column."""
+
     title = forms.CharField(max_length=TITLE_MAX)
-    board = forms.IntegerField()
-    status = forms.IntegerField()
+    board = forms.IntegerField(required=False)
+    status = forms.IntegerField(required=False)
+    client = forms.IntegerField(required=False)
 
 
 class BoardForm(forms.Form):
@@ -61,8 +66,9 @@ class TaskEditForm(forms.Form):
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
+    client = forms.ChoiceField(label=_("Client"), required=False)
 
-    def __init__(self, data=None, *, task: Task, boards, people):
+    def __init__(self, data=None, *, task: Task, boards, people, clients=()):
         self.task = task
         super().__init__(data, initial=self.values_of(task))
         self.fields["status"].choices = [(str(s.pk), s.name) for s in TaskStatus.objects.all()]
@@ -70,6 +76,7 @@ class TaskEditForm(forms.Form):
         self.fields["assignee"].choices = [("", _("Nobody"))] + [
             (str(p.pk), p.get_full_name()) for p in people
         ]
+        self.fields["client"].choices = [("", _("No client"))] + [(str(pk), label) for pk, label in clients]
         for name in EDITOR_FIELDS:
             self.fields[f"base_{name}"] = forms.CharField(required=False, widget=forms.HiddenInput)
             self.initial[f"base_{name}"] = self.initial[name]
@@ -85,6 +92,7 @@ class TaskEditForm(forms.Form):
             "priority": task.priority,
             "due_date": task.due_date.isoformat() if task.due_date else "",
             "follow_up_date": task.follow_up_date.isoformat() if task.follow_up_date else "",
+            "client": str(task.client_id or ""),
         }
 
     def changed_against_baseline(self) -> dict:

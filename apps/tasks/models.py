@@ -107,6 +107,16 @@ class Task(models.Model):
         _("priority"), max_length=8, choices=Priority.choices, default=Priority.NORMAL
     )
     due_date = models.DateField(_("due"), null=True, blank=True)
+    # The Mandant the task is about. PROTECT: a client with tasks is retired (status inactive),
+    # never deleted, so no task silently loses whom it concerns.
+    client = models.ForeignKey(
+        "clients.Client",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tasks",
+        verbose_name=_("client"),
+    )
     follow_up_date = models.DateField(_("follow-up"), null=True, blank=True)
     position = models.IntegerField(_("position"), default=0)
     # Audit actor: the person who created it (a team-room member, not the room's service principal).

@@ -21,6 +21,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.clients.services import resolve_client
+from apps.clients.visibility import visible_clients
 from apps.core import validation
 from apps.core.search import search
 from apps.tasks import events
@@ -38,8 +40,11 @@ from apps.tasks.visibility import EVERYONE, share_board, viewers, visible_boards
 
 MAX_PAGE = 200
 EDITABLE_FIELDS = frozenset(
-    {"title", "description", "assignee_id", "priority", "due_date", "follow_up_date", "status_id", "board_id"}
-)
+    {
+        "title", "description", "assignee_id", "priority", "due_date", "follow_up_date", "status_id",
+        "board_id", "client_id",
+    }
+)  # fmt: skip
 
 
 # --- validation helpers -----------------------------------------------------------------------
@@ -207,6 +212,7 @@ def list_tasks(
     assignee_id: Any = None,
     due_from: Any = None,
     due_to: Any = None,
+    client_id: Any = None,
     query: str | None = None,
     limit: int = 50,
     offset: int = 0,
@@ -227,8 +233,10 @@ def list_tasks(
         qs = qs.filter(due_date__gte=start)
     if (end := _date(due_to, "due_to")) is not None:
         qs = qs.filter(due_date__lte=end)
+    if client_id not in (None, ""):
+        qs = qs.filter(client=resolve_client(principal, client_id))
     if query:
-        qs = search(qs, _text(query, "query", max_length=200))
+        qs = _search(principal, qs, query)
     limit = max(1, min(int(limit), MAX_PAGE))
     offset = max(0, int(offset))
     total = qs.count()
@@ -241,6 +249,13 @@ def list_tasks(
     )
     by_id = {t.pk: t for t in with_relations(Task.objects.filter(pk__in=ids))}
     return [by_id[i] for i in ids], total
+
+
+def _search(principal: Principal, qs: QuerySet[Task], query: str) -> QuerySet[Task]:
+    """Words in title, description or origin, or naming the task's Mandant."""
+    text = _text(query, "query", max_length=200)
+    clients = search(visible_clients(principal), text).values("id")
+    return search(qs, text) | qs.filter(client_id__in=clients)
 
 
 def board_columns(
@@ -258,13 +273,13 @@ def board_columns(
     if assignee_id is not None:
         qs = qs.filter(assignee_id=assignee_id) if assignee_id != "none" else qs.filter(assignee__isnull=True)
     if query:
-        qs = search(qs, _text(query, "query", max_length=200))
+        qs = _search(principal, qs, query)
     counts = dict(qs.order_by().values("status_id").annotate(n=Count("id")).values_list("status_id", "n"))
     ranked = qs.annotate(
         rank=Window(RowNumber(), partition_by=[F("status_id")], order_by=[F("position").asc(), F("id").asc()])
     ).filter(rank__lte=per_column)
     cards: dict[int, list[Task]] = {}
-    for task in ranked.select_related("status", "assignee").order_by("position", "id"):
+    for task in ranked.select_related("status", "assignee", "client").order_by("position", "id"):
         task.board = board  # already loaded; saves a join per card
         cards.setdefault(task.status_id, []).append(task)
     columns = [
@@ -315,6 +330,7 @@ def create_task(
     priority: str = Task.Priority.NORMAL,
     due_date: Any = None,
     follow_up_date: Any = None,
+    client_id: Any = None,
     source_type: str | None = None,
     source_id: str | None = None,
     source_label: str = "",
@@ -335,6 +351,7 @@ def create_task(
         priority=_choice(priority, "priority", Task.Priority.values),
         due_date=_date(due_date, "due_date"),
         follow_up_date=_follow_up(status, _date(follow_up_date, "follow_up_date")),
+        client=resolve_client(principal, client_id),
         erstellt_von=principal.audit_actor,
         created_by_service=principal.service,
         source_type=source_type,
@@ -401,6 +418,8 @@ def update_task(
         task.due_date = _date(changes["due_date"], "due_date")
     if "follow_up_date" in changes:
         task.follow_up_date = _date(changes["follow_up_date"], "follow_up_date")
+    if "client_id" in changes:
+        task.client = resolve_client(principal, changes["client_id"])
     if "assignee_id" in changes:
         task.assignee_id = _check_assignee(task.board, changes["assignee_id"])
     elif task.board_id != old_board.pk and task.assignee_id:

@@ -61,8 +61,9 @@ class ListTasksArgs(Args):
     assignee_id: int | None = Field(default=None, description="Only tasks assigned to this person.")
     due_from: dt.date | None = Field(default=None, description="Due on or after (YYYY-MM-DD).")
     due_to: dt.date | None = Field(default=None, description="Due on or before (YYYY-MM-DD).")
+    client_id: int | None = Field(default=None, description="Only tasks of this client (Mandant).")
     query: str | None = Field(
-        default=None, max_length=200, description="Words in title, description or origin."
+        default=None, max_length=200, description="Words in title, description, origin or client name."
     )
     limit: int = Field(default=50, ge=1, le=services.MAX_PAGE, description="Page size.")
     offset: int = Field(default=0, ge=0, description="Skip this many tasks (pagination).")
@@ -104,6 +105,9 @@ class CreateTaskArgs(Args):
     priority: Priority = "normal"
     due_date: dt.date | None = Field(default=None, description="YYYY-MM-DD")
     follow_up_date: dt.date | None = Field(default=None, description="Wiedervorlage date, YYYY-MM-DD")
+    client_id: int | None = Field(
+        default=None, description="The Mandant the task is about (id from mandanten_search)."
+    )
     source_label: str | None = Field(
         default=None, max_length=200, description="Where the task came from, for people."
     )
@@ -122,7 +126,7 @@ def create_task(ctx: ToolContext, args: CreateTaskArgs) -> dict:
     return {"task": task_record(task)}
 
 
-Clearable = Literal["description", "assignee_id", "due_date", "follow_up_date"]
+Clearable = Literal["description", "assignee_id", "due_date", "follow_up_date", "client_id"]
 
 
 class UpdateTaskArgs(Args):
@@ -135,6 +139,7 @@ class UpdateTaskArgs(Args):
     priority: Priority | None = None
     due_date: dt.date | None = Field(default=None, description="YYYY-MM-DD")
     follow_up_date: dt.date | None = Field(default=None, description="YYYY-MM-DD")
+    client_id: int | None = Field(default=None, description="Link the task to this client (Mandant).")
     clear_fields: list[Clearable] = Field(default_factory=list, description="Fields to empty.")
     expected_version: int | None = Field(
         default=None, description="Refuse the change if the task's version differs."

@@ -10,13 +10,15 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
+from apps.clients.services import client_choices
 from apps.core.errors import DomainError
 from apps.tasks import services
-from apps.tasks.errors import InvalidTaskInput, TaskNotFound
+from apps.tasks.errors import TaskNotFound
 from apps.tasks.forms import BoardForm, QuickAddForm, TaskEditForm
 from apps.tasks.models import Comment
 from apps.tasks.records import task_record
@@ -69,6 +71,7 @@ def list_page(request):
     filters = _filters(request)
     board_id = request.GET.get("board") or None
     status_id = request.GET.get("status") or None
+    client_id = request.GET.get("client") if (request.GET.get("client") or "").isdigit() else None
     unfinished = request.GET.get("open") == "1"
     try:
         page_number = max(1, int(request.GET.get("page", "1")))
@@ -79,6 +82,7 @@ def list_page(request):
             principal,
             board_id=board_id,
             status_id=status_id,
+            client_id=client_id,
             unfinished=unfinished or None,
             limit=PAGE_SIZE,
             offset=(page_number - 1) * PAGE_SIZE,
@@ -118,19 +122,22 @@ def detail_page(request, task_id: int):
         task = services.get_task(principal, task_id)
     except TaskNotFound:
         raise Http404(_("This task does not exist or you cannot see it.")) from None
-    form = TaskEditForm(task=task, boards=services.list_boards(principal), people=_people())
+    boards, clients = services.list_boards(principal), client_choices(principal)
+    form = TaskEditForm(task=task, boards=boards, people=_people(), clients=clients)
     if request.method == "POST":
-        form = TaskEditForm(request.POST, task=task, boards=services.list_boards(principal), people=_people())
+        form = TaskEditForm(request.POST, task=task, boards=boards, people=_people(), clients=clients)
         if form.is_valid():
             changes = form.changed_against_baseline()
             try:
                 if changes:
                     services.update_task(principal, task.pk, changes)
-            except InvalidTaskInput as exc:
-                for field, message in (exc.details or {}).get("field_errors", {}).items():
-                    form.add_error(field.removesuffix("_id") if field.endswith("_id") else field, message)
             except DomainError as exc:
-                form.add_error(None, exc.message)
+                field_errors = exc.details.get("field_errors", {}) if isinstance(exc.details, dict) else {}
+                for field, message in field_errors.items():
+                    name = field.removesuffix("_id")
+                    form.add_error(name if name in form.fields else None, message)
+                if not field_errors:
+                    form.add_error(None, exc.message)
             else:
                 messages.success(request, _("Saved."))
                 return redirect("tasks:detail", task_id=task.pk)
@@ -169,17 +176,27 @@ def quick_add(request):
     form = QuickAddForm(request.POST)
     if not form.is_valid():
         return HttpResponse(form.errors.as_text(), status=400)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = ""
     try:
         task = services.create_task(
             _principal(request),
             title=form.cleaned_data["title"],
             board_id=form.cleaned_data["board"],
             status_id=form.cleaned_data["status"],
+            client_id=form.cleaned_data["client"],
         )
     except DomainError as exc:
+        if back:
+            messages.error(request, exc.message)
+            return redirect(back)
         return HttpResponse(exc.message, status=exc.http_status)
     if request.htmx:
         return render(request, "tasks/_card.html", {"task": task})
+    if back:
+        messages.success(request, _("Task created."))
+        return redirect(back)
     return redirect(f"{reverse('tasks:board')}?board={task.board_id}")
 
 

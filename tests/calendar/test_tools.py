@@ -11,6 +11,7 @@ from apps.mutations.models import MutationEvent
 from apps.tools import registry
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
+from tests.factories import ClientFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -70,6 +71,7 @@ def test_read_before_write_create_read_after_write_update_delete(anna_ctx, soon)
 
 
 def test_create_a_deadline_keeps_frist_fields(anna_ctx):
+    schulz = ClientFactory(name="Bäckerei Schulz GmbH", client_number="10002")
     due = (dt.date.today() + dt.timedelta(days=10)).isoformat()
     result = call(
         anna_ctx,
@@ -81,12 +83,13 @@ def test_create_a_deadline_keeps_frist_fields(anna_ctx):
         legal_basis="§ 18 UStG",
         criticality="high",
         source_label="USt-Kalender",
-        client_name="Bäckerei Schulz",
+        client_id=schulz.pk,
     )
     assert result.ok, result.message
     event = result.output["event"]
     assert event["kind"] == "deadline" and event["due"] == event["start"]
-    assert event["countdown_days"] in (9, 10, 11) and event["client_name"] == "Bäckerei Schulz"
+    assert event["countdown_days"] in (9, 10, 11)
+    assert event["client_id"] == schulz.pk and event["client"]["name"] == "Bäckerei Schulz GmbH"
     listed = call(
         anna_ctx,
         "calendar_list_events",

@@ -16,3 +16,21 @@ def test_bootstrap_loads_the_clients_demo(settings):
     assert Client.objects.count() >= 8
     assert Client.objects.filter(name="Bäckerei Schulz GmbH", client_number="10002").exists()
     assert Case.objects.filter(client__name="Schreinerei Vogel").count() == 2
+
+
+def test_demo_tasks_and_calendar_link_the_demo_clients(settings):
+    from apps.calendar.models import CalendarEvent
+    from apps.tasks.models import Task
+
+    settings.CLAPILOT_ADMIN_EMAIL = "chef@kanzlei.example"
+    settings.CLAPILOT_ADMIN_PASSWORD = "a-long-configured-secret"
+    settings.CLAPILOT_DEMO_DATA = True
+    call_command("bootstrap")
+    call_command("bootstrap")  # a second start loads nothing twice
+    assert Client.objects.filter(client_number="10003").count() == 1
+    meier = Client.objects.get(client_number="10003")
+    assert Task.objects.filter(client=meier, title__contains="Einspruch").exists()
+    assert CalendarEvent.objects.filter(client=meier, kind="deadline", criticality="critical").exists()
+    assert CalendarEvent.objects.filter(client=meier, kind="event").exists()
+    assert Task.objects.filter(client__isnull=False).count() >= 7
+    assert CalendarEvent.objects.filter(client__isnull=False).count() >= 10

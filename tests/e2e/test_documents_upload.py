@@ -4,7 +4,8 @@ a worker extracts them, and the open list updates live without a reload."""
 import pytest
 
 from tests.documents.factories import pdf_bytes
-from tests.factories import PASSWORD, UserFactory
+from tests.e2e.helpers import log_in
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.e2e
 
@@ -19,10 +20,7 @@ def test_drop_several_files_and_watch_extraction(shared_media, server, worker, p
     from apps.documents.models import Document
 
     user = UserFactory(email="anna@kanzlei.example")
-    page.goto(f"{server}/accounts/login/")
-    page.fill("#id_username", user.email)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    log_in(page, server, user.email)
     page.goto(f"{server}/dokumente/")
     page.wait_for_selector("#upload-zone")
     page.wait_for_timeout(500)  # let the mutation socket connect
@@ -55,10 +53,7 @@ def test_open_detail_page_follows_the_extraction(shared_media, server, page):
 
     user = UserFactory(email="ben@kanzlei.example")
     doc = DocumentFactory(extraction_status="pending", extracted_text="", title="Mandantenbrief")
-    page.goto(f"{server}/accounts/login/")
-    page.fill("#id_username", user.email)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    log_in(page, server, user.email)
     page.goto(f"{server}/dokumente/{doc.pk}/")
     page.wait_for_selector("#extraction-status.extraction-pending")
     page.wait_for_timeout(500)  # let the mutation socket connect

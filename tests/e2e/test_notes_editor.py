@@ -2,28 +2,15 @@
 editor live with a highlight; a script smuggled into the HTML never runs; typing and saving
 persists; a stale save shows the conflict banner instead of overwriting."""
 
-import json
-import urllib.request
-
 import pytest
 
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
 from apps.notes.models import Note, NotePage
-from tests.factories import PASSWORD, UserFactory
+from tests.e2e.helpers import execute_tool, log_in
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.e2e
-
-
-def execute_tool(base_url: str, key: str, tool: str, arguments: dict) -> dict:
-    request = urllib.request.Request(
-        f"{base_url}/api/v1/tools/execute",
-        data=json.dumps({"tool": tool, "arguments": arguments}).encode(),
-        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
 
 
 def test_open_editor_follows_tool_changes_and_saves(server, page):
@@ -37,10 +24,7 @@ def test_open_editor_follows_tool_changes_and_saves(server, page):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
 
-    page.goto(f"{server}/accounts/login/")
-    page.fill("#id_username", user.email)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    log_in(page, server, user.email)
     page.goto(f"{server}/notizen/{note.pk}/")
     page.wait_for_selector("#page-body")
     page.wait_for_timeout(700)  # let the mutation socket connect

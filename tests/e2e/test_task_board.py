@@ -10,7 +10,8 @@ import pytest
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
 from apps.tasks.models import Board, Task, TaskStatus
-from tests.factories import PASSWORD, UserFactory
+from tests.e2e.helpers import log_in
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.e2e
 
@@ -33,10 +34,7 @@ def test_card_appears_live_and_drag_persists(server, page):
     user = UserFactory(email="anna@kanzlei.example", role="admin", is_superuser=True)
     _, key = keys.create_api_key(Principal.for_user(user), name="e2e", scopes=["tools:execute"])
 
-    page.goto(f"{server}/accounts/login/")
-    page.fill("#id_username", user.email)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    log_in(page, server, user.email)
     page.goto(f"{server}/aufgaben/?board={board.pk}")
     page.wait_for_selector("#kanban")
     page.wait_for_function("window.performance.getEntriesByType('resource').length > 0")
