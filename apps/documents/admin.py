@@ -7,8 +7,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from guardian.admin import GuardedModelAdmin
 
-from apps.documents import services
-from apps.documents.models import Document, Folder, ShareLink
+from apps.documents import services, workflow
+from apps.documents.models import Document, DocumentWorkflow, Folder, ShareLink
 
 
 @admin.register(Folder)
@@ -38,6 +38,20 @@ class ShareLinkInline(admin.TabularInline):
         return False
 
 
+class WorkflowInline(admin.StackedInline):
+    model = DocumentWorkflow
+    extra = 0
+    fields = (
+        "status", "reason", "message", "summary", "model_label", "prompt_tokens", "completion_tokens",
+        "runs", "started_at", "finished_at",
+    )  # fmt: skip
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Document)
 class DocumentAdmin(GuardedModelAdmin):
     list_display = ("title", "folder", "mime_type", "size", "extraction_status", "created_by", "created_at")
@@ -50,8 +64,8 @@ class DocumentAdmin(GuardedModelAdmin):
         "created_at", "updated_at",
     )  # fmt: skip
     fields = ("title", *readonly_fields, "tax_fields")
-    inlines = [ShareLinkInline]
-    actions = ["extract_again", "delete_through_service"]
+    inlines = [ShareLinkInline, WorkflowInline]
+    actions = ["extract_again", "run_workflow_again", "delete_through_service"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("search", "extracted_text", "sections")
@@ -78,6 +92,11 @@ class DocumentAdmin(GuardedModelAdmin):
     @admin.action(description=_("Extract the text again"))
     def extract_again(self, request, queryset):
         count = services.request_extraction(list(queryset.values_list("id", flat=True)))
+        messages.success(request, ngettext("%d document queued.", "%d documents queued.", count) % count)
+
+    @admin.action(description=_("Run the document workflow again"))
+    def run_workflow_again(self, request, queryset):
+        count = workflow.request_runs(list(queryset.values_list("id", flat=True)))
         messages.success(request, ngettext("%d document queued.", "%d documents queued.", count) % count)
 
     @admin.action(description=_("Delete selected documents and their files"))

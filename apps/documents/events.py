@@ -60,3 +60,15 @@ def folders_changed(folder: Folder, announce_key: str, old_viewers: Viewers | No
 def folder_deleted(viewers: Viewers, announce_key: str = "documents.folder.deleted") -> None:
     reload = [actions.reload_topic(FOLDERS_TOPIC) | {"announce_key": announce_key}, _reload()]
     send(viewers, "documents.folders.changed", reload, refresh_topic=REFRESH)
+
+
+def workflow_changed(document: Document, workflow) -> None:
+    """The workflow of a document moved on: open detail pages re-render its timeline."""
+    record = {
+        "id": document.pk,
+        "workflow": {"status": workflow.status, "reason": workflow.reason or None, "runs": workflow.runs},
+    }
+    action = actions.upsert(LIST, document.pk, record)
+    if workflow.status in ("done", "skipped", "failed"):
+        action["announce_key"] = f"documents.workflow.{workflow.status}"
+    send(document_viewers(document), "documents.workflow.updated", [action])

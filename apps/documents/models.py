@@ -213,3 +213,78 @@ class ShareLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.document_id} ({'revoked' if self.revoked_at else 'active'})"
+
+
+class DocumentWorkflow(models.Model):
+    """What the model derived from a document after its extraction (summary, tasks, a deadline),
+    one row per document, rewritten by each run. The state is always explicit: a missing model,
+    an unusable answer or a lost document end as `skipped`/`failed` with a reason, never silently."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        RUNNING = "running", _("Analysing")
+        DONE = "done", _("Done")
+        SKIPPED = "skipped", _("Skipped")
+        FAILED = "failed", _("Failed")
+
+    document = models.OneToOneField(Document, on_delete=models.CASCADE, related_name="workflow")
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    reason = models.CharField(_("reason"), max_length=40, blank=True)
+    message = models.CharField(_("message"), max_length=500, blank=True)
+    summary = models.TextField(_("summary"), blank=True)
+    model_label = models.CharField(_("model"), max_length=200, blank=True)
+    # The extraction the run worked on: a newer upload of the same row is never mixed in.
+    content_hash = models.CharField(max_length=64, blank=True)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    runs = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("document workflow")
+        verbose_name_plural = _("document workflows")
+
+    def __str__(self) -> str:
+        return f"{self.document_id}: {self.status}"
+
+
+class WorkflowItem(models.Model):
+    """One work item the workflow filed. `signature` (normalized title + due + document) makes a
+    re-run find what it already did instead of filing it twice."""
+
+    class Kind(models.TextChoices):
+        TASK = "task", _("Task")
+        DEADLINE = "deadline", _("Deadline")
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("created")
+        UPDATED = "updated", _("updated")
+        UNCHANGED = "unchanged", _("unchanged")
+        SKIPPED = "skipped", _("skipped")
+
+    workflow = models.ForeignKey(DocumentWorkflow, on_delete=models.CASCADE, related_name="items")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    signature = models.CharField(max_length=64)
+    title = models.CharField(_("title"), max_length=TITLE_MAX)
+    target_type = models.CharField(max_length=20, blank=True)
+    target_id = models.PositiveBigIntegerField(null=True, blank=True)
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("workflow item")
+        verbose_name_plural = _("workflow items")
+        ordering = ["created_at", "id"]
+        constraints = [
+            # The workflow is one per document, so this is "one signature per document".
+            models.UniqueConstraint(
+                fields=["workflow", "signature"], name="documents_workflow_item_signature"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.title} ({self.action})"

@@ -87,6 +87,10 @@ def run_extraction(document_id: int) -> str | None:
         document.version += 1
         document.save()
         announce_text(document)
+        if status == Document.Extraction.DONE:
+            from apps.documents import workflow
+
+            workflow.mark_pending(document)  # its job is queued after this commit
         events.extraction_progress(document, 100)
         from apps.documents.records import with_relations
 

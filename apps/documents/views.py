@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.principal import Principal
 from apps.core.errors import DomainError
-from apps.documents import folders, services, sharing, storage
+from apps.documents import folders, services, sharing, storage, workflow
 from apps.documents.errors import DocumentNotFound, FolderNotFound
 from apps.documents.records import document_record
 from apps.documents.responses import file_response
@@ -183,6 +183,7 @@ def detail(request, document_id: int):
         "preview": document.extracted_text[:PREVIEW_CHARS],
         "preview_truncated": len(document.extracted_text) > PREVIEW_CHARS,
         "share": share,
+        "timeline": workflow.timeline(document),
         "share_url": request.build_absolute_uri(
             reverse("documents:public-share", args=[sharing.token_for(share)])
         )
@@ -199,6 +200,27 @@ def status_partial(request, document_id: int):
     return render(
         request, "documents/_status.html", {"document": document, "record": document_record(document)}
     )
+
+
+@login_required
+def workflow_partial(request, document_id: int):
+    """The workflow timeline, re-rendered for live updates (permission-checked like any read)."""
+    document = _get_or_404(request, document_id, with_text=False)
+    return render(
+        request, "documents/_workflow.html", {"document": document, "timeline": workflow.timeline(document)}
+    )
+
+
+@login_required
+@require_POST
+def workflow_rerun(request, document_id: int):
+    try:
+        workflow.request_run(_principal(request), document_id)
+    except DocumentNotFound:
+        raise Http404 from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(f"{reverse('documents:detail', args=[document_id])}#document-workflow")
 
 
 @login_required

@@ -1,6 +1,6 @@
 /**
- * Document detail: live extraction progress, a banner when the document is deleted elsewhere,
- * and copying the public link.
+ * Document detail: live extraction progress, the workflow timeline, a banner when the document
+ * is deleted elsewhere, and copying the public link.
  */
 import { registerMutationHandler } from "./mutations.js";
 
@@ -27,6 +27,9 @@ if (root) {
         for (const form of document.querySelectorAll("#document-detail form")) {
           for (const el of form.elements) el.disabled = true;
         }
+      } else if (action.type === "upsert" && action.record?.workflow) {
+        const box = document.getElementById("document-workflow");
+        if (box && window.htmx) window.htmx.trigger(box, "clapilot:refresh");
       } else if (action.type === "upsert" && action.record?.extraction) {
         const { status, progress } = action.record.extraction;
         const bar = document.getElementById("extraction-progress");

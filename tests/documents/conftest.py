@@ -78,3 +78,41 @@ def isolated_signals(monkeypatch):
     for signal in (document_text_ready, document_removed):
         monkeypatch.setattr(signal, "receivers", [])
         monkeypatch.setattr(signal, "sender_receivers_cache", {})
+
+
+@pytest.fixture(autouse=True)
+def workflow_runs_inline(request, monkeypatch):
+    """The document workflow job, like the extraction, runs right after commit in the test process
+    (without a model configured it ends `skipped`, cheaply)."""
+    if "real_worker" in request.fixturenames:
+        return
+    from apps.documents import jobs, workflow
+
+    monkeypatch.setattr(
+        jobs,
+        "enqueue_workflow",
+        lambda document_id, content_hash=None: workflow.run_workflow(document_id, content_hash),
+    )
+
+
+@pytest.fixture
+def fake_openai():
+    from tests.fakes.openai_server import FakeOpenAI
+
+    server = FakeOpenAI().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def chat_model(db, fake_openai):
+    """The instance's default chat model, served by the scripted OpenAI-compatible server."""
+    from apps.agent.models import ModelConfig, Provider
+    from apps.core.services import set_setting
+
+    provider = Provider.objects.create(
+        name="Fake", kind=Provider.Kind.OPENAI_COMPATIBLE, base_url=fake_openai.base_url, api_key="sk-test"
+    )
+    config = ModelConfig.objects.create(provider=provider, model_id="fake-model")
+    set_setting("default_chat_model", config.pk)
+    return config

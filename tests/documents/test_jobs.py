@@ -30,3 +30,35 @@ def test_uploaded_pdf_is_extracted_by_the_worker(as_anna, real_worker):
     doc = Document.objects.get(pk=doc.pk)
     assert doc.extraction_status == "done", doc.extraction_error
     assert "Festsetzung 2024" in doc.extracted_text and doc.page_count == 1
+
+
+def test_workflow_job_runs_in_the_worker_after_extraction(as_anna, real_worker, chat_model, fake_openai):
+    """Extraction and then the workflow job, both through the broker and a real worker."""
+    import json
+
+    from apps.documents.models import DocumentWorkflow
+    from apps.tasks.models import Board, Task, TaskStatus
+
+    TaskStatus.objects.create(key="offen", name="Offen", category="open", sort_order=0)
+    Board.objects.create(name="Steuern", visibility=Board.Visibility.SHARED)
+    fake_openai.reply(
+        json.dumps({"summary": "Bescheid.", "tasks": [{"title": "Bescheid prüfen"}], "deadline": None})
+    )
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[real_worker]):
+        doc = services.upload_document(
+            as_anna,
+            content=SimpleUploadedFile("bescheid.txt", b"Festsetzung 2024, Einspruch binnen eines Monats."),
+            filename="bescheid.txt",
+        )
+        deadline = time.monotonic() + 60
+        while (
+            time.monotonic() < deadline
+            and not DocumentWorkflow.objects.filter(
+                document_id=doc.pk, status__in=["done", "failed", "skipped"]
+            ).exists()
+        ):
+            time.sleep(0.2)
+    flow = DocumentWorkflow.objects.get(document_id=doc.pk)
+    assert flow.status == "done", (flow.reason, flow.message)
+    task = Task.objects.get(source_type="document", source_id=str(doc.pk))
+    assert task.title == "Bescheid prüfen"

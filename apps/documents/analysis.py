@@ -1,0 +1,166 @@
+"""Asking the configured chat model what a document means for the office: a summary, the work it
+calls for (tasks) and at most one deadline (Frist).
+
+The call goes through `apps.agent.llm.chat`, the one place where model calls (and the
+neutralization gate) happen. The answer must be one JSON object; it is validated with pydantic,
+and anything else becomes `AnalysisFailed` with a stable reason — never a half-understood result.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from apps.accounts.principal import Principal
+from apps.agent import llm
+from apps.agent.errors import ProviderError
+from apps.agent.models import ModelConfig
+from apps.documents.models import Document
+
+MAX_TEXT_CHARS = 30_000
+MAX_TASKS = 10
+FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
+
+
+class TaskSuggestion(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    title: str = Field(min_length=1, max_length=300)
+    due_date: dt.date | None = None
+    assignee_hint: str | None = Field(default=None, max_length=200)
+    description: str = Field(default="", max_length=2000)
+
+
+class DeadlineSuggestion(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    title: str = Field(min_length=1, max_length=300)
+    due: dt.datetime | dt.date
+    legal_basis: str | None = Field(default=None, max_length=300)
+    criticality: Literal["low", "normal", "high", "critical"] = "normal"
+
+    @field_validator("due", mode="before")
+    @classmethod
+    def _due(cls, value: Any) -> Any:
+        # A bare date is an all-day deadline, not midnight of that day.
+        if isinstance(value, str) and len(value.strip()) == 10:
+            return dt.date.fromisoformat(value.strip())
+        return value
+
+    @property
+    def all_day(self) -> bool:
+        return not isinstance(self.due, dt.datetime)
+
+
+class Analysis(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    summary: str = Field(min_length=1, max_length=4000)
+    tasks: list[TaskSuggestion] = Field(default_factory=list)
+    deadline: DeadlineSuggestion | None = None
+
+    @field_validator("tasks", mode="before")
+    @classmethod
+    def _at_most(cls, value: Any) -> Any:
+        # A model that lists too many tasks is trimmed, not refused: the first ones matter most.
+        if value is None:
+            return []
+        return value[:MAX_TASKS] if isinstance(value, list) else value
+
+
+@dataclass
+class Result:
+    analysis: Analysis
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class AnalysisFailed(Exception):
+    """`reason` is stable (`model_error`, `invalid_model_output`); `message` is for people."""
+
+    def __init__(self, reason: str, message: str, *, prompt_tokens: int = 0, completion_tokens: int = 0):
+        super().__init__(reason)
+        self.reason = reason
+        self.message = message
+        self.prompt_tokens = prompt_tokens
+        self.completion_tokens = completion_tokens
+
+
+SCHEMA_HINT = """{
+  "summary": "string, at most 5 sentences, in the language of the document",
+  "tasks": [{"title": "string (imperative, short)", "due_date": "YYYY-MM-DD or null",
+             "assignee_hint": "name of the person who should do it, or null",
+             "description": "string, may be empty"}],
+  "deadline": null or {"title": "string", "due": "YYYY-MM-DD or YYYY-MM-DDTHH:MM",
+                       "legal_basis": "e.g. § 355 AO, or null",
+                       "criticality": "low | normal | high | critical"}
+}"""
+
+
+def _system_prompt(principal: Principal) -> str:
+    today = timezone.now().astimezone(principal.time_zone).date().isoformat()
+    return (
+        "You read one document received or written by a tax or law office and report what it "
+        "means for the office. Answer with exactly one JSON object and nothing else: no prose, "
+        f"no Markdown, no code fences. The object has this shape:\n{SCHEMA_HINT}\n"
+        f"Rules: at most {MAX_TASKS} tasks, only concrete actions the office has to take; no task "
+        "when there is nothing to do. At most one deadline: the legal or tax deadline (Frist) the "
+        "document sets or implies, e.g. an objection period after a tax assessment; null when "
+        "there is none. Compute dates from the document's own dates. "
+        f"Today is {today} (time zone {principal.time_zone.key})."
+    )
+
+
+def _user_prompt(document: Document) -> str:
+    clients = ", ".join(c.name for c in document.clients.all()) or "-"
+    text = document.extracted_text[:MAX_TEXT_CHARS]
+    cut = "\n[… text shortened …]" if len(document.extracted_text) > MAX_TEXT_CHARS else ""
+    return f"Title: {document.title}\nClients: {clients}\n\n<document>\n{text}{cut}\n</document>"
+
+
+def parse(content: str) -> Analysis:
+    """The model's text as an `Analysis`; raises ValueError/ValidationError when unusable."""
+    text = FENCE.sub("", content or "").strip()
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        raise ValueError("no JSON object")
+    data = json.loads(text[start : end + 1])
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    return Analysis.model_validate(data)
+
+
+def analyse(model: ModelConfig, document: Document, principal: Principal) -> Result:
+    messages = [
+        {"role": "system", "content": _system_prompt(principal)},
+        {"role": "user", "content": _user_prompt(document)},
+    ]
+    try:
+        completion = llm.chat(model, messages, stream=False)
+    except ProviderError as exc:
+        raise AnalysisFailed("model_error", exc.message) from None
+    except llm.Aborted:
+        raise AnalysisFailed("model_error", _("The model call was stopped.")) from None
+    usage = {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens}
+    try:
+        analysis = parse(completion.content)
+    except (ValueError, ValidationError) as exc:
+        detail = (
+            "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:3])
+            if isinstance(exc, ValidationError)
+            else str(exc)
+        )
+        raise AnalysisFailed(
+            "invalid_model_output",
+            _("The model's answer was not valid JSON of the expected shape (%(detail)s).")
+            % {"detail": detail[:300]},
+            **usage,
+        ) from None
+    return Result(analysis, **usage)
