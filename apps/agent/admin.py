@@ -6,7 +6,16 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from apps.agent.models import ChatSession, Message, ModelConfig, Provider, Run, RunEvent
+from apps.agent.models import (
+    ChatSession,
+    InferenceUsage,
+    Message,
+    MoAPreset,
+    ModelConfig,
+    Provider,
+    Run,
+    RunEvent,
+)
 
 
 class ProviderForm(forms.ModelForm):
@@ -89,6 +98,16 @@ class ModelConfigAdmin(admin.ModelAdmin):
     search_fields = ["model_id", "display_name"]
 
 
+@admin.register(MoAPreset)
+class MoAPresetAdmin(admin.ModelAdmin):
+    """Mixture of Agents: offered as the virtual model `moa/<slug>` in every model picker."""
+
+    list_display = ["slug", "name", "aggregator", "enabled"]
+    list_filter = ["enabled"]
+    filter_horizontal = ["reference_models"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
@@ -129,6 +148,31 @@ class ChatSessionAdmin(ReadOnlyAdmin):
 
 @admin.register(Run)
 class RunAdmin(ReadOnlyAdmin):
-    list_display = ["id", "session", "status", "model_label", "rounds", "cost", "error_code", "created_at"]
-    list_filter = ["status", "error_code"]
+    list_display = [
+        "id",
+        "session",
+        "status",
+        "kind",
+        "model_label",
+        "rounds",
+        "cost",
+        "error_code",
+        "created_at",
+    ]
+    list_filter = ["status", "kind", "error_code"]
     inlines = [RunEventInline]
+
+
+@admin.register(InferenceUsage)
+class InferenceUsageAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "api_key",
+        "model_label",
+        "prompt_tokens",
+        "completion_tokens",
+        "cost",
+        "ok",
+        "created_at",
+    ]
+    list_filter = ["ok", "stream"]

@@ -34,7 +34,12 @@ class SessionCreateSerializer(serializers.Serializer):
 
 class MessageCreateSerializer(serializers.Serializer):
     content = serializers.CharField(max_length=CONTENT_MAX)
-    model_id = serializers.IntegerField(required=False, allow_null=True)
+    model_id = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=80,
+        help_text="A model id or a virtual model `moa/<slug>`.",
+    )
     max_rounds = serializers.IntegerField(required=False, min_value=1, max_value=100)
     budget = serializers.DecimalField(required=False, max_digits=10, decimal_places=4, min_value=0)
 
@@ -125,9 +130,11 @@ class RunCancelView(APIView):
     @extend_schema(
         operation_id="chat_runs_cancel",
         request=None,
-        responses={202: OpenApiTypes.OBJECT},
-        summary="Stop a run",
+        responses={200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        summary="Stop a run and wait (bounded) until its finalizer confirms the final status",
+        description="Answers 200 with the final run; 409 `cancel_unconfirmed` when the run did not "
+        "confirm the stop within the wait (it stays `cancelling`).",
     )
     def post(self, request, run_id: int):
-        run = services.cancel_run(_principal(request), run_id)
-        return Response({"run": services.serialize_run(run)}, status=202)
+        run = services.cancel_and_wait(_principal(request), run_id)
+        return Response({"run": services.serialize_run(run)}, status=200)

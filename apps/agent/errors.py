@@ -45,3 +45,10 @@ class RunNotFound(NotFound):
 
 class InvalidChatInput(DomainError):
     code = "invalid_arguments"
+
+
+class CancelUnconfirmed(DomainError):
+    """The stop was requested but the run's finalizer did not confirm it in time."""
+
+    code = "cancel_unconfirmed"
+    http_status = 409

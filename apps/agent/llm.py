@@ -8,6 +8,7 @@ with a stable code and a message that never contains the key or the provider's r
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from apps.agent.errors import (
     ProviderUnreachable,
 )
 from apps.agent.models import ModelConfig, Provider
+from apps.agent.neutralize import Gate
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +53,14 @@ class Completion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     finish_reason: str | None = None
+
+
+class Aborted(Exception):
+    """The caller's stop signal fired while the model was still streaming."""
+
+    def __init__(self, partial: Completion) -> None:
+        super().__init__("aborted")
+        self.partial = partial
 
 
 def client_for(provider: Provider) -> openai.OpenAI:
@@ -114,21 +124,45 @@ def chat(
     *,
     stream: bool = True,
     on_token: Callable[[str], None] | None = None,
+    gate: Gate | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Completion:
-    """One chat completion; with `stream`, text deltas go to `on_token` as they arrive."""
+    """One chat completion; with `stream`, text deltas go to `on_token` as they arrive.
+
+    The neutralization gate sits here, right before the provider: `messages` go out neutralized,
+    the text (streamed and final) and the tool-call arguments come back restored. Without a
+    `gate` the instance setting decides (a fresh gate per call). `should_stop` is polled between
+    streamed chunks; when it answers True the stream is closed and `Aborted` raised."""
     provider = model.provider
-    params = request_params(model, messages, tools or [], stream=stream)
+    if gate is None:
+        gate = Gate.for_run(None)
+    params = request_params(model, gate.messages(messages), tools or [], stream=stream)
+    sink = gate.stream(on_token)
     try:
         client = client_for(provider)
         response = client.chat.completions.create(**params)
         if not stream:
-            return _from_response(response)
-        return _from_stream(response, on_token)
+            result = _from_response(response)
+        else:
+            try:
+                result = _from_stream(response, sink, should_stop)
+            finally:
+                sink.close()
     except ProviderError:
         raise
+    except Aborted as exc:
+        raise Aborted(_restored(exc.partial, gate)) from None
     except openai.OpenAIError as exc:
         logger.warning("model call to provider %s failed: %s", provider.name, type(exc).__name__)
         raise translate_error(exc, provider) from None
+    return _restored(result, gate)
+
+
+def _restored(result: Completion, gate: Gate) -> Completion:
+    result.content = gate.restore(result.content)
+    for call in result.tool_calls:
+        call.arguments = gate.restore_arguments(call.arguments)
+    return result
 
 
 def list_models(provider: Provider) -> list[str]:
@@ -155,11 +189,18 @@ def _from_response(response: Any) -> Completion:
     )
 
 
-def _from_stream(chunks: Any, on_token: Callable[[str], None] | None) -> Completion:
+def _from_stream(
+    chunks: Any, on_token: Callable[[str], None] | None, should_stop: Callable[[], bool] | None = None
+) -> Completion:
     result = Completion()
     text: list[str] = []
     calls: dict[int, dict[str, str]] = {}
     for chunk in chunks:
+        if should_stop is not None and should_stop():
+            with contextlib.suppress(Exception):
+                chunks.close()
+            result.content = "".join(text)
+            raise Aborted(result)
         if chunk.usage is not None:
             result.prompt_tokens = chunk.usage.prompt_tokens or 0
             result.completion_tokens = chunk.usage.completion_tokens or 0

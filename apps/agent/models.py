@@ -120,7 +120,43 @@ class Message(models.Model):
         return f"{self.role}: {self.content[:60]}"
 
 
+class MoAPreset(models.Model):
+    """Mixture of Agents: reference models answer in parallel, the aggregator writes the answer.
+    Offered as the virtual model `moa/<slug>` wherever a model is chosen."""
+
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=100)
+    reference_models = models.ManyToManyField(
+        ModelConfig, related_name="moa_references", verbose_name=_("reference models")
+    )
+    aggregator = models.ForeignKey(
+        ModelConfig, on_delete=models.PROTECT, related_name="moa_aggregations", verbose_name=_("aggregator")
+    )
+    prompt = models.TextField(
+        _("aggregator prompt"),
+        blank=True,
+        help_text=_("Instruction for the aggregator; empty for the built-in one."),
+    )
+    enabled = models.BooleanField(_("enabled"), default=True)
+
+    class Meta:
+        verbose_name = _("Mixture of Agents preset")
+        verbose_name_plural = _("Mixture of Agents presets")
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.virtual_id
+
+    @property
+    def virtual_id(self) -> str:
+        return f"moa/{self.slug}"
+
+
 class Run(models.Model):
+    class Kind(models.TextChoices):
+        CHAT = "chat", _("chat (human-facing)")
+        BACKGROUND = "background", _("background")
+
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
         RUNNING = "running", _("running")
@@ -137,6 +173,15 @@ class Run(models.Model):
     model_config = models.ForeignKey(ModelConfig, on_delete=models.SET_NULL, null=True, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.QUEUED)
     model_label = models.CharField(_("model"), max_length=300, blank=True)
+    moa_preset = models.ForeignKey(
+        MoAPreset, on_delete=models.SET_NULL, null=True, blank=True, related_name="runs"
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.CHAT)
+    require_neutralization = models.BooleanField(
+        _("neutralization required"),
+        default=False,
+        help_text=_("Set when a data source of this run requires it, whatever the instance setting."),
+    )
     max_rounds = models.PositiveSmallIntegerField(
         _("max rounds"), default=25, validators=[MinValueValidator(1), MaxValueValidator(100)]
     )
@@ -176,7 +221,10 @@ class RunEvent(models.Model):
         TURN = "turn", _("turn")
         TOKEN = "token", _("token")
         TOOL_STARTED = "tool_started", _("tool started")
+        TOOL_PROGRESS = "tool_progress", _("tool progress")
         TOOL_FINISHED = "tool_finished", _("tool finished")
+        TODO = "todo", _("todo list")
+        SUMMARY = "summary", _("summary")
         STATUS = "status", _("status")
         FINAL = "final", _("final")
 
@@ -194,3 +242,32 @@ class RunEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run_id}#{self.seq} {self.kind}"
+
+
+class InferenceUsage(models.Model):
+    """One stateless call through `/api/v1/inference/…` (no run, no tools): who, which model, how
+    much."""
+
+    api_key = models.ForeignKey(
+        "apikeys.ApiKey", on_delete=models.SET_NULL, null=True, blank=True, related_name="inference_usage"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    model_config = models.ForeignKey(ModelConfig, on_delete=models.SET_NULL, null=True, blank=True)
+    model_label = models.CharField(_("model"), max_length=300, blank=True)
+    prompt_tokens = models.PositiveIntegerField(_("prompt tokens"), default=0)
+    completion_tokens = models.PositiveIntegerField(_("completion tokens"), default=0)
+    cost = models.DecimalField(_("cost"), max_digits=12, decimal_places=6, default=Decimal("0"))
+    stream = models.BooleanField(_("streamed"), default=False)
+    ok = models.BooleanField(_("succeeded"), default=True)
+    error_code = models.CharField(_("error code"), max_length=100, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("inference usage")
+        verbose_name_plural = _("inference usage")
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.model_label} {self.prompt_tokens}+{self.completion_tokens}"

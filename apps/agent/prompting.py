@@ -9,17 +9,16 @@ import zoneinfo
 from django.utils import timezone
 
 from apps.agent.models import ChatSession, Message, Run
-from apps.tools import catalog
 from apps.tools.context import ToolContext
 from apps.tools.registry import Tool
-
-START_FAMILIES = frozenset({"core", "aufgaben"})
 
 INSTRUCTION = (
     "You are Clapilot, the copilot of a German tax and law office. Answer in the user's language "
     "(default German), precisely and briefly. Use the tools to read and change the office's data; "
     "never invent records. Your toolbox starts small: use tool_catalog_search to find further "
-    "tools and tool_execute to call them. When a tool result has ok=false, read its code and "
+    "tools, then request_toolbox to activate a toolbox or tool_execute to call one tool. Personal "
+    "data may appear as placeholders such as [MANDANT_1] or [EMAIL_2]: use them verbatim, also in "
+    "tool arguments. When a tool result has ok=false, read its code and "
     "message, fix the call or explain the problem."
 )
 
@@ -48,7 +47,9 @@ def system_prompt(tz: zoneinfo.ZoneInfo, language: str) -> str:
 
 
 def starting_tools(ctx: ToolContext) -> list[Tool]:
-    return [t for t in catalog.visible_tools(ctx) if START_FAMILIES & set(t.families)]
+    from apps.agent.toolbox import Toolbox
+
+    return Toolbox().tools(ctx)
 
 
 def safe_arguments(raw: str) -> str:
@@ -60,12 +61,29 @@ def safe_arguments(raw: str) -> str:
         return "{}"
 
 
+def transcript_rows(session: ChatSession) -> tuple[Message | None, list[Message]]:
+    """The newest stored summary (if any) and the messages it does not cover."""
+    summary = (
+        session.messages.filter(role=Message.Role.SYSTEM, metadata__summary=True).order_by("-id").first()
+    )
+    rows = session.messages.exclude(role=Message.Role.SYSTEM).order_by("id")
+    if summary is not None:
+        rows = rows.filter(pk__gt=summary.metadata.get("covers_through", 0))
+    return summary, list(rows)
+
+
 def transcript(session: ChatSession) -> list[dict]:
-    """The session's messages in the chat-completions shape. Tool calls without a stored result
-    (an aborted run) are dropped, since providers refuse such a transcript."""
-    rows = list(session.messages.exclude(role=Message.Role.SYSTEM).order_by("id"))
+    """The session's messages in the chat-completions shape, after the summary of older ones."""
+    return render(*transcript_rows(session))
+
+
+def render(summary: Message | None, rows: list[Message]) -> list[dict]:
+    """Tool calls without a stored result (an aborted run) are dropped, since providers refuse
+    such a transcript."""
     answered = {m.tool_call_id for m in rows if m.role == Message.Role.TOOL}
     out: list[dict] = []
+    if summary is not None:
+        out.append({"role": "system", "content": f"Summary of the earlier conversation:\n{summary.content}"})
     for m in rows:
         if m.role == Message.Role.ASSISTANT:
             calls = [c for c in m.tool_calls or [] if c.get("id") in answered]

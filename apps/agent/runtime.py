@@ -9,19 +9,26 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal, PrincipalError
-from apps.agent import llm, markdown, prompting, services
+from apps.agent import guards, llm, markdown, prompting, recovery, services, summarize
 from apps.agent.errors import ProviderError
+from apps.agent.guards import Stop
+from apps.agent.moa import Mixture
 from apps.agent.models import Message, Run, RunEvent
+from apps.agent.neutralize import Gate
+from apps.agent.toolbox import Toolbox
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import ToolCall, execute_batch
+from apps.tools.results import ToolResult
 
 logger = logging.getLogger(__name__)
 
@@ -42,8 +49,10 @@ class RoundContext:
 context_providers: list[Callable[[RoundContext], str | None]] = []
 
 
-class Cancelled(Exception):
-    pass
+class LoopDetected(Exception):
+    def __init__(self, details: dict) -> None:
+        super().__init__("loop")
+        self.details = details
 
 
 @dataclass
@@ -51,10 +60,14 @@ class _State:
     last_event: dict = field(default_factory=dict)
     last_tool: dict = field(default_factory=dict)
     tool_calls: int = 0
+    partial: str = ""  # streamed text of the model call in flight (not yet a message)
+    completed: list[dict] = field(default_factory=list)  # this run's finished tool calls
 
 
 def run_agent(run_id: int) -> Run:
-    run = Run.objects.select_related("session__user", "model_config__provider").get(pk=run_id)
+    run = Run.objects.select_related(
+        "session__user", "model_config__provider", "moa_preset__aggregator__provider"
+    ).get(pk=run_id)
     if run.is_final:
         return run
     if not services.start_run(run):
@@ -72,6 +85,16 @@ class _Loop:
         self.run = run
         self.state = _State()
         self.model = run.model_config
+        self.signal = guards.RunSignal(lambda: services.is_cancelling(run))
+        self.loop_guard = guards.LoopGuard()
+        self.toolbox = Toolbox()
+        self.budget = guards.phase_budget(run)
+        self.gate: Gate | None = None
+        self.mixture: Mixture | None = None
+        self.checkpoint: Message | None = None
+        self.rows: tuple[Message | None, list[Message]] | None = None  # the transcript so far
+        self._fixed: tuple[list | None, int] = (None, 0)
+        self._events = threading.Lock()
 
     # --- outcome ----------------------------------------------------------------------------
     def execute(self) -> None:
@@ -81,9 +104,20 @@ class _Loop:
                 self._fail("no_model_configured", _("No model is configured for this run."), "configuration")
                 return
             principal = Principal.for_user(run.session.user)
+            self.gate = Gate.for_run(run)
+            if run.moa_preset is not None:
+                self.mixture = Mixture(run, run.moa_preset, self.gate)
             self._loop(principal)
-        except Cancelled:
-            services.finish_run(run, Run.Status.CANCELLED)
+        except Stop as stop:
+            self._stopped(stop)
+        except LoopDetected as exc:
+            self._fail(
+                guards.TOOL_LOOP_DETECTED,
+                _("The copilot repeated the same tool call %(n)s times and was stopped.")
+                % {"n": exc.details["repeats"]},
+                "tool_loop",
+                extra={"loop": exc.details},
+            )
         except ProviderError as exc:
             self._fail(exc.code, exc.message, "provider_error")
         except PrincipalError:
@@ -96,19 +130,46 @@ class _Loop:
                 "internal",
             )
 
-    def _fail(self, code: str, message: str, cause: str) -> None:
-        provider = self.model.provider.name if self.model else ""
+    def _stopped(self, stop: Stop) -> None:
+        if stop.reason == guards.CANCELLED:
+            self._checkpoint(Run.Status.CANCELLED, "cancelled", _("you stopped the run."))
+            services.finish_run(self.run, Run.Status.CANCELLED)
+            return
+        self._fail(
+            guards.PHASE_BUDGET_EXCEEDED,
+            _("The tools took longer than the %(s)s seconds allowed in a chat.")
+            % {"s": int(self.budget or 0)},
+            "phase_budget",
+            extra=stop.details,
+        )
+
+    def _fail(self, code: str, message: str, cause: str, extra: dict | None = None) -> None:
         diagnostics = {
             "abort_cause": cause,
-            "provider": provider,
+            "provider": self.model.provider.name if self.model else "",
             "model": self.model.model_id if self.model else "",
             "last_event": self.state.last_event,
             "last_tool": self.state.last_tool,
             "rounds": self.run.rounds,
+            **({"moa": self.run.model_label} if self.run.moa_preset_id else {}),
+            **(extra or {}),
         }
+        self._checkpoint(Run.Status.FAILED, code, message)
         services.finish_run(
             self.run, Run.Status.FAILED, error_code=code, error_message=message, diagnostics=diagnostics
         )
+
+    def _checkpoint(self, status: str, code: str, reason: str) -> None:
+        message = recovery.write(
+            self.run,
+            status=status,
+            code=code,
+            reason=reason,
+            partial_text=self.state.partial,
+            tools=self.state.completed,
+        )
+        if message is not None:
+            self._final(message)
 
     # --- the loop ---------------------------------------------------------------------------
     def _loop(self, principal: Principal) -> None:
@@ -120,12 +181,13 @@ class _Loop:
             run_id=str(run.pk),
             session_id=str(run.session_id),
             time_zone=tz.key,
+            cancel_check=self.signal.check,
         )
-        tools = [] if not self.model.supports_tools else prompting.starting_tools(ctx)
-        functions = [t.openai_function() for t in tools]
         system = {"role": "system", "content": prompting.system_prompt(tz, principal.language)}
+        self.checkpoint = recovery.pending(run.session)
         while True:
-            self._check_cancel()
+            if self.signal.check():
+                raise Stop(self.signal.reason)
             if run.rounds >= run.max_rounds:
                 self._close(
                     Run.Status.MAX_ROUNDS_REACHED, _("I stopped after %(n)s rounds, the limit of this run.")
@@ -136,14 +198,28 @@ class _Loop:
                     Run.Status.BUDGET_EXCEEDED, _("I stopped because this run's cost budget is used up.")
                 )
                 return
-            messages = [system, *prompting.transcript(run.session)]
+            functions = self.toolbox.functions(ctx) if self.model.supports_tools else []
+            fixed = [system]
+            if self.checkpoint is not None:
+                fixed.append({"role": "system", "content": recovery.context_block(self.checkpoint)})
+            if self.rows is None:  # read once; the run appends what it writes (the only writer)
+                self.rows = prompting.transcript_rows(run.session)
+            if self._fixed[0] is not functions:  # the schemas change only when the toolbox grows
+                self._fixed = (functions, summarize.estimate_tokens(fixed, functions))
+            fixed_tokens = self._fixed[1]
+            if summarize.maybe_summarize(run, self.model, fixed_tokens, self.gate, self.rows) is not None:
+                self.rows = prompting.transcript_rows(run.session)
+            messages = [*fixed, *prompting.render(*self.rows)]
             extra = self._gather_context(messages)
             run.rounds += 1
             self._event(RunEvent.Kind.TURN, {"round": run.rounds})
             completion = self._call_model([*messages, *extra], functions)
-            services.save_usage(run, completion.prompt_tokens, completion.completion_tokens)
             if not completion.tool_calls:
+                services.save_usage(run, completion.prompt_tokens, completion.completion_tokens)
                 message = services.add_message(run, Message.Role.ASSISTANT, completion.content)
+                self.state.partial = ""
+                if self.checkpoint is not None:
+                    recovery.consume(self.checkpoint, run)
                 self._final(message)
                 services.finish_run(run, Run.Status.COMPLETED)
                 return
@@ -152,6 +228,7 @@ class _Loop:
     def _call_model(self, messages: list[dict], functions: list[dict]) -> llm.Completion:
         buffer: list[str] = []
         last_flush = [0.0]
+        self.state.partial = ""
 
         def flush() -> None:
             if buffer:
@@ -160,6 +237,7 @@ class _Loop:
                 last_flush[0] = time.monotonic()
 
         def on_token(text: str) -> None:
+            self.state.partial += text
             buffer.append(text)
             if (
                 time.monotonic() - last_flush[0] >= TOKEN_FLUSH_SECONDS
@@ -167,40 +245,80 @@ class _Loop:
             ):
                 flush()
 
-        completion = llm.chat(self.model, messages, functions, stream=True, on_token=on_token)
-        flush()
-        return completion
+        kwargs = {"on_token": on_token, "should_stop": self.signal.check}
+        try:
+            if self.mixture is not None:
+                return self.mixture.complete(messages, functions, **kwargs)
+            return llm.chat(self.model, messages, functions, stream=True, gate=self.gate, **kwargs)
+        except llm.Aborted:
+            raise Stop(self.signal.reason or guards.CANCELLED) from None
+        finally:
+            flush()
 
     def _run_tools(self, completion: llm.Completion, ctx: ToolContext) -> None:
         run = self.run
         calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in completion.tool_calls]
-        services.add_message(run, Message.Role.ASSISTANT, completion.content, tool_calls=calls)
-        for c in calls:
-            self._event(RunEvent.Kind.TOOL_STARTED, {"call_id": c["id"], "name": c["name"]})
+        looping = self.loop_guard.offending(calls)
+        with transaction.atomic():  # one commit: usage, the call message and the start events
+            services.save_usage(run, completion.prompt_tokens, completion.completion_tokens)
+            self._keep(
+                services.add_message(run, Message.Role.ASSISTANT, completion.content, tool_calls=calls)
+            )
+            self.state.partial = ""
+            if looping is not None:
+                refused = ToolResult.failure(
+                    guards.TOOL_LOOP_DETECTED, _("Repeated identical call; not executed.")
+                )
+                self._record(calls, [refused] * len(calls))
+            else:
+                started = [{"call_id": c["id"], "name": c["name"]} for c in calls]
+                self._events_batch([(RunEvent.Kind.TOOL_STARTED, p) for p in started])
+        if looping is not None:
+            raise LoopDetected(looping)
         batch = [ToolCall(name=c["name"], arguments=llm.parse_arguments(c["arguments"])) for c in calls]
-        results = execute_batch(batch, ctx)
-        for c, result in zip(calls, results, strict=True):
-            data = result.as_dict()
-            services.add_message(
-                run,
-                Message.Role.TOOL,
-                json.dumps(data, ensure_ascii=False, default=str),
-                tool_call_id=c["id"],
-                metadata={"name": c["name"], "ok": result.ok, "code": result.code or ""},
+
+        def progress(elapsed: float) -> None:
+            payloads = [{"call_id": c["id"], "name": c["name"], "elapsed": round(elapsed, 1)} for c in calls]
+            self._events_batch([(RunEvent.Kind.TOOL_PROGRESS, p) for p in payloads], remember=False)
+
+        outcome = guards.run_phase(
+            lambda: execute_batch(batch, ctx), self.signal, budget=self.budget, on_progress=progress
+        )
+        results = outcome.results
+        if results is None:
+            aborted = ToolResult.failure("aborted", _("The run was stopped while this tool was running."))
+            results = [aborted] * len(calls)
+        self._record(calls, results, batch)
+        if self.signal.tripped:
+            details = {"elapsed": round(outcome.elapsed, 1), "still_running": outcome.still_running}
+            raise Stop(self.signal.reason, {"phase": details})
+
+    def _record(
+        self, calls: list[dict], results: list[ToolResult], batch: list[ToolCall] | None = None
+    ) -> None:
+        """The batch's results: tool messages and their events, one statement each."""
+        rows, events = [], []
+        for i, (c, result) in enumerate(zip(calls, results, strict=True)):
+            data = json.dumps(result.as_dict(), ensure_ascii=False, default=str)
+            meta = {"name": c["name"], "ok": result.ok, "code": result.code or ""}
+            rows.append(
+                {"role": Message.Role.TOOL, "content": data, "tool_call_id": c["id"], "metadata": meta}
             )
             self.state.tool_calls += 1
-            self.state.last_tool = {"name": c["name"], "ok": result.ok, "code": result.code or ""}
-            self._event(
-                RunEvent.Kind.TOOL_FINISHED,
-                {
-                    "call_id": c["id"],
-                    "name": c["name"],
-                    "ok": result.ok,
-                    "code": result.code or "",
-                    "message": result.message,
-                    "ui_actions": result.ui_actions,
-                },
-            )
+            self.state.last_tool = {**meta, "call_id": c["id"]}
+            if batch is not None:
+                self.state.completed.append({**meta, "preview": data[: recovery.PREVIEW_CHARS]})
+            if result.ok and batch is not None:
+                self.toolbox.learn(c["name"], batch[i].arguments, result.output)
+                if c["name"] == "agent_todo_update":
+                    events.append((RunEvent.Kind.TODO, {"items": (result.output or {}).get("items", [])}))
+            finished = {"call_id": c["id"], "name": c["name"], "ok": result.ok, "code": result.code or ""}
+            finished.update(message=result.message, ui_actions=result.ui_actions)
+            events.append((RunEvent.Kind.TOOL_FINISHED, finished))
+        with transaction.atomic():  # one commit for the batch's results
+            for message in services.add_messages(self.run, rows):
+                self._keep(message)
+            self._events_batch(events)
 
     # --- helpers ----------------------------------------------------------------------------
     def _gather_context(self, messages: list[dict]) -> list[dict]:
@@ -213,12 +331,9 @@ class _Loop:
                 continue
             if text:
                 extra.append({"role": "system", "content": str(text)})
-        self._check_cancel()  # a provider may take a while; honour a stop that came meanwhile
+        if context_providers and self.signal.poll_now():  # a provider may take a while
+            raise Stop(self.signal.reason)
         return extra
-
-    def _check_cancel(self) -> None:
-        if services.is_cancelling(self.run):
-            raise Cancelled
 
     def _close(self, status: str, text: str) -> None:
         content = text % {"n": self.run.max_rounds} if "%(n)s" in text else text
@@ -236,7 +351,21 @@ class _Loop:
         html = markdown.render(message.content)
         self._event(RunEvent.Kind.FINAL, {"message_id": message.pk, "content": message.content, "html": html})
 
+    def _keep(self, message: Message) -> None:
+        if self.rows is not None:
+            self.rows[1].append(message)
+
+    def _events_batch(self, items: list[tuple[str, dict]], *, remember: bool = True) -> None:
+        if not items:
+            return
+        with self._events:
+            services.record_events(self.run, items)
+        if remember:
+            kind, payload = items[-1]
+            self.state.last_event = {"kind": kind, **{k: v for k, v in payload.items() if k != "content"}}
+
     def _event(self, kind: str, payload: dict, *, remember: bool = True) -> None:
-        services.record_event(self.run, kind, payload)
+        with self._events:
+            services.record_event(self.run, kind, payload)
         if remember:
             self.state.last_event = {"kind": kind, **{k: v for k, v in payload.items() if k != "content"}}

@@ -6,17 +6,26 @@ owner check, run limits and live publishing are written once.
 
 from __future__ import annotations
 
+import json
+import time
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Max
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.agent import live
-from apps.agent.errors import InvalidChatInput, NoModelConfigured, RunNotFound, SessionNotFound
+from apps.agent.errors import (
+    CancelUnconfirmed,
+    InvalidChatInput,
+    NoModelConfigured,
+    RunNotFound,
+    SessionNotFound,
+)
 from apps.agent.models import ChatSession, Message, ModelConfig, Run, RunEvent
 from apps.core.errors import DomainError, PermissionDenied
 from apps.core.services import get_setting
@@ -83,8 +92,12 @@ def post_user_message(
     max_rounds: Any = None,
     budget: Any = None,
     time_zone: str = "",
+    kind: str = Run.Kind.CHAT,
+    require_neutralization: bool = False,
 ) -> Run:
-    """Store the user's message and queue a run for it; the worker starts after the commit."""
+    """Store the user's message and queue a run for it; the worker starts after the commit.
+    `kind` background (jobs, automations) has no tool-phase budget; `require_neutralization` is
+    set by callers whose data source demands it."""
     content = (content or "").strip()
     if not content:
         raise InvalidChatInput(_("The message is empty."))
@@ -93,7 +106,7 @@ def post_user_message(
     rounds = 25 if max_rounds in (None, "") else _int(max_rounds)
     if rounds is None or not 1 <= rounds <= 100:
         raise InvalidChatInput(_("max_rounds must be between 1 and 100."))
-    config = _pick_model(model_id)
+    config, preset = _pick_model(model_id)
     with transaction.atomic():
         session = ChatSession.objects.select_for_update().get(pk=get_session(principal, session_id).pk)
         if session.runs.filter(status__in=ACTIVE).exists():
@@ -104,7 +117,10 @@ def post_user_message(
         run = Run.objects.create(
             session=session,
             model_config=config,
-            model_label=config.label,
+            model_label=preset.virtual_id if preset else config.label,
+            moa_preset=preset,
+            kind=kind,
+            require_neutralization=require_neutralization,
             max_rounds=rounds,
             budget=_decimal(budget),
             time_zone=(time_zone or "")[:64],
@@ -121,7 +137,27 @@ def _enqueue(run_id: int) -> None:
     run_agent_job.delay(run_id)
 
 
-def _pick_model(model_id: Any) -> ModelConfig:
+def model_choices() -> list[tuple[str, str]]:
+    """(value, label) of every model a user may pick, the virtual `moa/<slug>` ones last."""
+    from apps.agent import moa
+
+    real = [(str(m.pk), m.label) for m in offered_models()]
+    return real + [(p.virtual_id, f"{p.name} ({p.virtual_id})") for p in moa.presets()]
+
+
+def _pick_model(model_id: Any) -> tuple[ModelConfig, Any]:
+    """The model that answers and, for a virtual `moa/<slug>` id, its preset."""
+    from apps.agent import moa
+
+    if isinstance(model_id, str) and model_id.startswith(moa.PREFIX):
+        preset = moa.find(model_id)
+        if preset is None:
+            raise InvalidChatInput(_("This model is not available."))
+        return preset.aggregator, preset
+    return _pick_real_model(model_id), None
+
+
+def _pick_real_model(model_id: Any) -> ModelConfig:
     if model_id not in (None, ""):
         config = offered_models().filter(pk=_int(model_id)).first()
         if config is None:
@@ -137,6 +173,32 @@ def cancel_run(principal: Principal, run_id: Any) -> Run:
     """Ask a run to stop. Only the runtime's finalizer writes `cancelled`."""
     run = get_run(principal, run_id)
     return request_cancel(run)
+
+
+def cancel_and_wait(principal: Principal, run_id: Any, timeout: float | None = None) -> Run:
+    """Ask a run to stop and wait (bounded) for its finalizer. A run that never started has no
+    tool to signal: it is finalized here, with the same conditional update the worker uses."""
+    run = cancel_run(principal, run_id)
+    if run.is_final:
+        return run
+    Run.objects.filter(pk=run.pk, status=Run.Status.CANCELLING, started_at__isnull=True).update(
+        status=Run.Status.CANCELLED, finished_at=timezone.now()
+    )
+    run.refresh_from_db()
+    if run.status == Run.Status.CANCELLED and not run.events.filter(kind=RunEvent.Kind.STATUS).exists():
+        record_event(run, RunEvent.Kind.STATUS, {"status": run.status, "error_code": ""})
+    limit = float(getattr(settings, "CLAPILOT_AGENT_CANCEL_WAIT", 10) if timeout is None else timeout)
+    deadline = time.monotonic() + limit
+    while not run.is_final and time.monotonic() < deadline:
+        time.sleep(0.1)
+        run.refresh_from_db()
+    if not run.is_final:
+        raise CancelUnconfirmed(
+            _("The run did not confirm the stop within %(s)s seconds; it is still stopping.")
+            % {"s": int(limit)},
+            details={"run_id": run.pk, "status": run.status},
+        )
+    return run
 
 
 def request_cancel(run: Run) -> Run:
@@ -165,22 +227,78 @@ def add_message(run: Run, role: str, content: str = "", **fields: Any) -> Messag
     return Message.objects.create(session_id=run.session_id, run=run, role=role, content=content, **fields)
 
 
+def add_messages(run: Run, rows: list[dict]) -> list[Message]:
+    """Several messages of one run in one statement (a tool batch's results)."""
+    return Message.objects.bulk_create(Message(session_id=run.session_id, run=run, **row) for row in rows)
+
+
 def record_event(run: Run, kind: str, payload: dict | None = None) -> RunEvent:
     """Persist the event, then publish it once committed (so a replay never misses it)."""
-    with transaction.atomic():
-        last = RunEvent.objects.filter(run=run).aggregate(m=Max("seq"))["m"] or 0
-        event = RunEvent.objects.create(run=run, seq=last + 1, kind=kind, payload=payload or {})
+    return record_events(run, [(kind, payload or {})])[0]
+
+
+_INSERT_EVENTS = """
+    INSERT INTO {table} (run_id, seq, kind, payload, created_at)
+    SELECT %s, base.m + v.n, v.kind, v.payload::jsonb, %s
+    FROM (SELECT COALESCE(MAX(seq), 0) AS m FROM {table} WHERE run_id = %s) AS base,
+         (VALUES {rows}) AS v(n, kind, payload)
+    RETURNING id, seq
+"""
+
+
+def record_events(run: Run, items: list[tuple[str, dict]]) -> list[RunEvent]:
+    """Several events of one run in one statement (the sequence numbers follow the last stored
+    one); each is published once committed. The loop's hot path: one round trip, not four."""
+    if not items:
+        return []
+    now = timezone.now()
+    rows = ", ".join(["(%s::int, %s::varchar, %s::text)"] * len(items))
+    params: list[Any] = [run.pk, now, run.pk]
+    for n, (kind, payload) in enumerate(items, 1):
+        params += [n, kind, json.dumps(payload, cls=DjangoJSONEncoder)]
+    sql = _INSERT_EVENTS.format(table=RunEvent._meta.db_table, rows=rows)
+    for attempt in range(3):
+        try:
+            # Nested: a savepoint, so a lost race on the sequence number does not break the
+            # caller's transaction. Alone: its own transaction with an asynchronous commit, as
+            # events are a stream (no fsync wait per token); transcript rows stay synchronous.
+            nested = connection.in_atomic_block
+            with transaction.atomic(), connection.cursor() as cursor:
+                if not nested:
+                    cursor.execute("SET LOCAL synchronous_commit TO off")
+                cursor.execute(sql, params)
+                ids = sorted(cursor.fetchall(), key=lambda r: r[1])
+            break
+        except IntegrityError:  # another writer took the same sequence number
+            if attempt == 2:
+                raise
+    events = [
+        RunEvent(
+            pk=pk,
+            run_id=run.pk,
+            seq=seq,
+            kind=kind,
+            payload=json.loads(json.dumps(payload, cls=DjangoJSONEncoder)),
+            created_at=now,
+        )
+        for (pk, seq), (kind, payload) in zip(ids, items, strict=True)
+    ]
+    session_id = run.session_id
+    for event in events:
         data = serialize_event(event)
-        session_id = run.session_id
-        transaction.on_commit(lambda: live.publish(session_id, data))
-    return event
+        transaction.on_commit(lambda data=data: live.publish(session_id, data))
+    return events
 
 
-def save_usage(run: Run, prompt_tokens: int, completion_tokens: int) -> None:
+def save_usage(
+    run: Run, prompt_tokens: int, completion_tokens: int, *, model: ModelConfig | None = None
+) -> None:
+    """Add one model call's usage; its cost at the prices of the model that answered."""
     run.prompt_tokens += prompt_tokens
     run.completion_tokens += completion_tokens
-    if run.model_config is not None:
-        run.cost = run.model_config.cost(run.prompt_tokens, run.completion_tokens)
+    priced = model or run.model_config
+    if priced is not None:
+        run.cost += priced.cost(prompt_tokens, completion_tokens)
     run.save(update_fields=["prompt_tokens", "completion_tokens", "cost", "rounds"])
 
 
@@ -213,6 +331,7 @@ def serialize_run(run: Run, *, events: bool = False) -> dict:
         "id": run.pk,
         "session_id": run.session_id,
         "status": run.status,
+        "kind": run.kind,
         "model": run.model_label,
         "max_rounds": run.max_rounds,
         "rounds": run.rounds,

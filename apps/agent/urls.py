@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.agent import api, views
+from apps.agent import api, inference, sse, views
 
 app_name = "chat"
 
@@ -14,4 +14,11 @@ urlpatterns = [
     ),
     path("api/v1/chat/runs/<int:run_id>/", api.RunDetailView.as_view(), name="api-run"),
     path("api/v1/chat/runs/<int:run_id>/cancel/", api.RunCancelView.as_view(), name="api-run-cancel"),
+    path("api/v1/chat/runs/<int:run_id>/events/stream", sse.run_event_stream, name="api-run-stream"),
+    path(
+        "api/v1/inference/chat/completions",
+        inference.ChatCompletionsView.as_view(),
+        name="api-inference-completions",
+    ),
+    path("api/v1/inference/models", inference.ModelListView.as_view(), name="api-inference-models"),
 ]

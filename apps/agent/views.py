@@ -72,7 +72,7 @@ def _render(request, session):
         "sessions": services.list_sessions(principal)[:SESSIONS_SHOWN],
         "session": session,
         "has_model": services.default_model() is not None,
-        "models": services.offered_models(),
+        "models": services.model_choices(),
     }
     if session is not None:
         active = session.runs.filter(status__in=services.ACTIVE).first()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from apps.accounts.principal import Principal
 
@@ -18,3 +19,9 @@ class ToolContext:
     # API-key scopes when the call came in with a key; None for sessions and device tokens.
     scopes: frozenset[str] | None = None
     time_zone: str | None = None  # X-User-Timezone, when the client sent one
+    # Set by the agent runtime: answers True once the run is cancelled or its tool-phase budget
+    # is spent. Long-running tools poll `is_cancelled()` and stop early.
+    cancel_check: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
+
+    def is_cancelled(self) -> bool:
+        return bool(self.cancel_check is not None and self.cancel_check())

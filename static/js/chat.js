@@ -52,9 +52,25 @@ export function startChat(form, text) {
       li.dataset.callId = event.payload.call_id;
       li.textContent = event.payload.name;
       b.querySelector(".tool-lines").appendChild(li);
+    } else if (event.kind === "tool_progress") {
+      const li = b.querySelector(`li[data-call-id="${CSS.escape(event.payload.call_id)}"]`);
+      if (li) { li.dataset.elapsed = `${Math.round(event.payload.elapsed)} s`; }
+    } else if (event.kind === "todo") {
+      let list = b.querySelector(".todo-list");
+      if (!list) {
+        list = document.createElement("ol");
+        list.className = "todo-list";
+        b.insertBefore(list, answer);
+      }
+      list.replaceChildren(...event.payload.items.map((item) => {
+        const li = document.createElement("li");
+        li.className = item.status;
+        li.textContent = item.title;
+        return li;
+      }));
     } else if (event.kind === "tool_finished") {
       const li = b.querySelector(`li[data-call-id="${CSS.escape(event.payload.call_id)}"]`);
-      if (li) { li.className = event.payload.ok ? "ok" : "failed"; }
+      if (li) { li.className = event.payload.ok ? "ok" : "failed"; delete li.dataset.elapsed; }
     } else if (event.kind === "final") {
       answer.innerHTML = event.payload.html;  // rendered and nh3-sanitized on the server
     } else if (event.kind === "status") {
@@ -86,7 +102,7 @@ export function startChat(form, text) {
     showError("");
     const body = { content };
     const model = form.querySelector("#chat-model");
-    if (model) { body.model_id = Number(model.value); }
+    if (model) { body.model_id = model.value; }
     const response = await fetch(form.dataset.messagesUrl, {
       method: "POST",
       headers: {
@@ -113,11 +129,21 @@ export function startChat(form, text) {
     if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); }
   });
 
+  // The endpoint waits (bounded) for the run's finalizer and answers the final status.
   stopButton.addEventListener("click", async () => {
     if (!runId) { return; }
-    await fetch(form.dataset.cancelUrlTemplate.replace("/0/", `/${runId}/`), {
-      method: "POST", headers: { "X-CSRFToken": csrfToken() },
-    });
+    stopButton.disabled = true;
+    stopButton.textContent = text.stopping;
+    try {
+      const response = await fetch(form.dataset.cancelUrlTemplate.replace("/0/", `/${runId}/`), {
+        method: "POST", headers: { "X-CSRFToken": csrfToken() },
+      });
+      const data = await response.json().catch(() => ({}));
+      if (!response.ok) { showError(data.message || text.unconfirmed); }
+    } finally {
+      stopButton.disabled = false;
+      stopButton.textContent = text.stop;
+    }
   });
 
   if (runId) { currentBubble(); }

@@ -3,6 +3,12 @@
 Script the answers in order (`reply`, `tool_calls`, `error`); every request body is recorded in
 `requests` so a test can assert on exactly what the model saw. When the script runs out, the
 server answers with a plain "(no script)" text so a runaway loop ends instead of hanging.
+
+`model="…"` on a scripted step queues it for that model only (parallel callers such as Mixture of
+Agents reference models get their own answers whatever the order). `forbid(...)` makes the server
+refuse (HTTP 400) and record in `violations` any request containing one of the strings: the
+neutralization tests prove a real name never reached the "provider". `delay` slows a streamed
+answer down between chunks (for cancellation tests).
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,31 +32,50 @@ class Step:
     error_body: dict | None = None
     usage: tuple[int, int] = (10, 5)
     before: Callable[[dict], None] | None = None
+    model: str | None = None
+    delay: float = 0.0
 
 
 class FakeOpenAI:
     def __init__(self) -> None:
         self.script: deque[Step] = deque()
+        self.per_model: dict[str, deque[Step]] = {}
         self.requests: list[dict] = []
+        self.forbidden: list[str] = []
+        self.violations: list[str] = []
+        self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     # --- scripting ----------------------------------------------------------------------------
-    def reply(self, text: str, usage: tuple[int, int] = (10, 5), **kw: Any) -> FakeOpenAI:
-        self.script.append(Step(text=text, usage=usage, **kw))
+    def _queue(self, step: Step) -> FakeOpenAI:
+        with self._lock:
+            if step.model:
+                self.per_model.setdefault(step.model, deque()).append(step)
+            else:
+                self.script.append(step)
         return self
+
+    def reply(self, text: str, usage: tuple[int, int] = (10, 5), **kw: Any) -> FakeOpenAI:
+        return self._queue(Step(text=text, usage=usage, **kw))
 
     def tool_calls(self, *calls: tuple[str, Any], usage: tuple[int, int] = (10, 5), **kw: Any) -> FakeOpenAI:
         """Each call is (name, arguments); a str argument is sent verbatim (e.g. broken JSON)."""
-        self.script.append(Step(tool_calls=list(calls), usage=usage, **kw))
+        return self._queue(Step(tool_calls=list(calls), usage=usage, **kw))
+
+    def error(self, status: int, message: str = "error", **kw: Any) -> FakeOpenAI:
+        body = {"error": {"message": message, "type": "invalid_request_error", "code": str(status)}}
+        return self._queue(Step(status=status, error_body=body, **kw))
+
+    def forbid(self, *strings: str) -> FakeOpenAI:
+        """Refuse any request that contains one of these strings (case-insensitive)."""
+        self.forbidden.extend(strings)
         return self
 
-    def error(self, status: int, message: str = "error") -> FakeOpenAI:
-        body = {"error": {"message": message, "type": "invalid_request_error", "code": str(status)}}
-        self.script.append(Step(status=status, error_body=body))
-        return self
+    def requests_for(self, model: str) -> list[dict]:
+        return [r for r in self.chat_requests if r.get("model") == model]
 
     # --- lifecycle ----------------------------------------------------------------------------
     @property
@@ -70,8 +96,20 @@ class FakeOpenAI:
         return [r for r in self.requests if "messages" in r]
 
     # --- serving ------------------------------------------------------------------------------
-    def _next(self) -> Step:
-        return self.script.popleft() if self.script else Step(text="(no script)")
+    def _next(self, model: str | None = None) -> Step:
+        with self._lock:
+            own = self.per_model.get(model or "")
+            if own:
+                return own.popleft()
+            return self.script.popleft() if self.script else Step(text="(no script)")
+
+    def _violation(self, raw: bytes) -> str | None:
+        text = raw.decode("utf-8", "replace")
+        decoded = json.dumps(json.loads(raw or b"{}"), ensure_ascii=False).casefold()
+        for word in self.forbidden:
+            if word.casefold() in text.casefold() or word.casefold() in decoded:
+                return word
+        return None
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         fake = self
@@ -98,12 +136,21 @@ class FakeOpenAI:
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
-                fake.requests.append(body)
+                raw = self.rfile.read(length)
+                body = json.loads(raw or b"{}")
+                with fake._lock:
+                    fake.requests.append(body)
                 if not self.path.endswith("/chat/completions"):
                     self._json(404, {"error": {"message": "not found"}})
                     return
-                step = fake._next()
+                seen = fake._violation(raw)
+                if seen is not None:
+                    fake.violations.append(seen)
+                    self._json(
+                        400, {"error": {"message": "forbidden content", "type": "invalid_request_error"}}
+                    )
+                    return
+                step = fake._next(body.get("model"))
                 if step.before is not None:
                     step.before(body)
                 if step.status != 200:
@@ -121,10 +168,19 @@ class FakeOpenAI:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 for chunk in fake._chunks(body, step):
-                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    if step.delay:
+                        time.sleep(step.delay)
+                    try:
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                        self.wfile.flush()
+                    except (BrokenPipeError, ConnectionResetError):  # the client hung up (cancel)
+                        self.close_connection = True
+                        return
+                try:
+                    self.wfile.write(b"data: [DONE]\n\n")
                     self.wfile.flush()
-                self.wfile.write(b"data: [DONE]\n\n")
-                self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
                 self.close_connection = True
 
         return Handler

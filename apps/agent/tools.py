@@ -1,0 +1,64 @@
+"""Tools of the agent runtime itself (surface `native`): growing the toolbox and the todo list.
+Their effects on the run (new tools next round, a `todo` event) are applied by the runtime
+from their results; the handlers only validate and answer."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from pydantic import Field
+
+from apps.core.errors import DomainError
+from apps.tools import catalog
+from apps.tools.args import Args
+from apps.tools.context import ToolContext
+from apps.tools.registry import normalize_family, tool
+
+
+class RequestToolboxArgs(Args):
+    toolbox: str = Field(
+        min_length=1, max_length=64, description="Toolbox (tool family) to activate, e.g. mandanten."
+    )
+    reason: str = Field(default="", max_length=300, description="Why you need it, in a few words.")
+
+
+@tool(
+    name="request_toolbox",
+    family="agent",
+    read_only=True,
+    surfaces=["native"],
+    description="""Activate a further toolbox (tool family) for the rest of this run: its tools can be
+    called directly from the next round on. tool_catalog_search shows which toolboxes exist.""",
+)
+def request_toolbox(ctx: ToolContext, args: RequestToolboxArgs) -> dict:
+    family = normalize_family(args.toolbox)
+    tools = catalog.expand(ctx, family)
+    if not tools:
+        raise DomainError(
+            _("There is no toolbox “%(family)s”.") % {"family": args.toolbox},
+            code="unknown_family",
+            details={"toolboxes": catalog.families(ctx)},
+        )
+    return {"toolbox": family, "tools": [t["name"] for t in tools]}
+
+
+class TodoItem(Args):
+    title: str = Field(min_length=1, max_length=200, description="One step of your plan.")
+    status: str = Field(
+        default="pending", pattern="^(pending|in_progress|done)$", description="pending, in_progress or done."
+    )
+
+
+class TodoArgs(Args):
+    items: list[TodoItem] = Field(max_length=30, description="The whole todo list, in order.")
+
+
+@tool(
+    name="agent_todo_update",
+    family="agent",
+    read_only=True,
+    surfaces=["native"],
+    description="""Show the user your plan for a multi-step request as a todo list. Send the whole list
+    each time; mark items in_progress and done as you go.""",
+)
+def agent_todo_update(ctx: ToolContext, args: TodoArgs) -> dict:
+    return {"items": [item.model_dump() for item in args.items]}
