@@ -15,14 +15,13 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import BigIntegerField, Max, Q, QuerySet, Subquery, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from apps.core.layer import group_send
 from apps.mutations.models import RUNNING_XID_MIN, MutationEvent
 from apps.mutations.origin import current_origin
 
@@ -136,10 +135,6 @@ def publish(payload: dict[str, Any], *, audience: str, user_id: int | None) -> N
     `except_user`, whose sockets the process hub skips (see hub.py). A failed publish is logged,
     never raised: the row is committed and clients replay it from the cursor.
     """
-    layer = get_channel_layer()
-    if layer is None:
-        logger.warning("No channel layer configured; mutation event %s is not pushed live.", payload["id"])
-        return
     message: dict[str, Any] = {"type": "mutation.event", "event": payload, "audience": audience}
     if audience == Audience.USER:
         group = user_group(user_id)
@@ -148,13 +143,7 @@ def publish(payload: dict[str, Any], *, audience: str, user_id: int | None) -> N
         group = ALL_GROUP
         if audience == Audience.ALL_EXCEPT:
             message["except_user"] = user_id
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:
-        logger.exception(
-            "Publishing mutation event %s failed; cursor and reconnecting clients still get it.",
-            payload["id"],
-        )
+    group_send(group, message)
 
 
 # --- reading ----------------------------------------------------------------------------------

@@ -7,17 +7,22 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from apps.mutations import services
+from apps.core import layer as layer_module
 
 
 class RecordingLayer:
     """Stands in for the channel layer where a test checks *what* is published, not transport."""
 
     def __init__(self) -> None:
-        self.sent: list[tuple[str, dict]] = []
+        self._sent: list[tuple[str, dict]] = []
+
+    @property
+    def sent(self) -> list[tuple[str, dict]]:
+        layer_module.sender.drain()  # sends from sync code go through the sender thread
+        return self._sent
 
     async def group_send(self, group: str, message: dict) -> None:
-        self.sent.append((group, message))
+        self._sent.append((group, message))
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +70,7 @@ async def close_channel_layer():
 @pytest.fixture
 def layer(monkeypatch) -> RecordingLayer:
     recording = RecordingLayer()
-    monkeypatch.setattr(services, "get_channel_layer", lambda: recording)
+    monkeypatch.setattr(layer_module, "get_channel_layer", lambda: recording)
     return recording
 
 

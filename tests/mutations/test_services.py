@@ -10,6 +10,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
+from apps.core import layer as layer_module
 from apps.mutations import actions, services
 from apps.mutations.models import MutationEvent
 from apps.mutations.origin import mutation_origin
@@ -152,11 +153,12 @@ def test_publish_failure_is_logged_not_raised(monkeypatch, caplog, django_captur
         async def group_send(self, group, message):
             raise ConnectionError("layer down")
 
-    monkeypatch.setattr(services, "get_channel_layer", lambda: BrokenLayer())
+    monkeypatch.setattr(layer_module, "get_channel_layer", lambda: BrokenLayer())
     with django_capture_on_commit_callbacks(execute=True):
         event = record_mutation(audience="all", topic="a.b")
 
     assert MutationEvent.objects.filter(pk=event.pk).exists()
+    assert layer_module.sender.drain()
     assert "failed" in caplog.text
 
 
@@ -240,7 +242,7 @@ def test_cursor_waits_for_an_older_transaction_still_open(user, layer, monkeypat
         monkeypatch.setattr(services, "SETTLE_SECONDS", 0)
         assert ids(user) == [fast.id]  # ... but not forever
         monkeypatch.undo()
-        monkeypatch.setattr(services, "get_channel_layer", lambda: layer)
+        monkeypatch.setattr(layer_module, "get_channel_layer", lambda: layer)
     finally:
         release.set()
         worker.join(10)
