@@ -8,8 +8,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+BENCH = ROOT / "bench"
+# Scripts run as `python bench/x.py` put bench/ first on the path, where calendar.py would shadow
+# the standard library's calendar module (celery imports it): bench/ goes last instead.
+sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != BENCH] + [str(BENCH)]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clapilot.settings")
+# Never the test suite's database: bench_database() creates and drops this one.
+os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_clapilot")
 
 
 @contextmanager

@@ -26,9 +26,6 @@ from types import SimpleNamespace
 
 from _setup import ROOT, bench_database, percentile
 
-# bench/ holds scripts named like stdlib modules (calendar.py): keep them from shadowing those.
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
-
 POLL = 0.005
 
 

@@ -11,6 +11,7 @@ MAIN_NAVIGATION = [
     ("clients", _("Clients"), "clients:index"),
     ("notes", _("Notes"), "notes:index"),
     ("wiki", _("Wiki"), "wiki:index"),
+    ("knowledge", _("Knowledge"), "knowledge:index"),
     ("settings", _("Settings"), "settings"),
 ]
 

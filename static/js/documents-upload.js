@@ -7,7 +7,7 @@ import { registerMutationHandler } from "./mutations.js";
 const zone = document.getElementById("upload-zone");
 const input = document.getElementById("upload-input");
 const list = document.getElementById("upload-list");
-const t = (text) => (window.gettext ? window.gettext(text) : text);
+const gettext = (text) => (window.gettext ? window.gettext(text) : text);
 const PARALLEL = 3;
 const queue = [];
 let running = 0;
@@ -29,7 +29,7 @@ function row(file) {
   bar.value = 0;
   const state = document.createElement("span");
   state.className = "upload-state muted";
-  state.textContent = t("Waiting …");
+  state.textContent = gettext("Waiting …");
   item.append(name, bar, state);
   list.append(item);
   return { item, bar, state };
@@ -63,15 +63,15 @@ function send(file, ui) {
       ui.state.textContent = "";
       const link = document.createElement("a");
       link.href = data.document.url;
-      link.textContent = t("Uploaded – extracting text …");
+      link.textContent = gettext("Uploaded – extracting text …");
       link.dataset.uploadedId = data.document.id;
       ui.state.append(link);
       ui.item.dataset.recordId = data.document.id;
     } else {
-      fail(ui, data.message || (xhr.status === 413 ? t("The file is too large.") : t("Upload failed.")));
+      fail(ui, data.message || (xhr.status === 413 ? gettext("The file is too large.") : gettext("Upload failed.")));
     }
   });
-  xhr.addEventListener("error", () => fail(ui, t("Upload failed: no connection.")));
+  xhr.addEventListener("error", () => fail(ui, gettext("Upload failed: no connection.")));
   xhr.addEventListener("loadend", () => { running -= 1; next(); });
   ui.state.textContent = "0 %";
   xhr.send(body);
@@ -88,8 +88,8 @@ function enqueue(files) {
   const max = Number(zone.dataset.maxBytes || 0);
   for (const file of files) {
     const ui = row(file);
-    if (file.size === 0) fail(ui, t("The file is empty."));
-    else if (max && file.size > max) fail(ui, t("The file is too large."));
+    if (file.size === 0) fail(ui, gettext("The file is empty."));
+    else if (max && file.size > max) fail(ui, gettext("The file is too large."));
     else queue.push({ file, ui });
   }
   next();

@@ -1,0 +1,236 @@
+"""Unified retrieval across sources (`context_search`) and reading one source-qualified result
+(`context_get`). Documents come from the knowledge store today; wiki, notes, memory and chat
+history plug in with `register_context_source` as they land.
+
+Each source ranks its own hits; the lists are fused by reciprocal rank, and every source that
+found something keeps a few reserved places before the final limit, so one large source cannot
+crowd out the others.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.core import validation
+from apps.core.errors import DomainError
+from apps.knowledge import embeddings, search
+from apps.knowledge.errors import InvalidKnowledgeInput, KnowledgeNotFound, UnknownSource
+from apps.knowledge.visibility import ALL, PERSONAL, SCOPE_CHOICES, visible_files
+
+logger = logging.getLogger(__name__)
+
+RRF_K = 60
+RESERVED_PER_SOURCE = 2
+SNIPPET_CHARS = 600
+GET_MAX_CHARS = 20_000
+_REF = re.compile(r"^([a-z][a-z0-9_]{0,31}):([\w.\-]{1,100})$")
+
+
+@dataclass
+class ContextQuery:
+    """One search request, shared by all sources (the query is embedded at most once)."""
+
+    principal: Principal
+    text: str
+    scope: str = ALL
+    limit: int = 10
+    _vector: np.ndarray | None = field(default=None, repr=False)
+
+    def vector(self) -> np.ndarray:
+        if self._vector is None:
+            self._vector = embeddings.embed_query(self.text)
+        return self._vector
+
+
+@dataclass(frozen=True)
+class ContextHit:
+    ref: str
+    source: str
+    title: str
+    snippet: str
+    meta: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.ref,
+            "source": self.source,
+            "title": self.title,
+            "snippet": self.snippet,
+            **self.meta,
+        }
+
+
+@dataclass(frozen=True)
+class ContextSource:
+    name: str
+    search: Callable[[ContextQuery], list[ContextHit]]  # best first, at most query.limit
+    get: Callable[[Principal, str, dict], dict]  # raises KnowledgeNotFound when invisible/missing
+    description: str = ""
+
+
+_SOURCES: dict[str, ContextSource] = {}
+
+
+def register_context_source(
+    name: str,
+    *,
+    search: Callable[[ContextQuery], list[ContextHit]],
+    get: Callable[[Principal, str, dict], dict],
+    description: str = "",
+) -> ContextSource:
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,31}", name):
+        raise ValueError(f"bad context source name {name!r}")
+    source = ContextSource(name=name, search=search, get=get, description=description)
+    _SOURCES[name] = source
+    return source
+
+
+def sources() -> dict[str, ContextSource]:
+    return dict(_SOURCES)
+
+
+# --- the knowledge store as a source ----------------------------------------------------------
+def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def knowledge_source(source_type: str, description: str = "") -> ContextSource:
+    """A context source over the chunks of one source type (`document`, later `note` …)."""
+
+    def run_search(q: ContextQuery) -> list[ContextHit]:
+        hits = search.hybrid_search(
+            q.principal,
+            q.text,
+            limit=min(search.MAX_LIMIT, q.limit * 3),
+            scope=q.scope,
+            source_types=[source_type],
+            query_vector=q.vector(),
+        )
+        return [
+            ContextHit(
+                ref=hit.ref,
+                source=source_type,
+                title=hit.title,
+                snippet=snippet(hit.text),
+                meta={"section": hit.heading, "path": hit.path, "scope": hit.scope, "chunk": hit.ordinal},
+            )
+            for hit in search.best_per_file(hits, q.limit)
+        ]
+
+    def run_get(principal: Principal, source_id: str, options: dict) -> dict:
+        file = visible_files(principal).filter(source_type=source_type, source_id=source_id).first()
+        if file is None:
+            raise KnowledgeNotFound(
+                _("There is nothing with the id %(id)s.") % {"id": f"{source_type}:{source_id}"}
+            )
+        offset = int(options.get("offset") or 0)
+        max_chars = int(options.get("max_chars") or GET_MAX_CHARS)
+        part = file.text[offset : offset + max_chars]
+        end = offset + len(part)
+        return {
+            "id": file.ref,
+            "source": source_type,
+            "title": file.title,
+            "path": file.path,
+            "scope": file.scope,
+            "status": file.status,
+            "indexed_at": file.indexed_at.isoformat() if file.indexed_at else None,
+            "sections": [{"title": s.get("title", ""), "offset": s.get("start", 0)} for s in file.sections],
+            "text": part,
+            "offset": offset,
+            "total_chars": len(file.text),
+            "next_offset": end if end < len(file.text) else None,
+        }
+
+    return register_context_source(source_type, search=run_search, get=run_get, description=description)
+
+
+# --- the two operations -----------------------------------------------------------------------
+def _clean_sources(names: Iterable[str] | None) -> list[str]:
+    if names is None:
+        return list(_SOURCES)
+    names = list(dict.fromkeys(names))
+    unknown = [n for n in names if n not in _SOURCES]
+    if unknown:
+        raise UnknownSource(
+            _("Unknown source: %(names)s. Known: %(known)s.")
+            % {"names": ", ".join(unknown), "known": ", ".join(sorted(_SOURCES))},
+            details={"field_errors": {"sources": _("unknown: %(n)s") % {"n": ", ".join(unknown)}}},
+        )
+    return names
+
+
+def fuse(ranked: dict[str, list[ContextHit]], limit: int) -> list[tuple[ContextHit, float]]:
+    """Reciprocal-rank fusion with a per-source reservation: each source with hits keeps its
+    best `RESERVED_PER_SOURCE` (fewer when the limit is small) before the rest compete."""
+    scored: dict[str, tuple[ContextHit, float, str, int]] = {}
+    for name, hits in ranked.items():
+        for rank, hit in enumerate(hits, start=1):
+            score = 1.0 / (RRF_K + rank)
+            previous = scored.get(hit.ref)
+            total = score + (previous[1] if previous else 0.0)
+            scored[hit.ref] = (previous[0] if previous else hit, total, name, rank)
+    nonempty = [name for name, hits in ranked.items() if hits]
+    reserve = min(RESERVED_PER_SOURCE, limit // max(1, len(nonempty)))
+    chosen: dict[str, tuple[ContextHit, float]] = {}
+    for name in nonempty:
+        for hit in ranked[name][:reserve]:
+            chosen.setdefault(hit.ref, (scored[hit.ref][0], scored[hit.ref][1]))
+    for ref, (hit, score, _name, _rank) in sorted(scored.items(), key=lambda item: -item[1][1]):
+        if len(chosen) >= limit:
+            break
+        chosen.setdefault(ref, (hit, score))
+    return sorted(chosen.values(), key=lambda pair: -pair[1])[:limit]
+
+
+def context_search(
+    principal: Principal,
+    query: str,
+    *,
+    sources: Iterable[str] | None = None,
+    scope: str = ALL,
+    limit: int = 10,
+) -> dict:
+    query = search.clean_query(query)
+    if scope not in SCOPE_CHOICES:
+        raise validation.field_error(InvalidKnowledgeInput, "scope", _("must be personal, shared or all"))
+    names = _clean_sources(sources)
+    notices: list[str] = []
+    if scope == PERSONAL and principal.resource_scope.shared_only:
+        notices.append(_("Personal scope is not available here; nothing was searched."))
+        return {"results": [], "notices": notices, "sources": names}
+    q = ContextQuery(principal=principal, text=query, scope=scope, limit=limit)
+    ranked: dict[str, list[ContextHit]] = {}
+    for name in names:
+        try:
+            ranked[name] = _SOURCES[name].search(q)[:limit]
+        except DomainError as exc:
+            logger.warning("context source %s failed: %s", name, exc.code)
+            notices.append(_("The source %(name)s is unavailable right now.") % {"name": name})
+    results = [hit.as_dict() | {"score": round(score, 6)} for hit, score in fuse(ranked, limit)]
+    return {"results": results, "notices": notices, "sources": names}
+
+
+def parse_ref(ref: Any) -> tuple[str, str]:
+    match = _REF.match(str(ref or "").strip())
+    if not match:
+        raise validation.field_error(
+            InvalidKnowledgeInput, "id", _("must look like document:12 (source:id from context_search)")
+        )
+    return match.group(1), match.group(2)
+
+
+def context_get(principal: Principal, ref: str, *, offset: int = 0, max_chars: int = GET_MAX_CHARS) -> dict:
+    name, source_id = parse_ref(ref)
+    if name not in _SOURCES:
+        raise UnknownSource(_("Unknown source: %(names)s.") % {"names": name})
+    return _SOURCES[name].get(principal, source_id, {"offset": offset, "max_chars": max_chars})

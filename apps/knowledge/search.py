@@ -1,0 +1,201 @@
+"""Hybrid retrieval over the chunks: nearest neighbours by cosine (HNSW) and German full-text
+rank, fused by reciprocal rank (k=60), in one SQL statement.
+
+The principal's visible scope and the current embedding model filter the rows *before* either
+ranking, so nothing out of scope can take a place in the candidate lists, and vectors of two
+models are never compared. Iterative HNSW scans keep filtered queries from coming back short.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from django.db import connection, transaction
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.core import validation
+from apps.knowledge import embeddings
+from apps.knowledge.errors import InvalidKnowledgeInput
+from apps.knowledge.visibility import ALL, SCOPE_CHOICES, scope_sql
+
+RRF_K = 60
+QUERY_MAX = 1000
+MAX_LIMIT = 50
+MIN_CANDIDATES = 40
+EF_SEARCH = 100
+FTS_SCAN_CAP = 1000
+_WORD = re.compile(r"[^\W_]{2,}", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Hit:
+    chunk_id: int
+    file_id: int
+    ordinal: int
+    heading: str
+    text: str
+    source_type: str
+    source_id: str
+    title: str
+    path: str
+    scope: str
+    score: float
+    vector_rank: int | None
+    text_rank: int | None
+
+    @property
+    def ref(self) -> str:
+        return f"{self.source_type}:{self.source_id}"
+
+
+def vector_literal(vector: np.ndarray | Iterable[float]) -> str:
+    return "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"
+
+
+def text_query(query: str) -> str:
+    """Any of the words (OR): a question rarely repeats every word of the passage it needs.
+    Passages with all the words still rank first (see `hybrid_search`)."""
+    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(query)))[:24]
+    return " | ".join(words)
+
+
+def clean_query(query: object) -> str:
+    return validation.text(InvalidKnowledgeInput, query, "query", max_length=QUERY_MAX, required=True)
+
+
+def _filters(principal: Principal, scope: str, source_types, file_ids) -> tuple[str, list]:
+    if scope not in SCOPE_CHOICES:
+        raise validation.field_error(InvalidKnowledgeInput, "scope", _("must be personal, shared or all"))
+    sql, params = scope_sql(principal, scope, alias="c")
+    clauses, values = [sql], list(params)
+    if source_types is not None:
+        clauses.append("c.source_type = ANY(%s)")
+        values.append(list(source_types))
+    if file_ids is not None:
+        clauses.append("c.file_id = ANY(%s)")
+        values.append([int(i) for i in file_ids])
+    return " AND ".join(clauses), values
+
+
+def hybrid_search(
+    principal: Principal,
+    query: str,
+    *,
+    limit: int = 10,
+    scope: str = ALL,
+    source_types: Iterable[str] | None = None,
+    file_ids: Iterable[int] | None = None,
+    query_vector: np.ndarray | None = None,
+    use_text: bool = True,
+) -> list[Hit]:
+    """The best `limit` chunks for `query` the principal may see. Raises `EmbeddingError` when
+    the query cannot be embedded (callers decide whether to degrade)."""
+    query = clean_query(query)
+    if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise validation.field_error(
+            InvalidKnowledgeInput, "limit", _("must be between 1 and %(n)s") % {"n": MAX_LIMIT}
+        )
+    where, where_params = _filters(principal, scope, source_types, file_ids)
+    config = embeddings.load_config()
+    vector = query_vector if query_vector is not None else embeddings.embed_query(query, config)
+    literal = vector_literal(vector)
+    candidates = max(limit * 4, MIN_CANDIDATES)
+    any_words = text_query(query) if use_text else ""
+    all_words = any_words.replace(" | ", " & ")
+    model = config.model_id
+    # Full text, bounded: passages with all the words first, then any of them; each tier stops
+    # after FTS_SCAN_CAP matches, so a query of very common words cannot rank half the table.
+    text_cte = (
+        f"""tier AS MATERIALIZED (
+            (SELECT c.id FROM knowledge_chunk c
+             WHERE c.embedding_model = %s AND {where} AND c.search @@ to_tsquery('german', %s) LIMIT %s)
+            UNION
+            (SELECT c.id FROM knowledge_chunk c
+             WHERE c.embedding_model = %s AND {where} AND c.search @@ to_tsquery('german', %s) LIMIT %s)
+        ),
+        fts AS (
+            SELECT c.id, row_number() OVER (
+                ORDER BY c.search @@ to_tsquery('german', %s) DESC,
+                         ts_rank(c.search, to_tsquery('german', %s)) DESC, c.id
+            ) AS r
+            FROM tier JOIN knowledge_chunk c ON c.id = tier.id
+            ORDER BY r LIMIT %s
+        )"""  # noqa: S608 (fragments from constants; values are parameters)
+        if any_words
+        else "fts AS (SELECT NULL::bigint AS id, NULL::bigint AS r WHERE FALSE)"
+    )
+    sql = f"""
+        WITH vec AS MATERIALIZED (
+            SELECT c.id, c.embedding <=> %s::vector AS dist
+            FROM knowledge_chunk c
+            WHERE c.embedding_model = %s AND {where}
+            ORDER BY c.embedding <=> %s::vector
+            LIMIT %s
+        ),
+        vr AS (SELECT id, row_number() OVER (ORDER BY dist, id) AS r FROM vec),
+        {text_cte}
+        SELECT c.id, c.file_id, c.ordinal, c.heading, c.text, f.source_type, f.source_id, f.title,
+               f.path, f.scope, vr.r, fts.r,
+               COALESCE(1.0 / ({RRF_K} + vr.r), 0) + COALESCE(1.0 / ({RRF_K} + fts.r), 0) AS score
+        FROM (SELECT id FROM vr UNION SELECT id FROM fts) AS ids
+        JOIN knowledge_chunk c ON c.id = ids.id
+        JOIN knowledge_knowledgefile f ON f.id = c.file_id
+        LEFT JOIN vr ON vr.id = c.id
+        LEFT JOIN fts ON fts.id = c.id
+        ORDER BY score DESC, c.id
+        LIMIT %s
+    """  # noqa: S608 (fragments are built here from constants; values are parameters)
+    params: list = [literal, model, *where_params, literal, candidates]
+    if any_words:
+        params += [
+            model,
+            *where_params,
+            all_words,
+            FTS_SCAN_CAP,
+            model,
+            *where_params,
+            any_words,
+            FTS_SCAN_CAP,
+        ]
+        params += [all_words, any_words, candidates]
+    params.append(limit)
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(max(EF_SEARCH, candidates))])
+        cur.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+        cur.execute(sql, params)
+        rows = cur.fetchall()
+    return [
+        Hit(
+            chunk_id=row[0],
+            file_id=row[1],
+            ordinal=row[2],
+            heading=row[3],
+            text=row[4],
+            source_type=row[5],
+            source_id=row[6],
+            title=row[7],
+            path=row[8],
+            scope=row[9],
+            vector_rank=row[10],
+            text_rank=row[11],
+            score=float(row[12]),
+        )
+        for row in rows
+    ]
+
+
+def best_per_file(hits: list[Hit], limit: int) -> list[Hit]:
+    """One hit per file (its best chunk), in rank order: a list of sources, not of fragments."""
+    seen: set[int] = set()
+    out: list[Hit] = []
+    for hit in hits:
+        if hit.file_id not in seen:
+            seen.add(hit.file_id)
+            out.append(hit)
+            if len(out) >= limit:
+                break
+    return out

@@ -1,0 +1,88 @@
+import pytest
+
+from apps.accounts.principal import Principal
+from apps.clients.models import Client
+from apps.knowledge import indexing
+from apps.knowledge.models import IndexJob
+from apps.tools.context import ToolContext
+from tests.factories import ServicePrincipalFactory, UserFactory
+
+
+@pytest.fixture
+def anna(db):
+    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
+
+
+@pytest.fixture
+def ben(db):
+    return UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
+
+
+@pytest.fixture
+def boss(db):
+    return UserFactory(
+        email="chefin@kanzlei.example", full_name="Clara Chef", role="admin", is_superuser=True
+    )
+
+
+@pytest.fixture
+def as_anna(anna):
+    return Principal.for_user(anna)
+
+
+@pytest.fixture
+def as_ben(ben):
+    return Principal.for_user(ben)
+
+
+@pytest.fixture
+def as_boss(boss):
+    return Principal.for_user(boss)
+
+
+@pytest.fixture
+def as_robot(db):
+    return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
+
+
+@pytest.fixture
+def anna_ctx(as_anna):
+    return ToolContext(principal=as_anna)
+
+
+@pytest.fixture
+def ben_ctx(as_ben):
+    return ToolContext(principal=as_ben)
+
+
+@pytest.fixture
+def meier(db):
+    return Client.objects.create(name="Meier GmbH", client_number="K-1001")
+
+
+def payload(
+    text, *, title="Dokument", scope="instance", owner_id=None, client_id=None, path="/Kanzlei", **kw
+):
+    return {
+        "title": title,
+        "text": text,
+        "scope": scope,
+        "owner_id": owner_id,
+        "client_id": client_id,
+        "path": path,
+        **kw,
+    }
+
+
+@pytest.fixture
+def index_now(db):
+    """Record a source and run its job in this process (no broker involved)."""
+
+    def run(source_id, data, *, source_type="document", batch_size=indexing.BATCH_SIZE, **kw):
+        file = indexing.index_source(source_type, source_id, data, **kw)
+        for job in IndexJob.objects.filter(file=file, status__in=IndexJob.ACTIVE).order_by("id"):
+            indexing.run_job(job.pk, batch_size=batch_size)
+        file.refresh_from_db()
+        return file
+
+    return run

@@ -1,0 +1,52 @@
+"""The contract with the documents app, end to end: an uploaded document is indexed in its
+scope once its text is extracted, and purged the moment it is deleted."""
+
+import pytest
+
+from apps.documents import folders, processing
+from apps.documents import jobs as document_jobs
+from apps.documents import services as documents
+from apps.knowledge import indexing
+from apps.knowledge import jobs as knowledge_jobs
+from apps.knowledge.models import Chunk, KnowledgeFile
+from apps.tools.dispatcher import dispatch
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def inline_jobs(monkeypatch, settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    monkeypatch.setattr(
+        document_jobs, "enqueue_extraction", lambda document_id: processing.run_extraction(document_id)
+    )
+    monkeypatch.setattr(knowledge_jobs, "enqueue", lambda job_id: indexing.run_job(job_id))
+
+
+def ids(result):
+    return [r["id"] for r in result.output["results"]]
+
+
+def test_a_personal_document_is_indexed_for_its_owner_only_and_purged_on_delete(
+    as_anna, anna_ctx, ben_ctx, django_capture_on_commit_callbacks
+):
+    home = folders.ensure_home_folder(as_anna)
+    with django_capture_on_commit_callbacks(execute=True):
+        document = documents.create_markdown(
+            as_anna,
+            title="Vollmacht Entwurf",
+            content="# Vollmacht\n\nHiermit bevollmächtige ich die Kanzlei, mich gegenüber dem Finanzamt zu vertreten.",
+            folder_id=home.pk,
+        )
+    file = KnowledgeFile.objects.get(source_type="document", source_id=str(document.pk))
+    assert file.status == "indexed" and file.scope == "personal" and file.owner_id == as_anna.user.pk
+    assert f"document:{document.pk}" in ids(
+        dispatch("context_search", {"query": "Vollmacht Finanzamt"}, anna_ctx)
+    )
+    assert f"document:{document.pk}" not in ids(
+        dispatch("context_search", {"query": "Vollmacht Finanzamt"}, ben_ctx)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        documents.delete_document(as_anna, document.pk)
+    assert not KnowledgeFile.objects.filter(pk=file.pk).exists()
+    assert not Chunk.objects.filter(file_id=file.pk).exists()
