@@ -8,13 +8,13 @@ import re
 from django.contrib.postgres.search import SearchQuery
 from django.db.models import QuerySet
 
-_WORD = re.compile(r"[\w-]+", re.UNICODE)
+WORD = re.compile(r"[\w-]+", re.UNICODE)
 
 
 def search(qs: QuerySet, text: str) -> QuerySet:
     """Every word must match the beginning of an indexed word (German stemming):
     "meier bescheid" finds "Bescheid Meier GmbH"."""
-    words = [w.strip("-") for w in _WORD.findall(text.lower()) if w.strip("-")]
+    words = [w.strip("-") for w in WORD.findall(text.lower()) if w.strip("-")]
     if not words:
         return qs
     query = SearchQuery(" & ".join(f"{w}:*" for w in words[:10]), search_type="raw", config="german")

@@ -1,0 +1,50 @@
+"""The wiki as a `context_search` source: office-wide pages, ranked by the wiki's own full-text
+search, read back with `context_get("wiki:<id>")`."""
+
+from __future__ import annotations
+
+from apps.accounts.principal import Principal
+from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, register_context_source
+from apps.knowledge.visibility import PERSONAL
+from apps.wiki import services
+from apps.wiki.records import page_url, snippet_text
+
+
+def _search(q: ContextQuery) -> list[ContextHit]:
+    if q.scope == PERSONAL:
+        return []  # the wiki belongs to the whole office
+    found, _total = services.search_pages(q.principal, q.text, limit=q.limit)
+    return [
+        ContextHit(
+            ref=f"wiki:{page.pk}",
+            source="wiki",
+            title=page.title,
+            snippet=snippet_text(page.snippet),
+            meta={"slug": page.slug, "url": page_url(page.slug), "scope": "instance"},
+        )
+        for page in found
+    ]
+
+
+def _get(principal: Principal, source_id: str, options: dict) -> dict:
+    page = services.get_page(principal, page_id=source_id)
+    offset = int(options.get("offset") or 0)
+    part = page.body[offset : offset + int(options.get("max_chars") or GET_MAX_CHARS)]
+    end = offset + len(part)
+    return {
+        "id": f"wiki:{page.pk}",
+        "source": "wiki",
+        "title": page.title,
+        "slug": page.slug,
+        "url": page_url(page.slug),
+        "scope": "instance",
+        "updated_at": page.updated_at.isoformat(),
+        "text": part,
+        "offset": offset,
+        "total_chars": len(page.body),
+        "next_offset": end if end < len(page.body) else None,
+    }
+
+
+def register() -> None:
+    register_context_source("wiki", search=_search, get=_get, description="Office wiki pages")
