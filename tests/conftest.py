@@ -26,6 +26,27 @@ def channel_layer_on_test_database(django_db_setup, django_db_blocker):
         )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_celery_queue():
+    """Jobs the tests enqueue go to a queue of this test run only. In-process workers consume it
+    over the broker of the non-test database, where a developer's running worker must never pick
+    up a test's job and a worker test must never inherit an earlier run's leftovers."""
+    import uuid
+
+    from clapilot.celery import app
+
+    name = f"test-{uuid.uuid4().hex[:12]}"
+    for cached in ("queues", "router"):
+        app.amqp.__dict__.pop(cached, None)
+    app.conf.task_default_queue = name
+    yield name
+    try:
+        with app.connection_for_write() as conn:
+            conn.default_channel.queue_purge(name)
+    except Exception:  # pragma: no cover - best effort cleanup
+        pass
+
+
 @pytest.fixture(autouse=True)
 def plain_static_files(settings):
     """Pages render without a collectstatic run (the hashed manifest is a deployment concern)."""
@@ -47,6 +68,49 @@ def admin_user(db):
     from tests.factories import UserFactory
 
     return UserFactory(role="admin", is_superuser=True)
+
+
+# The office's two staff members most tests act as (another user's data must stay invisible).
+@pytest.fixture
+def anna(db):
+    from tests.factories import UserFactory
+
+    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
+
+
+@pytest.fixture
+def ben(db):
+    from tests.factories import UserFactory
+
+    return UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
+
+
+@pytest.fixture
+def as_anna(anna):
+    from apps.accounts.principal import Principal
+
+    return Principal.for_user(anna)
+
+
+@pytest.fixture
+def as_ben(ben):
+    from apps.accounts.principal import Principal
+
+    return Principal.for_user(ben)
+
+
+@pytest.fixture
+def anna_ctx(as_anna):
+    from apps.tools.context import ToolContext
+
+    return ToolContext(principal=as_anna)
+
+
+@pytest.fixture
+def ben_ctx(as_ben):
+    from apps.tools.context import ToolContext
+
+    return ToolContext(principal=as_ben)
 
 
 @pytest.fixture

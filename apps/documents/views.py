@@ -214,13 +214,9 @@ def workflow_partial(request, document_id: int):
 @login_required
 @require_POST
 def workflow_rerun(request, document_id: int):
-    try:
-        workflow.request_run(_principal(request), document_id)
-    except DocumentNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect(f"{reverse('documents:detail', args=[document_id])}#document-workflow")
+    return _act_and_return(
+        request, document_id, "document-workflow", lambda p: workflow.request_run(p, document_id)
+    )
 
 
 @login_required
@@ -233,25 +229,27 @@ def download(request, document_id: int):
 @require_POST
 def create_share(request, document_id: int):
     days = request.POST.get("expires_in_days") or None
-    try:
-        sharing.create_share(_principal(request), document_id, expires_in_days=days)
-    except DocumentNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect(f"{reverse('documents:detail', args=[document_id])}#share")
+    return _act_and_return(
+        request, document_id, "share", lambda p: sharing.create_share(p, document_id, expires_in_days=days)
+    )
 
 
 @login_required
 @require_POST
 def revoke_share(request, document_id: int):
+    return _act_and_return(request, document_id, "share", lambda p: sharing.revoke_share(p, document_id))
+
+
+def _act_and_return(request, document_id: int, anchor: str, action):
+    """Run a service for the detail page's buttons; back to the page section it came from, with
+    the domain error as a message (an invisible document is a 404, as on every read)."""
     try:
-        sharing.revoke_share(_principal(request), document_id)
+        action(_principal(request))
     except DocumentNotFound:
         raise Http404 from None
     except DomainError as exc:
         messages.error(request, exc.message)
-    return redirect(f"{reverse('documents:detail', args=[document_id])}#share")
+    return redirect(f"{reverse('documents:detail', args=[document_id])}#{anchor}")
 
 
 @login_required

@@ -2,28 +2,12 @@ import pytest
 
 from apps.accounts.principal import Principal
 from apps.clients.models import Case, Client
-from apps.tools.context import ToolContext
-from tests.factories import ServicePrincipalFactory, UserFactory
-
-
-@pytest.fixture
-def anna(db):
-    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
-
-
-@pytest.fixture
-def as_anna(anna):
-    return Principal.for_user(anna)
+from tests.factories import ServicePrincipalFactory
 
 
 @pytest.fixture
 def as_robot(db):
     return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
-
-
-@pytest.fixture
-def anna_ctx(as_anna):
-    return ToolContext(principal=as_anna)
 
 
 @pytest.fixture

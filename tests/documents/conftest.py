@@ -1,8 +1,7 @@
 import pytest
 
 from apps.accounts.principal import Principal
-from apps.tools.context import ToolContext
-from tests.factories import ServicePrincipalFactory, UserFactory
+from tests.factories import ServicePrincipalFactory
 
 
 @pytest.fixture(autouse=True)
@@ -25,48 +24,14 @@ def extraction_runs_inline(request, monkeypatch):
 
 
 @pytest.fixture
-def anna(db):
-    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
-
-
-@pytest.fixture
-def ben(db):
-    return UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
-
-
-@pytest.fixture
-def as_anna(anna):
-    return Principal.for_user(anna)
-
-
-@pytest.fixture
-def as_ben(ben):
-    return Principal.for_user(ben)
-
-
-@pytest.fixture
 def as_robot(db):
     return Principal.for_service(ServicePrincipalFactory(name="Posteingang"))
 
 
 @pytest.fixture
-def anna_ctx(as_anna):
-    return ToolContext(principal=as_anna)
-
-
-@pytest.fixture
-def ben_ctx(as_ben):
-    return ToolContext(principal=as_ben)
-
-
-@pytest.fixture
-def real_worker(settings):
-    """Marks a test whose extraction goes through the broker; it gets its own queue so that no
-    other test session's worker takes its message (the broker database is shared)."""
-    import uuid
-
-    settings.CLAPILOT_DOCUMENTS_QUEUE = f"documents-test-{uuid.uuid4().hex[:12]}"
-    return settings.CLAPILOT_DOCUMENTS_QUEUE
+def real_worker():
+    """Marks a test whose extraction goes through the broker (the test run's private queue, see
+    tests/conftest.py) to an in-process worker."""
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Extraction through a real Celery worker (own queue: the broker database is shared)."""
+"""Extraction through a real Celery worker."""
 
 import time
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_uploaded_pdf_is_extracted_by_the_worker(as_anna, real_worker):
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[real_worker]):
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         doc = services.upload_document(
             as_anna,
             content=SimpleUploadedFile("bescheid.pdf", pdf_bytes(["Festsetzung 2024"])),
@@ -44,7 +44,7 @@ def test_workflow_job_runs_in_the_worker_after_extraction(as_anna, real_worker, 
     fake_openai.reply(
         json.dumps({"summary": "Bescheid.", "tasks": [{"title": "Bescheid prüfen"}], "deadline": None})
     )
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[real_worker]):
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         doc = services.upload_document(
             as_anna,
             content=SimpleUploadedFile("bescheid.txt", b"Festsetzung 2024, Einspruch binnen eines Monats."),

@@ -7,7 +7,7 @@ import pytest
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
 from apps.notes.models import Note, NotePage
-from tests.e2e.helpers import execute_tool, log_in
+from tests.e2e.helpers import execute_tool, log_in, wait_until
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.e2e
@@ -65,10 +65,7 @@ def test_open_editor_follows_tool_changes_and_saves(server, page):
     page.keyboard.press("End")
     page.keyboard.type(" Ergänzung von Anna")
     page.click("#save-page")
-    page.locator("#save-state", has_text="Gespeichert").or_(
-        page.locator("#save-state", has_text="Saved")
-    ).wait_for(timeout=5000)
-    assert "Ergänzung von Anna" in NotePage.objects.get(pk=first.pk).text
+    assert wait_until(lambda: "Ergänzung von Anna" in NotePage.objects.get(pk=first.pk).text)
 
     # Someone else saves while Anna types: nothing of hers is lost, she decides which version wins.
     page.click("#page-body")

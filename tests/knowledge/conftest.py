@@ -4,18 +4,7 @@ from apps.accounts.principal import Principal
 from apps.clients.models import Client
 from apps.knowledge import indexing
 from apps.knowledge.models import IndexJob
-from apps.tools.context import ToolContext
 from tests.factories import ServicePrincipalFactory, UserFactory
-
-
-@pytest.fixture
-def anna(db):
-    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
-
-
-@pytest.fixture
-def ben(db):
-    return UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
 
 
 @pytest.fixture
@@ -26,16 +15,6 @@ def boss(db):
 
 
 @pytest.fixture
-def as_anna(anna):
-    return Principal.for_user(anna)
-
-
-@pytest.fixture
-def as_ben(ben):
-    return Principal.for_user(ben)
-
-
-@pytest.fixture
 def as_boss(boss):
     return Principal.for_user(boss)
 
@@ -43,16 +22,6 @@ def as_boss(boss):
 @pytest.fixture
 def as_robot(db):
     return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
-
-
-@pytest.fixture
-def anna_ctx(as_anna):
-    return ToolContext(principal=as_anna)
-
-
-@pytest.fixture
-def ben_ctx(as_ben):
-    return ToolContext(principal=as_ben)
 
 
 @pytest.fixture

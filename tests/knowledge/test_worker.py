@@ -1,8 +1,6 @@
-"""Indexing through a real Celery worker (not eager), over the configured broker, on a queue of
-its own so that no other test session's worker takes the message."""
+"""Indexing through a real Celery worker (not eager), over the configured broker."""
 
 import time
-import uuid
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -16,10 +14,9 @@ from tests.knowledge.conftest import payload
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_document_is_indexed_by_the_worker(settings):
-    settings.CLAPILOT_KNOWLEDGE_QUEUE = queue = f"knowledge-test-{uuid.uuid4().hex[:12]}"
+def test_a_document_is_indexed_by_the_worker():
     assert not app.conf.task_always_eager
-    with start_worker(app, pool="solo", queues=[queue], perform_ping_check=False, shutdown_timeout=10):
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         with transaction.atomic():
             file = indexing.index_source("document", 1, payload("Die Steuererklärung ist bis Juli fällig."))
         deadline = time.monotonic() + 60

@@ -2,8 +2,7 @@ import pytest
 
 from apps.accounts.principal import Principal
 from apps.tasks.models import Board, Task, TaskStatus
-from apps.tools.context import ToolContext
-from tests.factories import ServicePrincipalFactory, UserFactory
+from tests.factories import ServicePrincipalFactory
 
 
 @pytest.fixture
@@ -21,16 +20,6 @@ def statuses(db):
 
 
 @pytest.fixture
-def anna(db):
-    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
-
-
-@pytest.fixture
-def ben(db):
-    return UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
-
-
-@pytest.fixture
 def shared_board(db):
     return Board.objects.create(name="Steuern", visibility=Board.Visibility.SHARED)
 
@@ -41,23 +30,8 @@ def private_board(anna):
 
 
 @pytest.fixture
-def as_anna(anna):
-    return Principal.for_user(anna)
-
-
-@pytest.fixture
-def as_ben(ben):
-    return Principal.for_user(ben)
-
-
-@pytest.fixture
 def as_robot(db):
     return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
-
-
-@pytest.fixture
-def anna_ctx(as_anna):
-    return ToolContext(principal=as_anna)
 
 
 @pytest.fixture

@@ -3,28 +3,8 @@ import pytest
 from apps.accounts.models import ServicePrincipal
 from apps.accounts.principal import Principal
 from apps.tools.context import ToolContext
-from tests.factories import ServicePrincipalFactory, UserFactory
+from tests.factories import ServicePrincipalFactory
 from tests.wiki.factories import WikiPageFactory
-
-
-@pytest.fixture
-def anna(db):
-    return UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
-
-
-@pytest.fixture
-def ben(db):
-    return UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
-
-
-@pytest.fixture
-def as_anna(anna):
-    return Principal.for_user(anna)
-
-
-@pytest.fixture
-def as_ben(ben):
-    return Principal.for_user(ben)
 
 
 @pytest.fixture
