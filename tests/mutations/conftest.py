@@ -39,6 +39,9 @@ def fresh_channel_layer():
     from channels import layers
 
     def reset() -> None:
+        # Sends queued from sync code by an earlier test must not rebuild the pool on the
+        # sender's loop after this reset.
+        layer_module.sender.drain()
         layers.channel_layers.backends.clear()
         try:
             import channels_postgres.db
