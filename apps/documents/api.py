@@ -15,7 +15,7 @@ from apps.core.api import page, principal, validated
 from apps.documents import folders, services, sharing, storage
 from apps.documents.errors import FileTooLarge
 from apps.documents.models import FOLDER_NAME_MAX, TITLE_MAX, Document
-from apps.documents.records import document_record, folder_record, share_record
+from apps.documents.records import detailed_record, document_record, folder_record, share_record
 from apps.documents.responses import file_response
 
 
@@ -59,7 +59,7 @@ class FolderPatchSerializer(serializers.Serializer):
 
 
 def _detail(document: Document) -> dict:
-    return {"document": document_record(document)}
+    return {"document": detailed_record(document)}
 
 
 @extend_schema(tags=["documents"])

@@ -94,7 +94,8 @@ def document_record(document: Document) -> dict:
             {"id": c.pk, "name": c.name, "client_number": c.client_number} for c in document.clients.all()
         ],
         "extraction": extraction_record(document),
-        # Filled by the knowledge store when it annotates its state; null until then.
+        # Set by detailed_record() from the knowledge store; lists leave it null (one query per page
+        # would be fine, but list callers have not needed it).
         "indexing": getattr(document, "index_state", None),
         "tax_fields": document.tax_fields,
         "shared_publicly": bool(getattr(document, "has_active_share", False)),
@@ -116,3 +117,11 @@ def share_record(share: ShareLink, token: str) -> dict:
         "expires_at": share.expires_at.isoformat() if share.expires_at else None,
         "created_at": share.created_at.isoformat(),
     }
+
+
+def detailed_record(document) -> dict:
+    """`document_record` plus the knowledge store's indexing state (status, chunks, indexed_at)."""
+    from apps.knowledge.services import index_states
+
+    document.index_state = index_states("document", [document.pk]).get(str(document.pk))
+    return document_record(document)

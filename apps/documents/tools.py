@@ -10,7 +10,7 @@ from pydantic import Field
 
 from apps.documents import folders, services, sharing
 from apps.documents.models import FOLDER_NAME_MAX, TITLE_MAX
-from apps.documents.records import document_record, folder_record, share_record
+from apps.documents.records import detailed_record, document_record, folder_record, share_record
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
@@ -64,7 +64,7 @@ def get_document(ctx: ToolContext, args: GetDocumentArgs) -> dict:
     document = services.get_document(ctx.principal, args.document_id)
     text = document.extracted_text
     return {
-        "document": document_record(document),
+        "document": detailed_record(document),
         "text": text[: args.max_chars],
         "text_truncated": len(text) > args.max_chars,
         "text_length": len(text),

@@ -17,7 +17,7 @@ from apps.accounts.principal import Principal
 from apps.core.errors import DomainError
 from apps.documents import folders, services, sharing, storage, workflow
 from apps.documents.errors import DocumentNotFound, FolderNotFound
-from apps.documents.records import document_record
+from apps.documents.records import detailed_record, document_record
 from apps.documents.responses import file_response
 
 PAGE_SIZE = 25
@@ -178,7 +178,7 @@ def detail(request, document_id: int):
     share = sharing.active_share(document)
     context = {
         "document": document,
-        "record": document_record(document),
+        "record": detailed_record(document),
         "tree": folders.list_folders(principal),
         "preview": document.extracted_text[:PREVIEW_CHARS],
         "preview_truncated": len(document.extracted_text) > PREVIEW_CHARS,

@@ -200,6 +200,7 @@ def index_states(source_type: str, source_ids) -> dict[str, dict]:
     return {
         row["source_id"]: {
             "status": row["status"],
+            "label": str(KnowledgeFile.Status(row["status"]).label),
             "chunks": row["chunk_count"],
             "indexed_at": row["indexed_at"].isoformat() if row["indexed_at"] else None,
             "error": row["error"],

@@ -46,6 +46,8 @@ def test_a_personal_document_is_indexed_for_its_owner_only_and_purged_on_delete(
     assert f"document:{document.pk}" not in ids(
         dispatch("context_search", {"query": "Vollmacht Finanzamt"}, ben_ctx)
     )
+    shown = dispatch("documents_get", {"document_id": document.pk}, anna_ctx).output["document"]["indexing"]
+    assert shown["status"] == "indexed" and shown["chunks"] == file.chunk_count >= 1
     with django_capture_on_commit_callbacks(execute=True):
         documents.delete_document(as_anna, document.pk)
     assert not KnowledgeFile.objects.filter(pk=file.pk).exists()
