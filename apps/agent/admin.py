@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from apps.agent.models import (
     ChatSession,
@@ -16,6 +17,21 @@ from apps.agent.models import (
     Run,
     RunEvent,
 )
+from apps.agent.probe import enqueue_probe
+
+
+def _queue_probe(modeladmin: admin.ModelAdmin, request, model_ids: list[int]) -> None:
+    enqueue_probe(model_ids)
+    modeladmin.message_user(
+        request,
+        ngettext(
+            "The capability probe of %(count)d model was queued; reload in a moment.",
+            "The capability probe of %(count)d models was queued; reload in a moment.",
+            len(model_ids),
+        )
+        % {"count": len(model_ids)},
+        messages.SUCCESS if model_ids else messages.WARNING,
+    )
 
 
 class ProviderForm(forms.ModelForm):
@@ -69,7 +85,10 @@ class ModelInline(admin.TabularInline):
         "supports_vision",
         "supports_reasoning",
         "probe_failed",
+        "probed_at",
+        "probe_error",
     ]
+    readonly_fields = ["probed_at", "probe_error"]
 
 
 @admin.register(Provider)
@@ -78,6 +97,12 @@ class ProviderAdmin(admin.ModelAdmin):
     list_display = ["name", "kind", "base_url", "enabled", "has_key"]
     list_filter = ["kind", "enabled"]
     inlines = [ModelInline]
+    actions = ["probe_capability"]
+
+    @admin.action(description=_("Probe capability of all its models"))
+    def probe_capability(self, request, queryset) -> None:
+        ids = list(ModelConfig.objects.filter(provider__in=queryset).values_list("pk", flat=True))
+        _queue_probe(self, request, ids)
 
     @admin.display(boolean=True, description=_("key stored"))
     def has_key(self, obj: Provider) -> bool:
@@ -93,9 +118,17 @@ class ModelConfigAdmin(admin.ModelAdmin):
         "context_window",
         "supports_tools",
         "probe_failed",
+        "probed_at",
+        "probe_error",
     ]
     list_filter = ["provider", "supports_tools", "probe_failed"]
     search_fields = ["model_id", "display_name"]
+    readonly_fields = ["probed_at", "probe_error"]
+    actions = ["probe_capability"]
+
+    @admin.action(description=_("Probe capability"))
+    def probe_capability(self, request, queryset) -> None:
+        _queue_probe(self, request, list(queryset.values_list("pk", flat=True)))
 
 
 @admin.register(MoAPreset)

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from apps.accounts.principal import Principal
 from apps.agent import services
-from apps.agent.services import CONTENT_MAX
+from apps.agent.services import ATTACHMENTS_MAX, CONTENT_MAX
 
 PAGE_MAX = 200
 
@@ -42,6 +42,13 @@ class MessageCreateSerializer(serializers.Serializer):
     )
     max_rounds = serializers.IntegerField(required=False, min_value=1, max_value=100)
     budget = serializers.DecimalField(required=False, max_digits=10, decimal_places=4, min_value=0)
+    document_ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=ATTACHMENTS_MAX,
+        help_text="Documents attached to the message (upload them first via /api/v1/documents/); "
+        "each must be visible to you, else 404 `attachment_not_found` and nothing is stored.",
+    )
 
 
 @extend_schema(tags=["chat"])
@@ -109,6 +116,7 @@ class MessageListView(APIView):
             max_rounds=v.get("max_rounds"),
             budget=v.get("budget"),
             time_zone=request.headers.get("X-User-Timezone", ""),
+            document_ids=v.get("document_ids"),
         )
         return Response({"run_id": run.pk, "status": run.status}, status=202)
 

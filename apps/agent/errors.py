@@ -52,3 +52,9 @@ class CancelUnconfirmed(DomainError):
 
     code = "cancel_unconfirmed"
     http_status = 409
+
+
+class AttachmentNotFound(NotFound):
+    """An attached document id that does not exist or that the caller may not see."""
+
+    code = "attachment_not_found"

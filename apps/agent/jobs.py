@@ -12,3 +12,11 @@ def run_agent_job(run_id: int) -> str:
     from apps.agent.runtime import run_agent
 
     return run_agent(run_id).status
+
+
+@shared_task(name="apps.agent.jobs.probe_models_job")
+def probe_models_job(model_ids: list[int]) -> int:
+    """Thin: probe each model of the ids (one tiny request each); answers how many were probed."""
+    from apps.agent.probe import probe_models
+
+    return len(probe_models(model_ids))

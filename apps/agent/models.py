@@ -52,6 +52,13 @@ class ModelConfig(models.Model):
     supports_vision = models.BooleanField(_("supports vision"), default=False)
     supports_reasoning = models.BooleanField(_("reasoning model"), default=False)
     probe_failed = models.BooleanField(_("capability probe failed"), default=False)
+    probed_at = models.DateTimeField(_("last probed"), null=True, blank=True)
+    probe_error = models.CharField(
+        _("probe result"),
+        max_length=300,
+        blank=True,
+        help_text=_("Why the last capability probe failed or what it found (never contains the key)."),
+    )
 
     class Meta:
         verbose_name = _("model")

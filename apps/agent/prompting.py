@@ -77,9 +77,41 @@ def transcript(session: ChatSession) -> list[dict]:
     return render(*transcript_rows(session))
 
 
-def render(summary: Message | None, rows: list[Message]) -> list[dict]:
+def attachment_ids(message: Message) -> list[int]:
+    ids = (message.metadata or {}).get("document_ids") if message.role == Message.Role.USER else None
+    return [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
+
+
+def attachment_note(principal, document_ids: list[int]) -> str:
+    """The context line after a user message with attachments: each document as `document:<id>`
+    (the ref the tools and the knowledge store understand), its title and extraction status,
+    read now with the user's visibility."""
+    from apps.documents import services as documents
+    from apps.documents.errors import DocumentNotFound
+
+    parts = []
+    for document_id in document_ids:
+        try:
+            doc = documents.get_document(principal, document_id, with_text=False)
+        except DocumentNotFound:
+            parts.append(f"- document:{document_id} (no longer available)")
+            continue
+        title = doc.title.replace("\n", " ")[:200]
+        parts.append(
+            f"- document:{doc.pk} “{title}” (file {doc.original_filename}, text extraction: {doc.extraction_status})"
+        )
+    return (
+        "The user attached these documents to the previous message (stored in the office's "
+        "document store):\n" + "\n".join(parts) + "\nRead them with documents_get (document_id) or "
+        "context_get (id document:<id>). While the extraction is pending or running, their text is "
+        "not available yet: say so instead of guessing the content."
+    )
+
+
+def render(summary: Message | None, rows: list[Message], notes: dict[int, str] | None = None) -> list[dict]:
     """Tool calls without a stored result (an aborted run) are dropped, since providers refuse
-    such a transcript."""
+    such a transcript. `notes` (message id → text) follow their user message as a system line
+    (the attachments of that message)."""
     answered = {m.tool_call_id for m in rows if m.role == Message.Role.TOOL}
     out: list[dict] = []
     if summary is not None:
@@ -104,4 +136,6 @@ def render(summary: Message | None, rows: list[Message]) -> list[dict]:
             out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content})
         else:
             out.append({"role": "user", "content": m.content})
+            if notes and m.pk in notes:
+                out.append({"role": "system", "content": notes[m.pk]})
     return out

@@ -43,6 +43,8 @@ class RoundContext:
     run: Run
     round: int
     messages: list[dict]
+    # Documents the user attached to messages of this conversation (known files for the RAG hook).
+    attached_document_ids: tuple[int, ...] = ()
 
 
 # RAG hook: callables returning extra context text (or None). Failures are logged and skipped.
@@ -94,6 +96,7 @@ class _Loop:
         self.checkpoint: Message | None = None
         self.rows: tuple[Message | None, list[Message]] | None = None  # the transcript so far
         self._fixed: tuple[list | None, int] = (None, 0)
+        self.notes: dict[int, str] = {}  # user message id → its attachment line (read once per run)
         self._events = threading.Lock()
 
     # --- outcome ----------------------------------------------------------------------------
@@ -209,7 +212,7 @@ class _Loop:
             fixed_tokens = self._fixed[1]
             if summarize.maybe_summarize(run, self.model, fixed_tokens, self.gate, self.rows) is not None:
                 self.rows = prompting.transcript_rows(run.session)
-            messages = [*fixed, *prompting.render(*self.rows)]
+            messages = [*fixed, *prompting.render(*self.rows, self._notes(principal))]
             extra = self._gather_context(messages)
             run.rounds += 1
             self._event(RunEvent.Kind.TURN, {"round": run.rounds})
@@ -321,11 +324,28 @@ class _Loop:
             self._events_batch(events)
 
     # --- helpers ----------------------------------------------------------------------------
+    def _notes(self, principal: Principal) -> dict[int, str]:
+        """The attachment lines of the user messages in the transcript, looked up once per run."""
+        for m in self.rows[1] if self.rows else []:
+            if m.pk not in self.notes and (ids := prompting.attachment_ids(m)):
+                self.notes[m.pk] = prompting.attachment_note(principal, ids)
+        return self.notes
+
+    def _attached_ids(self) -> tuple[int, ...]:
+        return tuple(i for m in (self.rows[1] if self.rows else []) for i in prompting.attachment_ids(m))
+
     def _gather_context(self, messages: list[dict]) -> list[dict]:
         extra = []
         for provider in list(context_providers):
             try:
-                text = provider(RoundContext(run=self.run, round=self.run.rounds + 1, messages=messages))
+                text = provider(
+                    RoundContext(
+                        run=self.run,
+                        round=self.run.rounds + 1,
+                        messages=messages,
+                        attached_document_ids=self._attached_ids(),
+                    )
+                )
             except Exception:
                 logger.warning("context provider %r failed; continuing without it", provider, exc_info=True)
                 continue

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.agent import live
 from apps.agent.errors import (
+    AttachmentNotFound,
     CancelUnconfirmed,
     InvalidChatInput,
     NoModelConfigured,
@@ -31,6 +32,7 @@ from apps.core.errors import DomainError, PermissionDenied
 from apps.core.services import get_setting
 
 CONTENT_MAX = 20_000
+ATTACHMENTS_MAX = 20
 TITLE_LENGTH = 60
 ACTIVE = (Run.Status.QUEUED, Run.Status.RUNNING, Run.Status.CANCELLING)
 
@@ -94,10 +96,12 @@ def post_user_message(
     time_zone: str = "",
     kind: str = Run.Kind.CHAT,
     require_neutralization: bool = False,
+    document_ids: Any = None,
 ) -> Run:
     """Store the user's message and queue a run for it; the worker starts after the commit.
     `kind` background (jobs, automations) has no tool-phase budget; `require_neutralization` is
-    set by callers whose data source demands it."""
+    set by callers whose data source demands it. `document_ids` are documents attached to the
+    message (already uploaded, visible to the principal): stored in the message's metadata."""
     content = (content or "").strip()
     if not content:
         raise InvalidChatInput(_("The message is empty."))
@@ -107,6 +111,7 @@ def post_user_message(
     if rounds is None or not 1 <= rounds <= 100:
         raise InvalidChatInput(_("max_rounds must be between 1 and 100."))
     config, preset = _pick_model(model_id)
+    attachments = attached_documents(principal, document_ids)
     with transaction.atomic():
         session = ChatSession.objects.select_for_update().get(pk=get_session(principal, session_id).pk)
         if session.runs.filter(status__in=ACTIVE).exists():
@@ -125,10 +130,51 @@ def post_user_message(
             budget=_decimal(budget),
             time_zone=(time_zone or "")[:64],
         )
-        Message.objects.create(session=session, run=run, role=Message.Role.USER, content=content)
+        metadata = {"document_ids": [a["id"] for a in attachments], "attachments": attachments}
+        Message.objects.create(
+            session=session,
+            run=run,
+            role=Message.Role.USER,
+            content=content,
+            metadata=metadata if attachments else {},
+        )
         run_id = run.pk
         transaction.on_commit(lambda: _enqueue(run_id))
     return run
+
+
+def attached_documents(principal: Principal, document_ids: Any) -> list[dict]:
+    """The attachments of a message as `{id, title, filename}`, in the given order; every id
+    must be a document the principal may see (else `attachment_not_found`, nothing written)."""
+    if document_ids in (None, "", []):
+        return []
+    if not isinstance(document_ids, list | tuple):
+        raise InvalidChatInput(_("document_ids must be a list of document ids."))
+    ids: list[int] = []
+    for raw in document_ids:
+        value = _int(raw)
+        if value is None or isinstance(raw, bool):
+            raise InvalidChatInput(_("document_ids must be a list of document ids."))
+        if value not in ids:
+            ids.append(value)
+    if len(ids) > ATTACHMENTS_MAX:
+        raise InvalidChatInput(
+            _("At most %(max)s documents can be attached to one message.") % {"max": ATTACHMENTS_MAX}
+        )
+    from apps.documents import services as documents
+    from apps.documents.errors import DocumentNotFound
+
+    found = []
+    for document_id in ids:
+        try:
+            document = documents.get_document(principal, document_id, with_text=False)
+        except DocumentNotFound:
+            raise AttachmentNotFound(
+                _("There is no document with id %(id)s.") % {"id": document_id},
+                details={"document_id": document_id},
+            ) from None
+        found.append({"id": document.pk, "title": document.title, "filename": document.original_filename})
+    return found
 
 
 def _enqueue(run_id: int) -> None:

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 
 from apps.agent.models import ModelConfig, Provider
+from apps.agent.probe import enqueue_probe
 from apps.core.services import get_setting, set_setting
 
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -28,4 +29,5 @@ def ensure_env_provider(environ: Mapping[str, str] | None = None) -> Provider | 
     config = ModelConfig.objects.create(provider=provider, model_id=model_id)
     if get_setting("default_chat_model") is None:
         set_setting("default_chat_model", config.pk)
+    enqueue_probe([config.pk])  # after the commit, in the worker: never blocks the start
     return provider

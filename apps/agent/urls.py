@@ -8,6 +8,7 @@ urlpatterns = [
     path("chat/", views.index, name="index"),
     path("chat/neu/", views.new_session, name="new"),
     path("chat/<int:session_id>/", views.session_page, name="session"),
+    path("chat/anhang/", views.upload_attachment, name="attach"),
     path("api/v1/chat/sessions/", api.SessionListView.as_view(), name="api-sessions"),
     path(
         "api/v1/chat/sessions/<int:session_id>/messages/", api.MessageListView.as_view(), name="api-messages"

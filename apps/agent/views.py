@@ -7,14 +7,17 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Max
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
 from apps.agent import markdown, services
 from apps.agent.errors import SessionNotFound
 from apps.agent.models import Message, Run, RunEvent
+from apps.core.errors import DomainError
 
 SESSIONS_SHOWN = 50
 
@@ -44,6 +47,45 @@ def new_session(request):
     return redirect("chat:session", session_id=session.pk)
 
 
+@require_POST
+@login_required
+def upload_attachment(request):
+    """One file of the composer (attach button or drag & drop), stored as a document in the
+    user's personal folder before the message is sent; answers the id the message then carries."""
+    from apps.documents import folders
+    from apps.documents import services as documents
+
+    upload = request.FILES.get("file")
+    if upload is None:
+        return JsonResponse({"code": "invalid_arguments", "message": _("No file was sent.")}, status=400)
+    principal = _principal(request)
+    try:
+        home = folders.ensure_home_folder(principal)
+        document = documents.upload_document(
+            principal, content=upload, filename=upload.name, folder_id=home.pk if home else None
+        )
+    except DomainError as exc:
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+    return JsonResponse(
+        {
+            "id": document.pk,
+            "title": document.title,
+            "filename": document.original_filename,
+            "extraction_status": document.extraction_status,
+            "url": reverse("documents:detail", args=[document.pk]),
+        },
+        status=201,
+    )
+
+
+def _attachments(message: Message) -> list[dict]:
+    return [
+        {"id": a["id"], "title": a.get("title") or a.get("filename") or f"#{a['id']}"}
+        for a in message.metadata.get("attachments") or []
+        if isinstance(a, dict) and isinstance(a.get("id"), int)
+    ]
+
+
 def _bubbles(session) -> list[dict]:
     """User and assistant messages, with the tool status lines of a turn inside its bubble."""
     bubbles: list[dict] = []
@@ -60,7 +102,7 @@ def _bubbles(session) -> list[dict]:
             if tools:
                 bubbles.append({"role": "assistant", "html": "", "tools": tools})
                 tools = []
-            bubbles.append({"role": "user", "text": m.content})
+            bubbles.append({"role": "user", "text": m.content, "attachments": _attachments(m)})
     if tools:
         bubbles.append({"role": "assistant", "html": "", "tools": tools})
     return bubbles

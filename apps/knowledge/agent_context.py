@@ -147,5 +147,8 @@ def agent_context_provider(round_context) -> str | None:
     principal = Principal.for_user(run.session.user)
     # Recomputed every round on purpose (no cache): a consent revoke or a deletion between two
     # rounds must not keep feeding purged text to the model.
-    text = build_agent_context(principal, query, known_file_ids=_file_ids(known_refs(messages)))
+    refs = known_refs(messages) + [
+        ("document", str(i)) for i in getattr(round_context, "attached_document_ids", ())
+    ]
+    text = build_agent_context(principal, query, known_file_ids=_file_ids(refs))
     return text or None

@@ -1,6 +1,7 @@
 // The chat page: posts messages to the REST API and renders the run events streamed over
 // /ws/chat/<session>/ (tokens, tool status lines, the final sanitized answer). Reconnects with
-// ?after=<last event id> so a dropped socket replays what it missed.
+// ?after=<last event id> so a dropped socket replays what it missed. Attachments (button or
+// drag & drop onto the composer) are uploaded as documents at once; the message carries their ids.
 
 function csrfToken() {
   const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -17,6 +18,87 @@ export function startChat(form, text) {
   let runId = config.run;
   let bubble = null;
   let retry = 500;
+  const attachList = document.getElementById("chat-attachments");
+  const fileInput = document.getElementById("chat-files");
+  let attachments = [];  // {file, li, doc (once uploaded), promise}
+
+  function attachmentLinks(docs) {
+    const list = document.createElement("ul");
+    list.className = "attachments";
+    for (const doc of docs) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = form.dataset.documentUrlTemplate.replace("/0/", `/${doc.id}/`);
+      a.textContent = doc.title;
+      li.appendChild(a);
+      list.appendChild(li);
+    }
+    return list;
+  }
+
+  function refreshAttachList() { attachList.hidden = attachments.length === 0; }
+
+  function upload(file) {
+    const item = { file, doc: null };
+    item.li = document.createElement("li");
+    item.li.className = "uploading";
+    const label = document.createElement("span");
+    label.textContent = `${file.name} · ${text.uploading}`;
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "remove";
+    remove.textContent = "×";
+    remove.title = text.remove;
+    remove.setAttribute("aria-label", `${text.remove}: ${file.name}`);
+    remove.addEventListener("click", () => {
+      attachments = attachments.filter((a) => a !== item);
+      item.li.remove();
+      refreshAttachList();
+    });
+    item.li.append(label, remove);
+    attachList.appendChild(item.li);
+    attachments.push(item);
+    refreshAttachList();
+    const data = new FormData();
+    data.append("file", file);
+    item.promise = fetch(form.dataset.attachUrl, {
+      method: "POST", headers: { "X-CSRFToken": csrfToken() }, body: data,
+    }).then(async (response) => {
+      const body = await response.json().catch(() => ({}));
+      if (!response.ok) { throw new Error(body.message || response.statusText); }
+      item.doc = body;
+      item.li.className = "ready";
+      label.textContent = body.title;
+    }).catch((error) => {
+      attachments = attachments.filter((a) => a !== item);
+      item.li.remove();
+      refreshAttachList();
+      showError(`${text.uploadFailed} ${file.name}: ${error.message}`);
+    });
+  }
+
+  function addFiles(files) {
+    for (const file of files) { upload(file); }
+  }
+
+  if (fileInput) {
+    fileInput.addEventListener("change", () => { addFiles(fileInput.files); fileInput.value = ""; });
+    form.addEventListener("dragover", (e) => {
+      if (e.dataTransfer && Array.from(e.dataTransfer.types).includes("Files")) {
+        e.preventDefault();
+        form.classList.add("dragging");
+      }
+    });
+    form.addEventListener("dragleave", (e) => {
+      if (!form.contains(e.relatedTarget)) { form.classList.remove("dragging"); }
+    });
+    form.addEventListener("drop", (e) => {
+      form.classList.remove("dragging");
+      if (!e.dataTransfer || !e.dataTransfer.files.length) { return; }
+      e.preventDefault();
+      if (!fileInput.disabled) { addFiles(e.dataTransfer.files); }
+    });
+  }
 
   function scroll() { stream.scrollTop = stream.scrollHeight; }
 
@@ -100,7 +182,17 @@ export function startChat(form, text) {
     const content = input.value.trim();
     if (!content) { return; }
     showError("");
+    const sendButton = document.getElementById("chat-send");
+    if (attachments.some((a) => !a.doc)) {
+      sendButton.disabled = true;
+      showError(text.waitUploads);
+      await Promise.all(attachments.map((a) => a.promise));
+      sendButton.disabled = false;
+      showError("");
+    }
+    const docs = attachments.filter((a) => a.doc).map((a) => a.doc);
     const body = { content };
+    if (docs.length) { body.document_ids = docs.map((d) => d.id); }
     const model = form.querySelector("#chat-model");
     if (model) { body.model_id = model.value; }
     const response = await fetch(form.dataset.messagesUrl, {
@@ -117,8 +209,12 @@ export function startChat(form, text) {
     const mine = document.createElement("div");
     mine.className = "bubble user";
     mine.textContent = content;
+    if (docs.length) { mine.appendChild(attachmentLinks(docs)); }
     stream.appendChild(mine);
     input.value = "";
+    attachments = [];
+    attachList.replaceChildren();
+    refreshAttachList();
     runId = data.run_id;
     stopButton.hidden = false;
     currentBubble();

@@ -172,3 +172,11 @@ def test_the_runtime_hook_uses_the_runs_user_and_the_last_user_message(docs, ann
     block = agent_context_provider(RoundContext(run=run, round=1, messages=messages))
     assert "[document:22]" in block and "[document:21] Kündigung" in block
     assert agent_context_provider(RoundContext(run=run, round=1, messages=messages[:1])) is None
+    # A document the user attached in the chat is a known file of the conversation, too.
+    asked = [{"role": "user", "content": "Bitte prüfen Sie den Anhang."}]
+    plain = agent_context_provider(RoundContext(run=run, round=1, messages=asked)) or ""
+    attached = agent_context_provider(
+        RoundContext(run=run, round=1, messages=asked, attached_document_ids=(21,))
+    )
+    assert "- [document:21] Kündigung" not in plain
+    assert "### Files of this conversation" in attached and "- [document:21] Kündigung" in attached
