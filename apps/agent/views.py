@@ -52,9 +52,14 @@ def new_session(request):
 def upload_attachment(request):
     """One file of the composer (attach button or drag & drop), stored as a document in the
     user's personal folder before the message is sent; answers the id the message then carries."""
-    from apps.documents import folders
+    from apps.documents import folders, storage
     from apps.documents import services as documents
 
+    if storage.declared_too_large(request):  # refuse before the body is read
+        message = _("The file is larger than %(mb)d MB.") % {
+            "mb": storage.max_upload_bytes() // (1024 * 1024)
+        }
+        return JsonResponse({"code": "file_too_large", "message": message}, status=413)
     upload = request.FILES.get("file")
     if upload is None:
         return JsonResponse({"code": "invalid_arguments", "message": _("No file was sent.")}, status=400)

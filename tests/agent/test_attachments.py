@@ -111,3 +111,13 @@ def test_upload_view_refuses_empty_and_missing_files(logged_in_client, user):
     empty = SimpleUploadedFile("leer.txt", b"")
     response = logged_in_client.post(reverse("chat:attach"), {"file": empty})
     assert response.status_code == 400 and response.json()["code"]
+
+
+def test_upload_view_refuses_a_body_announced_over_the_limit(logged_in_client, settings):
+    from apps.documents.models import Document
+
+    settings.CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYTES = 1024
+    big = SimpleUploadedFile("gross.txt", b"x" * (3 * 1024 * 1024))
+    response = logged_in_client.post(reverse("chat:attach"), {"file": big})
+    assert response.status_code == 413 and response.json()["code"] == "file_too_large"
+    assert not Document.objects.exists()
