@@ -1,6 +1,6 @@
 from django.contrib import admin, messages
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from apps.accounts.principal import Principal
 from apps.core.errors import DomainError
@@ -85,11 +85,16 @@ class WikiProposalAdmin(ReadOnlyAdmin):
             except DomainError as exc:
                 messages.error(request, f"{proposal}: {exc.message}")
         if done:
-            messages.success(request, done_message % {"n": done})
+            messages.success(request, done_message(done) % {"n": done})
 
     @admin.action(description=gettext_lazy("Accept the selected proposals"))
     def accept(self, request, queryset):
-        self._decide(request, queryset, proposals.accept_proposal, _("%(n)d proposal(s) accepted."))
+        self._decide(
+            request,
+            queryset,
+            proposals.accept_proposal,
+            lambda n: ngettext("%(n)d proposal accepted.", "%(n)d proposals accepted.", n),
+        )
 
     @admin.action(description=gettext_lazy("Reject the selected proposals"))
     def reject(self, request, queryset):
@@ -98,5 +103,5 @@ class WikiProposalAdmin(ReadOnlyAdmin):
             request,
             queryset,
             lambda principal, pk: proposals.reject_proposal(principal, pk, reason=reason),
-            _("%(n)d proposal(s) rejected."),
+            lambda n: ngettext("%(n)d proposal rejected.", "%(n)d proposals rejected.", n),
         )
