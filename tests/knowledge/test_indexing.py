@@ -149,5 +149,11 @@ def test_index_states_for_other_apps(index_now):
     index_now(40, payload("Kurzer Text."))
     states = index_states("document", [40, 41])
     assert states == {
-        "40": {"status": "indexed", "chunks": 1, "indexed_at": states["40"]["indexed_at"], "error": ""}
+        "40": {
+            "status": "indexed",
+            "label": str(KnowledgeFile.Status.INDEXED.label),
+            "chunks": 1,
+            "indexed_at": states["40"]["indexed_at"],
+            "error": "",
+        }
     }
