@@ -17,6 +17,7 @@ from apps.calendar.records import event_record
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
+from apps.tools.results import page_output
 
 FAMILY = "calendar"
 Kind = Literal["event", "deadline"]
@@ -55,13 +56,9 @@ class ListEventsArgs(Args):
 )
 def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
     found, total = services.list_events(ctx.principal, **args.model_dump())
-    return {
-        "events": [event_record(o.event, o) for o in found],
-        "total": total,
-        "limit": args.limit,
-        "offset": args.offset,
-        "has_more": args.offset + len(found) < total,
-    }
+    return page_output(
+        "events", [event_record(o.event, o) for o in found], total, limit=args.limit, offset=args.offset
+    )
 
 
 class EventIdArgs(Args):

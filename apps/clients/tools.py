@@ -17,6 +17,7 @@ from apps.clients.records import case_record, client_record
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
+from apps.tools.results import page_output
 
 FAMILY = "mandanten"
 CASES_FAMILY = "cases"
@@ -42,13 +43,9 @@ class ListClientsArgs(Args):
 )
 def list_clients(ctx: ToolContext, args: ListClientsArgs) -> dict:
     found, total = services.list_clients(ctx.principal, **args.model_dump())
-    return {
-        "clients": [client_record(c) for c in found],
-        "total": total,
-        "limit": args.limit,
-        "offset": args.offset,
-        "has_more": args.offset + len(found) < total,
-    }
+    return page_output(
+        "clients", [client_record(c) for c in found], total, limit=args.limit, offset=args.offset
+    )
 
 
 class ClientIdArgs(Args):
@@ -151,13 +148,7 @@ class ListCasesArgs(Args):
 )
 def list_cases(ctx: ToolContext, args: ListCasesArgs) -> dict:
     found, total = services.list_cases(ctx.principal, **args.model_dump())
-    return {
-        "cases": [case_record(c) for c in found],
-        "total": total,
-        "limit": args.limit,
-        "offset": args.offset,
-        "has_more": args.offset + len(found) < total,
-    }
+    return page_output("cases", [case_record(c) for c in found], total, limit=args.limit, offset=args.offset)
 
 
 class CaseIdArgs(Args):

@@ -14,6 +14,7 @@ from apps.documents.records import detailed_record, document_record, folder_reco
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
+from apps.tools.results import page_output
 
 FAMILY = "documents"
 TEXT_MAX_CHARS = 200_000
@@ -38,13 +39,9 @@ class ListDocumentsArgs(Args):
 )
 def list_documents(ctx: ToolContext, args: ListDocumentsArgs) -> dict:
     found, total = services.list_documents(ctx.principal, **args.model_dump())
-    return {
-        "documents": [document_record(d) for d in found],
-        "total": total,
-        "limit": args.limit,
-        "offset": args.offset,
-        "has_more": args.offset + len(found) < total,
-    }
+    return page_output(
+        "documents", [document_record(d) for d in found], total, limit=args.limit, offset=args.offset
+    )
 
 
 class GetDocumentArgs(Args):

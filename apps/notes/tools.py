@@ -16,6 +16,7 @@ from apps.notes.records import folder_record, note_record, page_record
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
+from apps.tools.results import page_output
 
 FAMILY = MODULE = "notizen"
 VisibilityArg = Literal["shared", "private"]
@@ -102,13 +103,7 @@ class ListNotesArgs(Args):
 )
 def list_notes(ctx: ToolContext, args: ListNotesArgs) -> dict:
     notes, total = services.list_notes(ctx.principal, **args.model_dump())
-    return {
-        "notes": [note_record(n) for n in notes],
-        "total": total,
-        "limit": args.limit,
-        "offset": args.offset,
-        "has_more": args.offset + len(notes) < total,
-    }
+    return page_output("notes", [note_record(n) for n in notes], total, limit=args.limit, offset=args.offset)
 
 
 class NoteIdArgs(Args):

@@ -17,6 +17,7 @@ from apps.tasks.records import board_record, comment_record, status_record, task
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
+from apps.tools.results import page_output
 
 FAMILY = "aufgaben"
 Priority = Literal["low", "normal", "high", "urgent"]
@@ -77,13 +78,7 @@ class ListTasksArgs(Args):
 )
 def list_tasks(ctx: ToolContext, args: ListTasksArgs) -> dict:
     tasks, total = services.list_tasks(ctx.principal, **args.model_dump())
-    return {
-        "tasks": [task_record(t) for t in tasks],
-        "total": total,
-        "limit": args.limit,
-        "offset": args.offset,
-        "has_more": args.offset + len(tasks) < total,
-    }
+    return page_output("tasks", [task_record(t) for t in tasks], total, limit=args.limit, offset=args.offset)
 
 
 class TaskIdArgs(Args):
