@@ -114,6 +114,35 @@ def ben_ctx(as_ben):
 
 
 @pytest.fixture
+def meier(db):
+    from tests.factories import ClientFactory
+
+    return ClientFactory(name="Meier GmbH", client_number="10003")
+
+
+@pytest.fixture
+def hidden_client(monkeypatch, db):
+    """A client the visibility rule hides from everybody (clients are office-wide today): links
+    and name matches in other domains must go through that rule, never around it."""
+    import importlib
+
+    from apps.clients import visibility
+    from tests.factories import ClientFactory
+
+    hidden = ClientFactory(name="Geheim AG", client_number="99999")
+    original = visibility.visible_clients
+
+    def visible(principal):
+        return original(principal).exclude(pk=hidden.pk)
+
+    for name in ("apps.clients.services", "apps.tasks.services", "apps.calendar.services"):
+        module = importlib.import_module(name)
+        if hasattr(module, "visible_clients"):
+            monkeypatch.setattr(module, "visible_clients", visible)
+    return hidden
+
+
+@pytest.fixture
 def logged_in_client(client, user):
     client.force_login(user)
     return client

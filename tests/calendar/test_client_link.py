@@ -12,7 +12,6 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
-from apps.calendar import services
 from apps.calendar.models import CalendarEvent
 from apps.mutations.models import MutationEvent
 from apps.tools.dispatcher import dispatch
@@ -23,28 +22,6 @@ pytestmark = pytest.mark.django_db
 
 def call(ctx, tool_name, **args):
     return dispatch(tool_name, args, ctx)
-
-
-@pytest.fixture
-def meier(db):
-    return ClientFactory(name="Meier GmbH", client_number="10003")
-
-
-@pytest.fixture
-def hidden_client(monkeypatch, db):
-    """A client the visibility rule hides: links and name matches must go through that rule."""
-    hidden = ClientFactory(name="Geheim AG", client_number="99999")
-    from apps.clients import services as client_services
-    from apps.clients import visibility
-
-    original = visibility.visible_clients
-
-    def visible(principal):
-        return original(principal).exclude(pk=hidden.pk)
-
-    monkeypatch.setattr(client_services, "visible_clients", visible)
-    monkeypatch.setattr(services, "visible_clients", visible)
-    return hidden
 
 
 def test_create_update_clear_and_filter_by_client(anna_ctx, soon, meier):

@@ -11,7 +11,6 @@ from rest_framework.test import APIClient
 from apps.apikeys import services as keys
 from apps.clients.models import Client
 from apps.mutations.models import MutationEvent
-from apps.tasks import services
 from apps.tasks.models import Task
 from apps.tools.dispatcher import dispatch
 from tests.factories import ClientFactory
@@ -21,29 +20,6 @@ pytestmark = pytest.mark.django_db
 
 def call(ctx, tool_name, **args):
     return dispatch(tool_name, args, ctx)
-
-
-@pytest.fixture
-def meier(db):
-    return ClientFactory(name="Meier GmbH", client_number="10003")
-
-
-@pytest.fixture
-def hidden_client(monkeypatch, db):
-    """A client this office's visibility rule hides from everybody (clients are office-wide today;
-    the link must still go through the rule, never around it)."""
-    hidden = ClientFactory(name="Geheim AG", client_number="99999")
-    from apps.clients import services as client_services
-    from apps.clients import visibility
-
-    original = visibility.visible_clients
-
-    def visible(principal):
-        return original(principal).exclude(pk=hidden.pk)
-
-    monkeypatch.setattr(client_services, "visible_clients", visible)
-    monkeypatch.setattr(services, "visible_clients", visible)
-    return hidden
 
 
 def test_create_update_clear_and_filter_by_client(anna_ctx, shared_board, statuses, meier):
