@@ -22,6 +22,12 @@ def bench_database():
     import django
 
     django.setup()
+    from django.conf import settings
+
+    if settings.EMBEDDED_DATABASE:  # the settings only describe it; the bench starts it
+        from clapilot import embedded_db
+
+        embedded_db.ensure_running()
     from django.db import connection
     from django.test.utils import setup_test_environment
 

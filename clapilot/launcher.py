@@ -169,14 +169,22 @@ def main() -> int:
         say(f"PORT must be a number, got {os.environ.get('PORT')!r}.")
         return 2
     children: list[Child] = []
-    embedded = not os.environ.get("DATABASE_URL")
+    embedded = False
     try:
         check_port(host, port)
         if os.environ.get("REDIS_URL"):
             check_redis(os.environ["REDIS_URL"])
-        if embedded:
-            say("Starting the embedded PostgreSQL (var/pgdata) …")
         setup_django()
+        from django.conf import settings
+
+        # The settings only describe the embedded server (DATABASE_URL unset, also in .env): the
+        # launcher starts it, before anything connects; worker and beat then attach to it.
+        embedded = settings.EMBEDDED_DATABASE
+        if embedded:
+            from clapilot import embedded_db
+
+            say("Starting the embedded PostgreSQL (var/pgdata) …")
+            embedded_db.ensure_running()
         check_database()
 
         from django.core.management import call_command

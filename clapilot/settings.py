@@ -1,7 +1,8 @@
 """Django settings. Every value comes from the environment; `.env.example` documents each one.
 
-Without DATABASE_URL the embedded PostgreSQL (pgvector included) is started and serves data,
-Celery broker and channel layer; without REDIS_URL nothing needs Redis.
+Without DATABASE_URL the embedded PostgreSQL (pgvector included) serves data, Celery broker and
+channel layer; without REDIS_URL nothing needs Redis. Importing the settings starts nothing: the
+entry points (run command, manage.py, Celery worker/beat, the test run) start the embedded server.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "apps.accounts.middleware.PrincipalMiddleware",
     "apps.accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -124,7 +126,8 @@ EMBEDDED_DATABASE = not env.str("DATABASE_URL", default="")
 if EMBEDDED_DATABASE:
     from clapilot import embedded_db
 
-    _embedded = embedded_db.ensure_running()
+    # Only computed here (socket directory, user, database); clapilot.embedded_db says who starts it.
+    _embedded = embedded_db.connection_settings()
     _default_db = _embedded.django_settings()
 else:
     _embedded = None

@@ -148,8 +148,21 @@ def logged_in_client(client, user):
     return client
 
 
+def pytest_configure(config):
+    """The settings only describe the embedded PostgreSQL: start (or attach to) it before
+    pytest-django creates the test database. Under xdist the controller starts it before the
+    workers exist; they attach."""
+    from django.conf import settings
+
+    if settings.EMBEDDED_DATABASE:
+        from clapilot import embedded_db
+
+        embedded_db.ensure_running()
+
+
 def pytest_unconfigure(config):
-    """Tests start the embedded server once per session; stop it again if this run started it."""
+    """Stop the embedded server again if this run started it (the xdist controller, once all
+    workers are gone)."""
     from clapilot import embedded_db
 
     embedded_db.stop_if_started_here()
