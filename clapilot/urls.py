@@ -4,26 +4,15 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from apps.core import plugins
+
 admin.site.site_header = "Clapilot"
 admin.site.site_title = "Clapilot Admin"
 admin.site.index_title = "Control plane"
 
 urlpatterns = [
-    path("", include("apps.core.urls")),
-    path("", include("apps.accounts.urls")),
-    path("", include("apps.tools.urls")),
-    path("", include("apps.mutations.urls")),
-    path("", include("apps.apikeys.urls")),
-    path("", include("apps.notifications.urls")),
-    path("", include("apps.tasks.urls")),
-    path("", include("apps.calendar.urls")),
-    path("", include("apps.clients.urls")),
-    path("", include("apps.agent.urls")),
-    path("", include("apps.documents.urls")),
-    path("", include("apps.knowledge.urls")),
-    path("", include("apps.notes.urls")),
-    path("", include("apps.wiki.urls")),
-    path("", include("apps.widgets.urls")),
+    # Each app brings its own routes (DomainApp.urls); the order follows INSTALLED_APPS.
+    *(path("", include(module)) for module in plugins.url_modules()),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),

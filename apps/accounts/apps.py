@@ -1,7 +1,9 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp, NavEntry
 
-class AccountsConfig(AppConfig):
+
+class AccountsConfig(DomainApp):
     name = "apps.accounts"
     verbose_name = _("Accounts")
+    navigation = [NavEntry("settings", _("Settings"), "settings", order=90)]

@@ -1,10 +1,14 @@
-"""Activates the signed-in user's language and time zone for each request."""
+"""Per request: the acting `Principal` (`request.principal`) and the signed-in user's language and
+time zone."""
 
 from __future__ import annotations
 
 import zoneinfo
 
 from django.utils import timezone, translation
+from django.utils.functional import SimpleLazyObject
+
+from apps.accounts.principal import Principal
 
 
 def request_time_zone(request) -> zoneinfo.ZoneInfo | None:
@@ -37,4 +41,28 @@ class UserPreferencesMiddleware:
             timezone.activate(tz)
         else:
             timezone.deactivate()
+        return self.get_response(request)
+
+
+def principal_of(request) -> Principal | None:
+    """The principal of an authenticated request (an API key or device token acts as its user);
+    None for anonymous requests."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    return Principal.for_user(user)
+
+
+def attach_principal(request) -> None:
+    """(Re)bind `request.principal`, resolved on first use. The API authentication classes call
+    this again once DRF has authenticated the request."""
+    request.principal = SimpleLazyObject(lambda: principal_of(request))
+
+
+class PrincipalMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        attach_principal(request)
         return self.get_response(request)

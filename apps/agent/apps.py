@@ -1,7 +1,10 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp, NavEntry, ToolFamily
 
-class AgentConfig(AppConfig):
+
+class AgentConfig(DomainApp):
     name = "apps.agent"
     verbose_name = _("Copilot")
+    navigation = [NavEntry("chat", _("Chat"), "chat:index", order=10)]
+    tool_families = [ToolFamily("agent", start=True)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apps.core.errors import DomainError, NotFound
+from apps.core.errors import DomainError, Forbidden, NotFound
 
 
 class ProviderError(DomainError):
@@ -44,7 +44,27 @@ class RunNotFound(NotFound):
 
 
 class InvalidChatInput(DomainError):
-    code = "invalid_arguments"
+    code = "invalid_chat_input"
+
+
+class ChatForbidden(Forbidden):
+    code = "chat_forbidden"
+
+
+class ModelNotFound(DomainError):
+    """The inference passthrough was asked for a model this instance does not offer."""
+
+    code = "model_not_found"
+
+
+class ToolsNotSupported(DomainError):
+    code = "tools_not_supported"
+
+
+class RunInProgress(DomainError):
+    """A new message arrived while the copilot is still answering in the same chat."""
+
+    code = "run_in_progress"
 
 
 class CancelUnconfirmed(DomainError):

@@ -21,11 +21,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.agent import llm, services
-from apps.agent.errors import ProviderError
+from apps.agent.errors import ModelNotFound, ProviderError, ToolsNotSupported
 from apps.agent.models import InferenceUsage, ModelConfig
 from apps.agent.neutralize import Gate
 from apps.apikeys.models import ApiKey, Scope
-from apps.core.errors import DomainError, PermissionDenied
+from apps.core.errors import Forbidden
 
 SCOPE = Scope.INFERENCE_EXECUTE.value
 MAX_MESSAGES = 500
@@ -49,9 +49,7 @@ class InferenceRequest(serializers.Serializer):
 
 def _require_key(request) -> ApiKey:
     if not isinstance(request.auth, ApiKey):
-        raise PermissionDenied(
-            _("The inference passthrough is for API keys with the inference:execute scope.")
-        )
+        raise Forbidden(_("The inference passthrough is for API keys with the inference:execute scope."))
     return request.auth
 
 
@@ -65,7 +63,7 @@ def _resolve(name: str) -> ModelConfig:
     else:
         found = next((m for m in _models() if name in (m.model_id, m.label)), None)
     if found is None:
-        raise DomainError(_("This model is not available."), code="model_not_found")
+        raise ModelNotFound(_("This model is not available."))
     return found
 
 
@@ -96,7 +94,7 @@ class ChatCompletionsView(APIView):
     def post(self, request):
         key = _require_key(request)
         if request.data.get("tools") or request.data.get("functions"):
-            raise DomainError(_("The inference passthrough runs no tools."), code="tools_not_supported")
+            raise ToolsNotSupported(_("The inference passthrough runs no tools."))
         data = InferenceRequest(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data

@@ -24,11 +24,12 @@ from apps.agent.errors import (
     CancelUnconfirmed,
     InvalidChatInput,
     NoModelConfigured,
+    RunInProgress,
     RunNotFound,
     SessionNotFound,
 )
 from apps.agent.models import ChatSession, Message, ModelConfig, Run, RunEvent
-from apps.core.errors import DomainError, PermissionDenied
+from apps.core.errors import Forbidden
 from apps.core.services import get_setting
 
 CONTENT_MAX = 20_000
@@ -56,7 +57,7 @@ def default_model() -> ModelConfig | None:
 # --- sessions -------------------------------------------------------------------------------
 def _owner(principal: Principal):
     if principal.user is None:
-        raise PermissionDenied(_("Chat sessions belong to a signed-in user."))
+        raise Forbidden(_("Chat sessions belong to a signed-in user."))
     return principal.user
 
 
@@ -115,7 +116,7 @@ def post_user_message(
     with transaction.atomic():
         session = ChatSession.objects.select_for_update().get(pk=get_session(principal, session_id).pk)
         if session.runs.filter(status__in=ACTIVE).exists():
-            raise DomainError(_("The copilot is still answering in this chat."), code="run_in_progress")
+            raise RunInProgress(_("The copilot is still answering in this chat."))
         if not session.title:
             session.title = content.splitlines()[0][:TITLE_LENGTH]
         session.save(update_fields=["title", "updated_at"])

@@ -3,16 +3,14 @@ activates a toolbox (`request_toolbox`) or calls a catalog tool through `tool_ex
 
 from __future__ import annotations
 
-from apps.tools import catalog
+from apps.tools import catalog, registry
 from apps.tools.context import ToolContext
 from apps.tools.registry import Tool
 
-START_FAMILIES = frozenset({"core", "aufgaben", "agent"})
-
 
 class Toolbox:
-    def __init__(self, families: frozenset[str] = START_FAMILIES) -> None:
-        self.families = set(families)
+    def __init__(self, families: frozenset[str] | None = None) -> None:
+        self.families = set(registry.start_families() if families is None else families)
         self.extra: set[str] = set()
         self._functions: list[dict] | None = None  # cached until the toolbox grows
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from pydantic import Field
 
-from apps.core.errors import DomainError
 from apps.tools import catalog
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
+from apps.tools.errors import UnknownFamily
 from apps.tools.registry import normalize_family, tool
 
 
@@ -33,9 +33,8 @@ def request_toolbox(ctx: ToolContext, args: RequestToolboxArgs) -> dict:
     family = normalize_family(args.toolbox)
     tools = catalog.expand(ctx, family)
     if not tools:
-        raise DomainError(
+        raise UnknownFamily(
             _("There is no toolbox “%(family)s”.") % {"family": args.toolbox},
-            code="unknown_family",
             details={"toolboxes": catalog.families(ctx)},
         )
     return {"toolbox": family, "tools": [t["name"] for t in tools]}

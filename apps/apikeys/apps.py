@@ -1,8 +1,9 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp
 
-class ApiKeysConfig(AppConfig):
+
+class ApiKeysConfig(DomainApp):
     name = "apps.apikeys"
     verbose_name = _("API keys")
 

@@ -15,6 +15,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
+from apps.accounts.middleware import attach_principal
 from apps.apikeys import errors, services
 from apps.apikeys.models import ApiKey, DeviceToken
 
@@ -52,6 +53,7 @@ class ApiKeyAuthentication(BaseAuthentication):
             key = services.authenticate_api_key(raw)
         except errors.CredentialError as exc:
             raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
+        attach_principal(request._request)  # resolved again against the key's creator
         return key.created_by, key
 
     def authenticate_header(self, request: Request) -> str:
@@ -71,6 +73,7 @@ class DeviceTokenAuthentication(BaseAuthentication):
             token = services.authenticate_device_token(raw)
         except errors.CredentialError as exc:
             raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
+        attach_principal(request._request)
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

@@ -1,8 +1,22 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp, NavEntry, PeriodicJob, ToolFamily
 
-class CalendarConfig(AppConfig):
+
+class CalendarConfig(DomainApp):
     name = "apps.calendar"
     label = "office_calendar"  # "calendar" would shadow the standard library module name in labels
     verbose_name = _("Calendar")
+    navigation = [NavEntry("calendar", _("Calendar"), "calendar:index", order=30)]
+    tool_families = [ToolFamily("calendar")]
+    periodic_jobs = [
+        PeriodicJob(
+            "Kalender: Erinnerungen senden", "apps.calendar.jobs.send_due_reminders", every_seconds=60
+        ),
+    ]
+    announce = {
+        "calendar.event.created": _("Calendar entry created"),
+        "calendar.event.updated": _("Calendar entry changed"),
+        "calendar.event.deleted": _("Calendar entry deleted"),
+        "calendar.event.removed": _("A calendar entry is no longer visible to you"),
+    }

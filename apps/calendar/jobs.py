@@ -3,11 +3,8 @@
 from celery import shared_task
 
 from apps.calendar import services
-from apps.core.services import PeriodicJob
 
 REMINDER_TASK = "apps.calendar.jobs.send_due_reminders"
-
-PERIODIC_JOBS = [PeriodicJob("Kalender: Erinnerungen senden", REMINDER_TASK, every_seconds=60)]
 
 
 @shared_task(name=REMINDER_TASK)

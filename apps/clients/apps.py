@@ -1,8 +1,11 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp, NavEntry, ToolFamily
 
-class ClientsConfig(AppConfig):
+
+class ClientsConfig(DomainApp):
     name = "apps.clients"
     label = "clients"
     verbose_name = _("Clients")
+    navigation = [NavEntry("clients", _("Clients"), "clients:index", order=50)]
+    tool_families = [ToolFamily("mandanten"), ToolFamily("cases", module="cases")]

@@ -21,7 +21,6 @@ from apps.tools.results import page_output
 
 FAMILY = "mandanten"
 CASES_FAMILY = "cases"
-CASES_MODULE = "cases"
 Kind = Literal["person", "company"]
 ClientStatus = Literal["active", "inactive"]
 CaseStatus = Literal["open", "closed"]
@@ -142,7 +141,6 @@ class ListCasesArgs(Args):
 @tool(
     name="cases_list",
     family=CASES_FAMILY,
-    module=CASES_MODULE,
     read_only=True,
     description="List cases (Akten), newest first, optionally of one client; returns the total.",
 )
@@ -155,7 +153,7 @@ class CaseIdArgs(Args):
     case_id: int = Field(description="The case's id.")
 
 
-@tool(name="cases_get", family=CASES_FAMILY, module=CASES_MODULE, read_only=True, description="Get one case.")
+@tool(name="cases_get", family=CASES_FAMILY, read_only=True, description="Get one case.")
 def get_case(ctx: ToolContext, args: CaseIdArgs) -> dict:
     return {"case": case_record(services.get_case(ctx.principal, args.case_id))}
 
@@ -171,7 +169,6 @@ class CreateCaseArgs(Args):
 @tool(
     name="cases_create",
     family=CASES_FAMILY,
-    module=CASES_MODULE,
     read_only=False,
     description="Open a case (Akte) for a client; the reference must be unique.",
 )
@@ -195,7 +192,6 @@ class UpdateCaseArgs(Args):
 @tool(
     name="cases_update",
     family=CASES_FAMILY,
-    module=CASES_MODULE,
     read_only=False,
     description="Change some fields of a case; fields you leave out stay as they are. Pass "
     "expected_version (from cases_get) to refuse the change if someone changed the case meanwhile.",

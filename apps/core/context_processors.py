@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.utils import timezone
 
+from apps.core import plugins
 from apps.core.navigation import resolved_navigation
 
 
@@ -8,4 +9,9 @@ def navigation(request) -> dict:
     base = {"LANGUAGE_CHOICES": settings.LANGUAGES, "today": timezone.localdate()}
     if not getattr(request, "user", None) or not request.user.is_authenticated:
         return base
-    return {**base, "main_navigation": resolved_navigation(request.path)}
+    return {
+        **base,
+        "main_navigation": resolved_navigation(request.path),
+        # Localized in the user's language here, so announce.js needs no catalog of its own.
+        "announce_catalog": {key: str(text) for key, text in plugins.announce_catalog().items()},
+    }

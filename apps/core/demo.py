@@ -10,9 +10,10 @@ import importlib
 import logging
 from dataclasses import dataclass, field
 
-from django.apps import apps as django_apps
 from django.db import transaction
+from django.utils.module_loading import module_has_submodule
 
+from apps.core import plugins
 from apps.core.services import get_setting, set_setting
 
 logger = logging.getLogger(__name__)
@@ -34,17 +35,10 @@ def load_once(admin, password: str | None) -> DemoOffice | None:
     office = DemoOffice(admin=admin, password=password)
     loaded_any = False
     with transaction.atomic():
-        for config in django_apps.get_app_configs():
-            if not config.name.startswith("apps."):
+        for config in plugins.domain_apps():
+            if config.name == "apps.core" or not module_has_submodule(config.module, "demo"):
                 continue
-            try:
-                module = importlib.import_module(f"{config.name}.demo")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{config.name}.demo":
-                    raise
-                continue
-            if module.__name__ == __name__:
-                continue
+            module = importlib.import_module(f"{config.name}.demo")
             marker = f"{MARKER}:{config.label}"
             if getattr(module, "IDEMPOTENT", False):
                 module.load(office)

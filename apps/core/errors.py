@@ -1,30 +1,116 @@
-"""The base of every domain error: a stable `code` the dispatcher and the API map in one place."""
+"""Domain errors: a stable `code` and an HTTP status, mapped to page, API and tool answers in
+one place each (`apps.core.web`, `apps.core.api`, the tool dispatcher).
+
+Each app's `errors.py` is its table of codes: subclasses of the bases below that name their code
+once. Codes are snake_case and unique across the project (`tests/core/test_error_codes.py`);
+`manage.py error_codes` prints the catalog, `/api/v1/error-codes` serves it.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
+
+# code → the classes declaring it, filled as the errors modules are imported.
+DECLARED: dict[str, list[type[DomainError]]] = {}
 
 
 class DomainError(Exception):
     """A failure the caller can act on. `message` is shown to the person or the model as is, so it
     must be localized by the raiser (gettext) and must never contain raw database text."""
 
-    code: str = "tool_error"
-    http_status: int = 400
+    code: ClassVar[str] = "domain_error"
+    http_status: ClassVar[int] = 400
 
-    def __init__(self, message: str = "", *, code: str | None = None, details: Any = None) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__:
+            DECLARED.setdefault(cls.code, []).append(cls)
+
+    def __init__(self, message: str = "", *, details: Any = None) -> None:
         super().__init__(message)
         self.message = str(message)
-        if code is not None:
-            self.code = code
         self.details = details
+
+    @classmethod
+    def field(cls, field: str, message: str, **more: Any) -> DomainError:
+        """The error for one bad field: `details.field_errors` is what forms and models fix."""
+        return cls(f"{field}: {message}", details={"field_errors": {field: str(message)}, **more})
+
+    @property
+    def field_errors(self) -> dict[str, str]:
+        details = self.details if isinstance(self.details, dict) else {}
+        return dict(details.get("field_errors") or {})
 
 
 class NotFound(DomainError):
+    """Missing, or invisible to the caller: both answer alike so ids cannot be probed."""
+
     code = "not_found"
     http_status = 404
 
 
-class PermissionDenied(DomainError):
+class Forbidden(DomainError):
     code = "forbidden"
     http_status = 403
+
+
+class InvalidInput(DomainError):
+    """Bad values; `details.field_errors` maps field → message."""
+
+    code = "invalid_input"
+
+
+class Conflict(DomainError):
+    code = "conflict"
+    http_status = 409
+
+
+class VersionConflict(Conflict):
+    """The row changed since the caller read it; `details.current` carries the current record."""
+
+    code = "version_conflict"
+
+
+class TooLarge(DomainError):
+    code = "too_large"
+    http_status = 413
+
+
+class Unavailable(DomainError):
+    """A peer (model provider, embeddings service …) failed; the request itself was fine."""
+
+    code = "unavailable"
+    http_status = 502
+
+
+def catalog() -> list[dict[str, Any]]:
+    """Every declared code with its status, owning app and meaning, sorted by code."""
+    rows = []
+    for code, classes in DECLARED.items():
+        cls = classes[0]
+        rows.append(
+            {
+                "code": code,
+                "http_status": cls.http_status,
+                "app": cls.__module__.split(".")[1] if cls.__module__.startswith("apps.") else cls.__module__,
+                "error": cls.__name__,
+                "description": (cls.__doc__ or "").strip().split("\n")[0],
+            }
+        )
+    # Codes produced without an exception class (the tool dispatcher's envelope), per app.
+    from apps.core.plugins import contributions
+
+    for table in contributions("core.error_codes"):
+        for code, (app, text) in table.items():
+            rows.append({"code": code, "http_status": None, "app": app, "error": None, "description": text})
+    return sorted(rows, key=lambda r: r["code"])
+
+
+def load_all() -> None:
+    """Import every app's errors module, so the catalog is complete."""
+    from django.apps import apps
+    from django.utils.module_loading import module_has_submodule
+
+    for config in apps.get_app_configs():
+        if config.name.startswith("apps.") and module_has_submodule(config.module, "errors"):
+            __import__(f"{config.name}.errors")

@@ -1,28 +1,18 @@
-"""The main navigation. Entries whose page is not installed yet are shown disabled."""
+"""The main navigation, gathered from the apps' `navigation` declarations. Entries whose page is
+not installed are shown disabled."""
 
 from django.urls import NoReverseMatch, reverse
-from django.utils.translation import gettext_lazy as _
 
-MAIN_NAVIGATION = [
-    ("chat", _("Chat"), "chat:index"),
-    ("tasks", _("Tasks"), "tasks:board"),
-    ("calendar", _("Calendar"), "calendar:index"),
-    ("documents", _("Documents"), "documents:index"),
-    ("clients", _("Clients"), "clients:index"),
-    ("notes", _("Notes"), "notes:index"),
-    ("wiki", _("Wiki"), "wiki:index"),
-    ("knowledge", _("Knowledge"), "knowledge:index"),
-    ("settings", _("Settings"), "settings"),
-]
+from apps.core import plugins
 
 
 def resolved_navigation(current_path: str) -> list[dict]:
     items = []
-    for key, label, url_name in MAIN_NAVIGATION:
+    for entry in plugins.navigation():
         try:
-            url = reverse(url_name)
+            url = reverse(entry.url_name)
         except NoReverseMatch:
             url = None
         active = bool(url) and url != "/" and current_path.startswith(url)
-        items.append({"key": key, "label": label, "url": url, "active": active})
+        items.append({"key": entry.key, "label": entry.label, "url": url, "active": active})
     return items

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import socket
-from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from apps.core import plugins
 from apps.core.models import Heartbeat
 
 HEARTBEAT_TASK = "apps.core.jobs.heartbeat"
@@ -36,40 +35,13 @@ def heartbeat_age_seconds(component: str) -> float | None:
     return None if beat is None else (timezone.now() - beat).total_seconds()
 
 
-@dataclass(frozen=True)
-class PeriodicJob:
-    """A job an app wants beat to run. Apps list theirs as `PERIODIC_JOBS` in their `jobs.py`."""
-
-    name: str
-    task: str
-    every_seconds: int | None = None
-    crontab: str | None = None  # "minute hour day_of_month month day_of_week", in TIME_ZONE
-    kwargs: dict = field(default_factory=dict)
-
-
-def _declared_jobs() -> list[PeriodicJob]:
-    from django.apps import apps
-
-    jobs = []
-    for config in apps.get_app_configs():
-        if config.name.startswith("apps."):
-            try:
-                module = importlib.import_module(f"{config.name}.jobs")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{config.name}.jobs":
-                    raise
-                continue
-            jobs.extend(getattr(module, "PERIODIC_JOBS", []))
-    return jobs
-
-
 def ensure_periodic_tasks() -> None:
     """Register every app's periodic jobs with django-celery-beat (idempotent).
 
     Admins may disable or retime them in the admin; we only create what is missing."""
     from django_celery_beat.models import CrontabSchedule, IntervalSchedule, PeriodicTask
 
-    for job in _declared_jobs():
+    for job in plugins.periodic_jobs():
         schedule: dict = {}
         if job.every_seconds is not None:
             schedule["interval"], _ = IntervalSchedule.objects.get_or_create(

@@ -5,14 +5,11 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from apps.core.services import PeriodicJob
 from apps.documents import processing, storage, workflow
 
 EXTRACT_TASK = "apps.documents.jobs.extract_document"
 WORKFLOW_TASK = "apps.documents.jobs.run_document_workflow"
 SWEEP_TASK = "apps.documents.jobs.sweep_orphan_files"
-
-PERIODIC_JOBS = [PeriodicJob("Dokumente: verwaiste Dateien entfernen", SWEEP_TASK, crontab="30 3 * * *")]
 
 
 @shared_task(name=EXTRACT_TASK, soft_time_limit=300, time_limit=360, acks_late=True)

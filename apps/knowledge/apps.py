@@ -1,11 +1,19 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp, NavEntry, PeriodicJob, ToolFamily
 
-class KnowledgeConfig(AppConfig):
+
+class KnowledgeConfig(DomainApp):
     name = "apps.knowledge"
     label = "knowledge"
     verbose_name = _("Knowledge")
+    navigation = [NavEntry("knowledge", _("Knowledge"), "knowledge:index", order=80)]
+    tool_families = [ToolFamily("context")]
+    periodic_jobs = [
+        PeriodicJob(
+            "Wissen: Embedding-Modell abgleichen", "apps.knowledge.jobs.reconcile_model", every_seconds=600
+        ),
+    ]
 
     def ready(self) -> None:
         from apps.agent import runtime

@@ -3,12 +3,8 @@
 from celery import shared_task
 from django.conf import settings
 
-from apps.core.services import PeriodicJob
-
 INDEX_TASK = "apps.knowledge.jobs.index_file"
 RECONCILE_TASK = "apps.knowledge.jobs.reconcile_model"
-
-PERIODIC_JOBS = [PeriodicJob("Wissen: Embedding-Modell abgleichen", RECONCILE_TASK, every_seconds=600)]
 
 
 @shared_task(name=INDEX_TASK, acks_late=True)

@@ -5,13 +5,11 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from apps.core.services import PeriodicJob
 from apps.mutations import services
 
 PRUNE_TASK = "apps.mutations.jobs.prune_mutation_events"
 
 # Daily, at night in the instance's time zone (registered by core's ensure_periodic_tasks).
-PERIODIC_JOBS = [PeriodicJob("Prune UI mutation events", PRUNE_TASK, crontab="30 3 * * *")]
 
 
 @shared_task(name=PRUNE_TASK)

@@ -1,11 +1,26 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp, NavEntry, ToolFamily
 
-class NotesConfig(AppConfig):
+
+class NotesConfig(DomainApp):
     name = "apps.notes"
     label = "notes"
     verbose_name = _("Notes")
+    navigation = [NavEntry("notes", _("Notes"), "notes:index", order=60)]
+    tool_families = [ToolFamily("notizen", module="notizen")]
+    announce = {
+        "notizen.folder.created": _("Note folder created"),
+        "notizen.folder.updated": _("Note folder changed"),
+        "notizen.folder.deleted": _("Note folder deleted"),
+        "notizen.note.created": _("Note created"),
+        "notizen.note.updated": _("Note changed"),
+        "notizen.note.deleted": _("Note deleted"),
+        "notizen.note.removed": _("A note is no longer visible to you"),
+        "notizen.page.created": _("Note page added"),
+        "notizen.page.updated": _("Note page changed"),
+        "notizen.page.deleted": _("Note page deleted"),
+    }
 
     def ready(self) -> None:
         from apps.notes import context

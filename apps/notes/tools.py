@@ -18,7 +18,7 @@ from apps.tools.context import ToolContext
 from apps.tools.registry import tool
 from apps.tools.results import page_output
 
-FAMILY = MODULE = "notizen"
+FAMILY = "notizen"
 VisibilityArg = Literal["shared", "private"]
 
 
@@ -55,7 +55,6 @@ def _dump(items: list[Args] | None) -> list[dict] | None:
 @tool(
     name="notizen_list_folders",
     family=FAMILY,
-    module=MODULE,
     read_only=True,
     description="List the note folders you can see (a tree: parent_id links a folder to its parent), "
     "with the number of notes in each.",
@@ -75,7 +74,6 @@ class CreateFolderArgs(Args):
 @tool(
     name="notizen_create_folder",
     family=FAMILY,
-    module=MODULE,
     read_only=False,
     description="Create a note folder.",
 )
@@ -96,7 +94,6 @@ class ListNotesArgs(Args):
 @tool(
     name="notizen_list_notes",
     family=FAMILY,
-    module=MODULE,
     read_only=True,
     description="List notes (most recently changed first), optionally in one folder or matching words; "
     "returns the total for pagination. Use notizen_get_note for the pages' content.",
@@ -113,7 +110,6 @@ class NoteIdArgs(Args):
 @tool(
     name="notizen_get_note",
     family=FAMILY,
-    module=MODULE,
     read_only=True,
     description="Load one note with all its pages (title, HTML, plain text, assets, audio attachments).",
 )
@@ -138,7 +134,6 @@ class CreateNoteArgs(Args):
 @tool(
     name="notizen_create_note",
     family=FAMILY,
-    module=MODULE,
     read_only=False,
     description="Create a note with its first page (send html or text for the page's content).",
 )
@@ -165,7 +160,6 @@ class UpdateNoteArgs(Args):
 @tool(
     name="notizen_update_note",
     family=FAMILY,
-    module=MODULE,
     read_only=False,
     description="Rename a note, move it to another folder or change who sees it; "
     "fields you leave out stay as they are.",
@@ -207,7 +201,6 @@ class CreatePageArgs(PageContentArgs):
 @tool(
     name="notizen_create_page",
     family=FAMILY,
-    module=MODULE,
     read_only=False,
     description="Add a page to a note.",
 )
@@ -237,7 +230,6 @@ class UpdatePageArgs(PageContentArgs):
 @tool(
     name="notizen_update_page",
     family=FAMILY,
-    module=MODULE,
     read_only=False,
     description="Change a page: title, content (html or text replaces it), font formatting, "
     "asset_items or audio_attachments (each list replaces the stored one). Fields you leave out stay.",

@@ -1,7 +1,8 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp
 
-class NotificationsConfig(AppConfig):
+
+class NotificationsConfig(DomainApp):
     name = "apps.notifications"
     verbose_name = _("Notifications")

@@ -1,8 +1,27 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp, NavEntry, PeriodicJob, ToolFamily
 
-class TasksConfig(AppConfig):
+
+class TasksConfig(DomainApp):
     name = "apps.tasks"
     label = "tasks"
     verbose_name = _("Tasks")
+    navigation = [NavEntry("tasks", _("Tasks"), "tasks:board", order=20)]
+    tool_families = [ToolFamily("aufgaben", start=True, aliases=("tasks",))]
+    periodic_jobs = [
+        PeriodicJob(
+            "Aufgaben: Wiedervorlage fällig", "apps.tasks.jobs.resurface_follow_ups", crontab="0 6 * * *"
+        ),
+    ]
+    announce = {
+        "aufgaben.task.created": _("Task created"),
+        "aufgaben.task.updated": _("Task changed"),
+        "aufgaben.task.moved": _("Task moved"),
+        "aufgaben.task.deleted": _("Task deleted"),
+        "aufgaben.task.removed": _("A task is no longer visible to you"),
+        "aufgaben.task.resurfaced": _("Follow-up due: task is back on the list"),
+        "aufgaben.comment.added": _("New comment on a task"),
+        "aufgaben.board.created": _("New board"),
+        "aufgaben.statuses.changed": _("Task statuses changed"),
+    }

@@ -2,12 +2,9 @@
 
 from celery import shared_task
 
-from apps.core.services import PeriodicJob
 from apps.tasks import services
 
 RESURFACE_TASK = "apps.tasks.jobs.resurface_follow_ups"
-
-PERIODIC_JOBS = [PeriodicJob("Aufgaben: Wiedervorlage fällig", RESURFACE_TASK, crontab="0 6 * * *")]
 
 
 @shared_task(name=RESURFACE_TASK)

@@ -1,10 +1,12 @@
-from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.plugins import DomainApp, ToolFamily
 
-class ToolsConfig(AppConfig):
+
+class ToolsConfig(DomainApp):
     name = "apps.tools"
     verbose_name = _("Tools")
+    tool_families = [ToolFamily("core", start=True)]
 
     def ready(self) -> None:
         from apps.tools.registry import autodiscover

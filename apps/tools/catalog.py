@@ -38,7 +38,7 @@ def describe(t: Tool) -> dict:
         "description": t.description,
         "family": t.family,
         "families": list(t.families),
-        "toolbox": t.toolbox,
+        "toolbox": t.family,
         "module": t.module,
         "read_only": t.read_only,
         "reads_foreign_content": t.reads_foreign_content,

@@ -9,7 +9,6 @@ function-calling schema is derived from it (see `schema.py`).
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import typing
 from collections.abc import Callable, Iterable
@@ -18,48 +17,29 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from apps.core import plugins
+from apps.core.plugins import ToolFamily
 from apps.tools.schema import strict_schema
 
 SURFACES = frozenset({"native", "live", "api"})
 
-# Families that are never install-gated (seed: core families). A tool that belongs to any of
-# them stays available even when its module is uninstalled.
-CORE_FAMILIES = frozenset(
-    {
-        "core",
-        "email",
-        "calendar",
-        "aufgaben",
-        "documents",
-        "mandanten",
-        "memory",
-        "learning",
-        "shell",
-        "web",
-        "channels",
-        "images",
-        "livestream",
-        "widgets",
-        "mini_apps",
-        "scheduled_tasks",
-        "specialists",
-        "skills",
-        "copilot_ui",
-        "issue_reporting",
-        "accounting",
-        "google_meet",
-        "context",
-        "wiki",
-    }
-)
 
-# Legacy family names accepted by catalog search/expansion.
-FAMILY_ALIASES = {"social": "social_media", "social-media": "social_media", "tasks": "aufgaben"}
+def families() -> dict[str, ToolFamily]:
+    """Every tool family the installed apps declare on their AppConfig (`tool_families`)."""
+    return plugins.tool_families()
 
 
 def normalize_family(name: str) -> str:
-    key = name.strip().lower()
-    return FAMILY_ALIASES.get(key, key.replace("-", "_"))
+    key = name.strip().lower().replace("-", "_")
+    for family in families().values():
+        if key in family.aliases:
+            return family.name
+    return key
+
+
+def start_families() -> frozenset[str]:
+    """The families every run's toolbox starts with; the rest is one `request_toolbox` away."""
+    return frozenset(f.name for f in families().values() if f.start)
 
 
 @dataclass(frozen=True)
@@ -71,8 +51,6 @@ class Tool:
     read_only: bool
     family: str
     also_in: tuple[str, ...] = ()
-    toolbox: str = ""
-    module: str | None = None  # owning module slug for install gating; None for core
     surfaces: frozenset[str] = SURFACES
     reads_foreign_content: bool = False
     requires_user: bool = False
@@ -85,8 +63,16 @@ class Tool:
         return (self.family, *self.also_in)
 
     @property
+    def module(self) -> str | None:
+        """The installable module that gates this tool: its family's, unless another family it
+        belongs to is never gated (declared without a module)."""
+        declared = families()
+        modules = [declared[f].module if f in declared else None for f in self.families]
+        return None if None in modules else modules[0]
+
+    @property
     def is_gated(self) -> bool:
-        return self.module is not None and not any(f in CORE_FAMILIES for f in self.families)
+        return self.module is not None
 
     @property
     def summary(self) -> str:
@@ -136,8 +122,6 @@ def tool(
     family: str,
     read_only: bool,
     also_in: Iterable[str] = (),
-    toolbox: str = "",
-    module: str | None = None,
     surfaces: Iterable[str] = SURFACES,
     reads_foreign_content: bool = False,
     requires_user: bool = False,
@@ -156,8 +140,6 @@ def tool(
                 read_only=read_only,
                 family=normalize_family(family),
                 also_in=tuple(normalize_family(f) for f in also_in),
-                toolbox=toolbox or normalize_family(family),
-                module=module,
                 surfaces=frozenset(surfaces),
                 reads_foreign_content=reads_foreign_content,
                 requires_user=requires_user,
@@ -192,13 +174,7 @@ def all_tools() -> list[Tool]:
 
 
 def autodiscover() -> None:
-    """Import `tools.py` of every project app so their @tool declarations register."""
-    from django.apps import apps
+    """Import `tools.py` of every installed app so their @tool declarations register."""
+    from django.utils.module_loading import autodiscover_modules
 
-    for config in apps.get_app_configs():
-        if config.name.startswith("apps."):
-            try:
-                importlib.import_module(f"{config.name}.tools")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{config.name}.tools":
-                    raise
+    autodiscover_modules("tools")

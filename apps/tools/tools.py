@@ -11,10 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
-from apps.core.errors import DomainError
 from apps.tools import catalog, gating, registry
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
+from apps.tools.errors import ForwardedToolFailure, InvalidArguments, UnknownFamily
 from apps.tools.registry import normalize_family, tool
 
 
@@ -55,9 +55,8 @@ class CatalogExpandArgs(Args):
 def tool_catalog_expand(ctx: ToolContext, args: CatalogExpandArgs) -> dict:
     tools = catalog.expand(ctx, args.family)
     if not tools:
-        raise DomainError(
+        raise UnknownFamily(
             _("There is no tool family “%(family)s”.") % {"family": args.family},
-            code="unknown_family",
             details={"families": catalog.families(ctx)},
         )
     return {"family": normalize_family(args.family), "tools": tools}
@@ -83,14 +82,14 @@ def tool_execute(ctx: ToolContext, args: ToolExecuteArgs):
     from apps.tools.results import ToolOutput
 
     if args.tool == "tool_execute":
-        raise DomainError(_("tool_execute cannot call itself."), code="invalid_arguments")
+        raise InvalidArguments(_("tool_execute cannot call itself."))
     try:
         arguments = json.loads(args.arguments or "{}")
     except json.JSONDecodeError as exc:
-        raise DomainError(_("“arguments” is not valid JSON."), code="invalid_arguments") from exc
+        raise InvalidArguments(_("“arguments” is not valid JSON.")) from exc
     inner = dispatch(args.tool, arguments, ctx)
     if not inner.ok:
-        raise DomainError(inner.message, code=inner.code, details=inner.output)
+        raise ForwardedToolFailure(inner.message, code=inner.code, details=inner.output)
     return ToolOutput(
         output=inner.output,
         ui_actions=inner.ui_actions,

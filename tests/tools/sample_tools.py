@@ -9,8 +9,10 @@ from typing import Literal
 from django.db import connection
 from pydantic import Field
 
+from apps.core import plugins
 from apps.core.errors import DomainError
 from apps.core.models import InstanceSetting
+from apps.core.plugins import ToolFamily
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
@@ -23,6 +25,13 @@ class EchoArgs(Args):
     text: str = Field(max_length=50)
     times: int = Field(default=1, ge=1, le=3)
 
+
+
+class SampleFailure(DomainError):
+    code = "testkit_failure"
+
+# The testkit is no installed app: declare its gated family as an AppConfig's tool_families would.
+plugins.tool_families().setdefault("testgated", ToolFamily("testgated", module="testmodule"))
 
 @tool(name="testkit_echo", family="testkit", read_only=True, description="Echo text. For tests.")
 def echo(ctx: ToolContext, args: EchoArgs) -> dict:
@@ -55,7 +64,7 @@ class WriteArgs(Args):
 def write(ctx: ToolContext, args: WriteArgs):
     InstanceSetting.objects.create(key=args.key, value={"by": ctx.principal.audit_label})
     if args.fail == "domain":
-        raise DomainError("Die Aufgabe gibt es nicht.", code="task_not_found")
+        raise SampleFailure("Die Aufgabe gibt es nicht.")
     if args.fail == "crash":
         raise RuntimeError("password=hunter2 leaked internals")
     if args.fail == "database":
@@ -72,8 +81,7 @@ class GatedArgs(Args):
 
 @tool(
     name="testkit_gated",
-    family="testkit",
-    module="testmodule",
+    family="testgated",
     read_only=True,
     description="A tool owned by an optional module.",
 )
@@ -83,9 +91,8 @@ def gated(ctx: ToolContext, args: GatedArgs) -> dict:
 
 @tool(
     name="testkit_gated_but_core",
-    family="testkit",
+    family="testgated",
     also_in=("calendar",),
-    module="testmodule",
     read_only=True,
     description="Owned by an optional module but also in a core family.",
 )

@@ -60,7 +60,7 @@ def test_executes_as_the_key_creator_and_ignores_identity_fields(creator):
     [
         ({"tool": "nope", "arguments": {}}, 404, "unknown_tool"),
         ({"tool": "testkit_echo", "arguments": {"text": 7}}, 400, "invalid_arguments"),
-        ({"tool": "testkit_write", "arguments": {"key": "x", "fail": "domain"}}, 400, "task_not_found"),
+        ({"tool": "testkit_write", "arguments": {"key": "x", "fail": "domain"}}, 400, "testkit_failure"),
         (
             {"tool": "testkit_write", "arguments": {"key": "y", "fail": "crash"}},
             500,

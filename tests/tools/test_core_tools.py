@@ -28,7 +28,9 @@ def test_catalog_search_omits_gated_tools(ctx):
 def test_family_aliases_are_normalized(ctx):
     from apps.tools.registry import normalize_family
 
-    assert normalize_family("social") == normalize_family("Social-Media") == "social_media"
+    # Aliases come from the apps' ToolFamily declarations (tasks → aufgaben); case and dashes fold.
+    assert normalize_family("Tasks") == normalize_family("aufgaben") == "aufgaben"
+    assert normalize_family("Mini-Apps") == "mini_apps"
     result = dispatch("tool_catalog_search", {"query": "tasks"}, ctx)
     assert result.output["family"] == "aufgaben"
 

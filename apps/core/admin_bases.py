@@ -1,0 +1,119 @@
+"""Admin bases every app's `admin.py` builds on.
+
+* `ReadOnlyAdmin` / `ReadOnlyInline`: the admin looks, filters and searches; changes go through
+  pages, API and tools, where the services validate and publish live events.
+* `ServiceAdmin`: saves and deletes call the domain service (`service_save`, `service_delete`).
+  A `DomainError` is shown as an admin error on the re-rendered form, never as "changed
+  successfully"; whatever the service began is rolled back with the admin's transaction.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+
+from apps.core.errors import DomainError
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyInline(ReadOnlyMixin, admin.TabularInline):
+    extra = 0
+    show_change_link = False
+
+
+class NoAddMixin:
+    """Rows are created elsewhere (by the product), but admins may change or delete them."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class _Refused(Exception):
+    def __init__(self, error: DomainError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+class ServiceAdmin(admin.ModelAdmin):
+    """Subclasses implement `service_save(request, obj, form, change) -> obj` and, when rows may
+    be deleted, `service_delete(request, obj)`; `request.principal` is the acting admin."""
+
+    def service_save(self, request, obj, form, change):
+        raise NotImplementedError
+
+    def service_delete(self, request, obj) -> None:
+        raise PermissionDenied
+
+    def save_model(self, request, obj, form, change):
+        try:
+            saved = self.service_save(request, obj, form, change)
+        except DomainError as exc:
+            raise _Refused(exc) from None
+        if saved is not None and saved is not obj:
+            obj.pk = saved.pk
+
+    def delete_model(self, request, obj):
+        try:
+            self.service_delete(request, obj)
+        except DomainError as exc:
+            raise _Refused(exc) from None
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            self.delete_model(request, obj)
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except _Refused as refused:
+            # Render the form again with the submitted values and the service's answer.
+            request._service_refusal = refused.error
+            return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except _Refused as refused:
+            self.message_user(request, refused.error.message, messages.ERROR)
+            return HttpResponseRedirect(request.path.rsplit("/delete/", 1)[0] + "/change/")
+
+    def changelist_view(self, request, extra_context=None):
+        try:
+            return super().changelist_view(request, extra_context)
+        except _Refused as refused:
+            self.message_user(request, refused.error.message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form_class = super().get_form(request, obj, change, **kwargs)
+        refusal = getattr(request, "_service_refusal", None)
+        if refusal is None:
+            return form_class
+
+        class RefusedForm(form_class):
+            def clean(self):
+                cleaned = super().clean()
+                fields = refusal.field_errors
+                for field, message in fields.items():
+                    name = field if field in self.fields else field.removesuffix("_id")
+                    self.add_error(name if name in self.fields else None, message)
+                if not fields:
+                    self.add_error(None, refusal.message)
+                return cleaned
+
+        return RefusedForm

@@ -1,0 +1,71 @@
+"""The typed contract of an operation: one pydantic input model and one output model, from which
+the tool, the REST endpoint and the page form are derived (DESIGN §3a).
+
+    class TaskCreate(Input):            # what the caller sends: validated once, everywhere
+        title: str = Field(min_length=1, max_length=TITLE_MAX)
+
+    class TaskOut(Output):              # what every surface answers with
+        id: int
+        title: str
+
+Input models refuse unknown fields (the model or the client can fix a typo) and trim strings.
+Output models refuse unknown fields too, so a record that drifts from its declared shape fails
+in the tests instead of reaching a client undocumented.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+
+class Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class Output(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PageInput(Input):
+    """Pagination every list operation accepts."""
+
+    MAX_LIMIT: ClassVar[int] = 200
+
+    limit: int = Field(default=50, ge=1, le=200, description="Page size.")
+    offset: int = Field(default=0, ge=0, description="Skip this many items (pagination).")
+
+
+def page(key: str, records: list, total: int, *, limit: int, offset: int) -> dict[str, Any]:
+    """The one paginated shape of every list tool and list endpoint: the items under the
+    resource's name, `total` matching items, the page asked for, and `has_more`."""
+    return {
+        key: records,
+        "total": total,
+        "limit": limit,
+        "offset": offset,
+        "has_more": offset + len(records) < total,
+    }
+
+
+def paged(item: type[BaseModel], key: str, *, name: str | None = None) -> type[Output]:
+    """The output model of `page(key, …)` for items of type `item`."""
+    return create_model(
+        name or f"{item.__name__.removesuffix('Out')}Page",
+        __base__=Output,
+        **{
+            key: (list[item], ...),
+            "total": (int, Field(description="How many items match, over all pages.")),
+            "limit": (int, ...),
+            "offset": (int, ...),
+            "has_more": (bool, Field(description="Whether a further page exists.")),
+        },
+    )
+
+
+def wrapped(item: type[BaseModel], key: str, *, name: str | None = None, **extra: Any) -> type[Output]:
+    """An output model `{key: item, **extra}` (e.g. `{"task": TaskOut}`)."""
+    return create_model(
+        name or f"{item.__name__.removesuffix('Out')}Result", __base__=Output, **{key: (item, ...)}, **extra
+    )

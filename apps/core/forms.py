@@ -1,0 +1,91 @@
+"""Form helpers shared by every app's pages.
+
+`BaselineEditor` is the editor of a row that others (colleagues, the copilot) may change while
+it is open. Each field has a hidden `base_<field>`: the value the person started from (rebased by
+live updates). Only fields whose submitted value differs from their base are saved, so a save
+never reverts a change someone else made meanwhile to a field this person did not touch.
+
+`InputModelForm` validates a form's values through the operation's pydantic input model, so the
+rules live once (on the model) and a page shows the same messages as the API and the tools.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django import forms
+from pydantic import BaseModel, ValidationError
+
+
+class BaselineEditor(forms.Form):
+    # form field → service field; subclasses name the fields the editor saves.
+    EDITOR_FIELDS: ClassVar[dict[str, str]] = {}
+
+    def add_baselines(self) -> None:
+        """Call at the end of `__init__`, once `self.initial` holds the row's current values."""
+        for name in self.EDITOR_FIELDS:
+            self.fields[f"base_{name}"] = forms.CharField(required=False, widget=forms.HiddenInput)
+            value = self.initial.get(name, "")
+            self.initial[f"base_{name}"] = ",".join(value) if isinstance(value, list) else value
+
+    def submitted(self, name: str) -> str:
+        """The submitted value as the baseline stores it (multi-values joined and sorted)."""
+        field = self.fields.get(name)
+        if isinstance(field, forms.MultipleChoiceField):
+            return ",".join(sorted(self.data.getlist(name)))
+        if isinstance(field, forms.BooleanField):
+            return "on" if self.data.get(name) else ""
+        return self.data.get(name, "").replace("\r\n", "\n")
+
+    def is_changed(self, name: str) -> bool:
+        submitted = self.submitted(name)
+        base = self.data.get(f"base_{name}", submitted).replace("\r\n", "\n")
+        if isinstance(self.fields.get(name), forms.MultipleChoiceField):
+            base = ",".join(sorted(filter(None, base.split(","))))
+        return submitted != base
+
+    def changed_fields(self) -> list[str]:
+        return [name for name in self.EDITOR_FIELDS if self.is_changed(name)]
+
+    def changed_against_baseline(self) -> dict[str, Any]:
+        """Service field → cleaned value, for the fields the person changed (empty → None or "")."""
+        changes = {}
+        for name in self.changed_fields():
+            value = self.cleaned_data.get(name)
+            changes[self.EDITOR_FIELDS[name]] = self.empty_value(name) if value in ("", None) else value
+        return changes
+
+    def empty_value(self, name: str) -> Any:
+        """What an emptied field is saved as: None for references and dates, "" for text."""
+        return "" if isinstance(self.fields[name], forms.CharField) else None
+
+
+class InputModelForm(forms.Form):
+    """A form whose `clean()` also validates through `input_model`; the validated model instance
+    is `self.validated` afterwards. Field names map to the model's names via `MODEL_FIELDS`
+    (default: the same name)."""
+
+    input_model: ClassVar[type[BaseModel]]
+    MODEL_FIELDS: ClassVar[dict[str, str]] = {}
+
+    def model_values(self) -> dict[str, Any]:
+        values = {}
+        for name, value in self.cleaned_data.items():
+            if name.startswith("base_") or value in ("", None):
+                continue
+            values[self.MODEL_FIELDS.get(name, name)] = value
+        return values
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        try:
+            self.validated = self.input_model.model_validate(self.model_values())
+        except ValidationError as exc:
+            reverse = {model: form for form, model in self.MODEL_FIELDS.items()}
+            for error in exc.errors(include_url=False):
+                field = str(error["loc"][0]) if error["loc"] else None
+                name = reverse.get(field, field)
+                self.add_error(name if name in self.fields else None, error["msg"])
+        return cleaned
