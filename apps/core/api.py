@@ -82,11 +82,13 @@ def endpoint(
 
         responses = {status: output} if output is not None else {status: None}
         responses.update(extra_responses or {})
+        parameters = [query] if query is not None else []
+        parameters += schema.pop("parameters", [])
         return extend_schema(
             operation_id=operation_id,
             summary=summary,
             request=body,
-            parameters=[query] if query is not None else None,
+            parameters=parameters or None,
             responses=responses,
             **schema,
         )(handler)
@@ -147,6 +149,11 @@ def _known_fields(model: type[BaseModel]) -> set[str]:
         names.add(name)
         if info.alias:
             names.add(info.alias)
+        choices = getattr(info.validation_alias, "choices", None)
+        if choices:
+            names.update(c for c in choices if isinstance(c, str))
+        elif isinstance(info.validation_alias, str):
+            names.add(info.validation_alias)
     return names
 
 
@@ -154,7 +161,7 @@ def _query_dict(params, model: type[BaseModel]) -> dict[str, Any]:
     """A QueryDict as the model expects it: lists for list fields, single values otherwise."""
     out: dict[str, Any] = {}
     for key in params:
-        info = model.model_fields.get(key)
+        info = model.model_fields.get(key)  # list-valued fields are never aliased
         is_list = info is not None and getattr(info.annotation, "__origin__", None) is list
         out[key] = params.getlist(key) if is_list else params.get(key)
     return out

@@ -1,229 +1,170 @@
-"""REST API of Aufgaben for mobile clients (`/api/v1/tasks/…`). Same services, same records,
-same filters as the tools and pages; domain errors map to HTTP in `apps.core.api`."""
+"""REST API of Aufgaben for mobile clients (`/api/v1/tasks/…`): thin typed adapters over the same
+services, input models and records as the tools and pages (see `apps.core.api.endpoint`)."""
 
 from __future__ import annotations
 
 import hashlib
 
 from django.db.models import Count, Max, Sum
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from apps.core.api import page, principal, validated
+from apps.core.api import ApiView, endpoint
+from apps.core.contracts import Output, page
+from apps.tasks import contracts as c
 from apps.tasks import services
-from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX, Board, Comment, Task, TaskStatus
+from apps.tasks.models import Comment, Task
 from apps.tasks.records import board_record, comment_record, status_record, task_record
 
-
-class TaskFilterSerializer(serializers.Serializer):
-    board = serializers.IntegerField(required=False)
-    status = serializers.IntegerField(required=False)
-    category = serializers.ChoiceField(choices=TaskStatus.Category.values, required=False)
-    unfinished = serializers.BooleanField(required=False, default=None, allow_null=True)
-    assignee = serializers.IntegerField(required=False)
-    due_from = serializers.DateField(required=False)
-    due_to = serializers.DateField(required=False)
-    client_id = serializers.IntegerField(required=False)
-    q = serializers.CharField(required=False, max_length=200)
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_PAGE, default=50)
-    offset = serializers.IntegerField(required=False, min_value=0, default=0)
+TAGS = ["tasks"]
 
 
-class TaskWriteSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=TITLE_MAX)
-    description = serializers.CharField(max_length=DESCRIPTION_MAX, required=False, allow_blank=True)
-    board_id = serializers.IntegerField(required=False, allow_null=True)
-    status_id = serializers.IntegerField(required=False, allow_null=True)
-    assignee_id = serializers.IntegerField(required=False, allow_null=True)
-    priority = serializers.ChoiceField(choices=Task.Priority.values, required=False)
-    due_date = serializers.DateField(required=False, allow_null=True)
-    follow_up_date = serializers.DateField(required=False, allow_null=True)
-    client_id = serializers.IntegerField(required=False, allow_null=True)
-    source_label = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    source_url = serializers.CharField(max_length=500, required=False, allow_blank=True)
-
-
-class TaskPatchSerializer(TaskWriteSerializer):
-    title = serializers.CharField(max_length=TITLE_MAX, required=False)
-    expected_version = serializers.IntegerField(required=False, min_value=1)
-
-    def validate(self, attrs):
-        attrs.pop("source_label", None)
-        attrs.pop("source_url", None)
-        return attrs
-
-
-class MoveSerializer(serializers.Serializer):
-    status_id = serializers.IntegerField(required=False)
-    board_id = serializers.IntegerField(required=False)
-    position = serializers.IntegerField(required=False, min_value=0)
-
-
-class CommentSerializer(serializers.Serializer):
-    body = serializers.CharField(max_length=COMMENT_MAX)
-
-
-class BoardSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    visibility = serializers.ChoiceField(choices=Board.Visibility.values, default=Board.Visibility.SHARED)
-    share_with = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
-
-
-@extend_schema(tags=["tasks"])
-class BoardListView(APIView):
-    @extend_schema(
-        operation_id="tasks_boards_list", responses={200: OpenApiTypes.OBJECT}, summary="Boards you can see"
-    )
+class BoardListView(ApiView):
+    @endpoint(output=c.BoardList, summary="Boards you can see", operation_id="tasks_boards_list", tags=TAGS)
     def get(self, request):
-        return Response({"boards": [board_record(b) for b in services.list_boards(principal(request))]})
+        return {"boards": [board_record(b) for b in services.list_boards(request.principal)]}
 
-    @extend_schema(
-        operation_id="tasks_boards_create",
-        responses={201: OpenApiTypes.OBJECT},
+    @endpoint(
+        body=c.BoardCreateWithSharing,
+        output=c.BoardResult,
+        status=201,
         summary="Create a board",
-        request=BoardSerializer,
+        operation_id="tasks_boards_create",
+        tags=TAGS,
     )
-    def post(self, request):
-        board = services.create_board(principal(request), **validated(BoardSerializer, request.data))
-        return Response({"board": board_record(board)}, status=201)
+    def post(self, request, body: c.BoardCreateWithSharing):
+        return {"board": board_record(services.create_board(request.principal, **body.model_dump()))}
 
 
-@extend_schema(tags=["tasks"])
-class StatusListView(APIView):
-    @extend_schema(
-        operation_id="tasks_statuses_list",
-        responses={200: OpenApiTypes.OBJECT},
+class StatusListView(ApiView):
+    @endpoint(
+        output=c.StatusList,
         summary="Task statuses (columns) in order",
+        operation_id="tasks_statuses_list",
+        tags=TAGS,
     )
     def get(self, request):
-        return Response({"statuses": [status_record(s) for s in services.list_statuses()]})
+        return {"statuses": [status_record(s) for s in services.list_statuses()]}
 
 
-@extend_schema(tags=["tasks"])
-class TaskListView(APIView):
-    @extend_schema(
-        operation_id="tasks_list",
-        responses={200: OpenApiTypes.OBJECT},
+class TaskListView(ApiView):
+    @endpoint(
+        query=c.TaskFilter,
+        output=c.TaskPage,
         summary="List tasks (filters, pagination, total)",
-        parameters=[TaskFilterSerializer],
+        operation_id="tasks_list",
+        tags=TAGS,
     )
-    def get(self, request):
-        f = validated(TaskFilterSerializer, request.query_params)
-        tasks, total = services.list_tasks(
-            principal(request),
-            board_id=f.get("board"),
-            status_id=f.get("status"),
-            category=f.get("category"),
-            unfinished=f.get("unfinished"),
-            assignee_id=f.get("assignee"),
-            due_from=f.get("due_from"),
-            due_to=f.get("due_to"),
-            client_id=f.get("client_id"),
-            query=f.get("q"),
-            limit=f["limit"],
-            offset=f["offset"],
-        )
-        return page("tasks", [task_record(t) for t in tasks], total, f["limit"], f["offset"])
+    def get(self, request, query: c.TaskFilter):
+        tasks, total = services.list_tasks(request.principal, **query.model_dump())
+        return page("tasks", [task_record(t) for t in tasks], total, limit=query.limit, offset=query.offset)
 
-    @extend_schema(
-        operation_id="tasks_create",
-        responses={201: OpenApiTypes.OBJECT},
+    @endpoint(
+        body=c.TaskCreate,
+        output=c.TaskResult,
+        status=201,
         summary="Create a task",
-        request=TaskWriteSerializer,
+        operation_id="tasks_create",
+        tags=TAGS,
     )
-    def post(self, request):
-        data = validated(TaskWriteSerializer, request.data)
-        task = services.create_task(principal(request), **data, source_type=Task.Source.API)
-        return Response({"task": task_record(task)}, status=201)
+    def post(self, request, body: c.TaskCreate):
+        task = services.create_task(request.principal, **body.service_kwargs(), source_type=Task.Source.API)
+        return {"task": task_record(task)}
 
 
-@extend_schema(tags=["tasks"])
-class TaskDetailView(APIView):
-    @extend_schema(
-        operation_id="tasks_retrieve",
-        responses={200: OpenApiTypes.OBJECT},
+class TaskDetailView(ApiView):
+    @endpoint(
+        output=c.TaskWithComments,
         summary="One task with its comments",
+        operation_id="tasks_retrieve",
+        tags=TAGS,
     )
     def get(self, request, task_id: int):
-        task = services.get_task(principal(request), task_id)
-        return Response(
-            {"task": task_record(task), "comments": [comment_record(c) for c in task.comments.all()]}
-        )
+        task = services.get_task(request.principal, task_id)
+        return {"task": task_record(task), "comments": [comment_record(x) for x in task.comments.all()]}
 
-    @extend_schema(
-        operation_id="tasks_partial_update",
-        responses={200: OpenApiTypes.OBJECT},
+    @endpoint(
+        body=c.TaskUpdate,
+        output=c.TaskResult,
         summary="Change some fields (partial); optional expected_version",
-        request=TaskPatchSerializer,
+        operation_id="tasks_partial_update",
+        tags=TAGS,
     )
-    def patch(self, request, task_id: int):
-        data = dict(validated(TaskPatchSerializer, request.data))
-        expected = data.pop("expected_version", None)
-        task = services.update_task(principal(request), task_id, data, expected_version=expected)
-        return Response({"task": task_record(task)})
+    def patch(self, request, task_id: int, body: c.TaskUpdate):
+        changes = body.changes(explicit_null_clears=True)
+        task = services.update_task(
+            request.principal, task_id, changes, expected_version=body.expected_version
+        )
+        return {"task": task_record(task)}
 
-    @extend_schema(operation_id="tasks_destroy", responses={204: None}, summary="Delete a task")
+    @endpoint(output=None, status=204, summary="Delete a task", operation_id="tasks_destroy", tags=TAGS)
     def delete(self, request, task_id: int):
-        services.delete_task(principal(request), task_id)
-        return Response(status=204)
+        services.delete_task(request.principal, task_id)
 
 
-@extend_schema(tags=["tasks"])
-class TaskMoveView(APIView):
-    @extend_schema(
-        operation_id="tasks_move",
-        responses={200: OpenApiTypes.OBJECT},
+class TaskMoveView(ApiView):
+    @endpoint(
+        body=c.TaskMove,
+        output=c.TaskResult,
         summary="Move to a column / board / position",
-        request=MoveSerializer,
+        operation_id="tasks_move",
+        tags=TAGS,
     )
-    def post(self, request, task_id: int):
-        data = validated(MoveSerializer, request.data)
-        task = services.move_task(principal(request), task_id, **data)
-        return Response({"task": task_record(task)})
+    def post(self, request, task_id: int, body: c.TaskMove):
+        task = services.move_task(request.principal, task_id, **body.model_dump(exclude_none=True))
+        return {"task": task_record(task)}
 
 
-@extend_schema(tags=["tasks"])
-class CommentListView(APIView):
-    @extend_schema(
-        operation_id="tasks_comments_list", responses={200: OpenApiTypes.OBJECT}, summary="Comments of a task"
+class CommentListView(ApiView):
+    @endpoint(
+        output=c.CommentList, summary="Comments of a task", operation_id="tasks_comments_list", tags=TAGS
     )
     def get(self, request, task_id: int):
-        return Response(
-            {"comments": [comment_record(c) for c in services.list_comments(principal(request), task_id)]}
-        )
+        return {"comments": [comment_record(x) for x in services.list_comments(request.principal, task_id)]}
 
-    @extend_schema(
+    @endpoint(
+        body=c.CommentCreate,
+        output=c.CommentResult,
+        status=201,
+        summary="Add a comment (200 when the same text was already there)",
         operation_id="tasks_comments_create",
-        responses={201: OpenApiTypes.OBJECT},
-        summary="Add a comment",
-        request=CommentSerializer,
+        tags=TAGS,
     )
-    def post(self, request, task_id: int):
-        body = validated(CommentSerializer, request.data)["body"]
+    def post(self, request, task_id: int, body: c.CommentCreate):
         comment, created = services.add_comment(
-            principal(request), task_id, body=body, author_type=Comment.AuthorType.USER
+            request.principal, task_id, body=body.body, author_type=Comment.AuthorType.USER
         )
-        return Response(
-            {"comment": comment_record(comment), "created": created}, status=201 if created else 200
-        )
+        result = c.CommentResult(comment=comment_record(comment), created=created)
+        return Response(result.model_dump(mode="json"), status=201 if created else 200)
 
 
-@extend_schema(tags=["tasks"])
-class SnapshotView(APIView):
+class TaskSnapshotRow(Output):
+    id: int
+    version: int
+    status_id: int
+    board_id: int
+    updated_at: str
+
+
+class TaskSnapshot(Output):
+    tasks: list[TaskSnapshotRow]
+    count: int
+
+
+class SnapshotView(ApiView):
     """What a polling client needs every few seconds: one aggregate query decides whether anything
     visible changed (ETag); only then are the compact rows sent."""
 
-    @extend_schema(
-        operation_id="tasks_snapshot",
-        responses={200: OpenApiTypes.OBJECT, 304: None},
+    @endpoint(
+        output=TaskSnapshot,
         summary="Lightweight snapshot of visible tasks (ETag / If-None-Match → 304)",
+        operation_id="tasks_snapshot",
+        tags=TAGS,
+        extra_responses={304: None},
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
     )
     def get(self, request):
-        qs = services.visible_tasks(principal(request))
+        qs = services.visible_tasks(request.principal)
         agg = qs.aggregate(n=Count("id"), changed=Max("updated_at"), versions=Sum("version"), ids=Sum("id"))
         signature = f"{agg['n']}:{agg['changed']}:{agg['versions']}:{agg['ids']}"
         etag = '"' + hashlib.sha256(signature.encode()).hexdigest()[:32] + '"'

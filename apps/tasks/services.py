@@ -21,8 +21,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_client
-from apps.clients.visibility import visible_clients
 from apps.core import validation
 from apps.core.search import search
 from apps.tasks import events
@@ -254,7 +254,7 @@ def list_tasks(
 def _search(principal: Principal, qs: QuerySet[Task], query: str) -> QuerySet[Task]:
     """Words in title, description or origin, or naming the task's Mandant."""
     text = _text(query, "query", max_length=200)
-    clients = search(visible_clients(principal), text).values("id")
+    clients = search(client_visibility.visible_clients(principal), text).values("id")
     return search(qs, text) | qs.filter(client_id__in=clients)
 
 
@@ -444,10 +444,13 @@ def move_task(
     task_id: Any,
     *,
     status_id: Any = None,
+    status_key: str | None = None,
     board_id: Any = None,
     position: int | None = None,
 ) -> Task:
-    """Drag and drop: into a column (status), optionally another board, at a position."""
+    """Drag and drop: into a column (status, by id or key), optionally another board, at a position."""
+    if status_key is not None:
+        status_id = get_status(key=status_key).pk
     task = get_task(principal, task_id, for_update=True)
     old_board = task.board
     if board_id is not None:
