@@ -26,8 +26,8 @@ from apps.calendar.errors import EventForbidden, EventNotFound, InvalidEventInpu
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.records import Occurrence, event_record, with_relations
 from apps.calendar.visibility import visible_events
+from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_client
-from apps.clients.visibility import visible_clients
 from apps.core import validation
 from apps.core.search import search
 
@@ -175,7 +175,7 @@ def _filtered(
     if query:
         text = _text(query, "query", max_length=200)
         # The words may also name the Mandant ("meier" finds every entry linked to Meier GmbH).
-        clients = search(visible_clients(principal), text).values("id")
+        clients = search(client_visibility.visible_clients(principal), text).values("id")
         qs = search(qs, text) | qs.filter(client_id__in=clients)
     return qs
 

@@ -14,11 +14,10 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.clients import events
+from apps.clients import events, visibility
 from apps.clients.errors import CaseNotFound, ClientNotFound, InvalidClientInput, VersionConflict
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_record, case_relations, client_record, client_relations
-from apps.clients.visibility import visible_cases, visible_clients
 from apps.core import validation
 from apps.core.search import search
 
@@ -82,9 +81,9 @@ def _page(limit: Any, offset: Any) -> tuple[int, int]:
 
 # --- clients: reading -------------------------------------------------------------------------
 def get_client(principal: Principal, client_id: Any, *, for_update: bool = False) -> Client:
-    qs = client_relations(visible_clients(principal))
+    qs = client_relations(visibility.visible_clients(principal))
     if for_update:
-        qs = visible_clients(principal).select_for_update(of=("self",))
+        qs = visibility.visible_clients(principal).select_for_update(of=("self",))
     try:
         return qs.get(pk=int(client_id))
     except (Client.DoesNotExist, TypeError, ValueError):
@@ -98,7 +97,9 @@ def resolve_client(principal: Principal, client_id: Any, *, field: str = "client
     if client_id in (None, ""):
         return None
     try:
-        return visible_clients(principal).only("id", "name", "client_number").get(pk=int(client_id))
+        return (
+            visibility.visible_clients(principal).only("id", "name", "client_number").get(pk=int(client_id))
+        )
     except (Client.DoesNotExist, TypeError, ValueError):
         message = _("There is no client with id %(id)s.") % {"id": client_id}
         raise ClientNotFound(message, details={"field_errors": {field: message}}) from None
@@ -107,12 +108,16 @@ def resolve_client(principal: Principal, client_id: Any, *, field: str = "client
 def client_choices(principal: Principal) -> list[tuple[int, str]]:
     """(id, "Name (number)") of every visible client by name, for the pickers of other domains'
     forms: one query whatever the office's size."""
-    rows = visible_clients(principal).order_by("name", "id").values_list("id", "name", "client_number")
+    rows = (
+        visibility.visible_clients(principal)
+        .order_by("name", "id")
+        .values_list("id", "name", "client_number")
+    )
     return [(pk, f"{name} ({number})") for pk, name, number in rows]
 
 
 def _filtered_clients(principal: Principal, query: str | None, status: str | None) -> QuerySet[Client]:
-    qs = visible_clients(principal)
+    qs = visibility.visible_clients(principal)
     if status:
         qs = qs.filter(status=_choice(status, "status", Client.Status.values))
     if query:
@@ -220,9 +225,9 @@ def update_client(
 
 # --- cases ------------------------------------------------------------------------------------
 def get_case(principal: Principal, case_id: Any, *, for_update: bool = False) -> Case:
-    qs = case_relations(visible_cases(principal))
+    qs = case_relations(visibility.visible_cases(principal))
     if for_update:
-        qs = visible_cases(principal).select_for_update(of=("self",))
+        qs = visibility.visible_cases(principal).select_for_update(of=("self",))
     try:
         return qs.get(pk=int(case_id))
     except (Case.DoesNotExist, TypeError, ValueError):
@@ -239,7 +244,7 @@ def list_cases(
     offset: int = 0,
 ) -> tuple[list[Case], int]:
     limit, offset = _page(limit, offset)
-    qs = visible_cases(principal)
+    qs = visibility.visible_cases(principal)
     if client_id not in (None, ""):
         qs = qs.filter(client=get_client(principal, client_id))
     if status:

@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.clients import visibility as client_visibility
 from apps.clients.models import Client
 from apps.core import validation
 from apps.core.search import search
@@ -57,9 +58,9 @@ def _ids(values: Any, field: str) -> list[int]:
         raise _invalid(field, _("must be a list of ids")) from None
 
 
-def _clients(client_ids: Any) -> list[Client]:
+def _clients(principal: Principal, client_ids: Any) -> list[Client]:
     ids = _ids(client_ids, "client_ids")
-    found = list(Client.objects.filter(pk__in=ids))
+    found = list(client_visibility.visible_clients(principal).filter(pk__in=ids))
     if len(found) != len(ids):
         missing = sorted(set(ids) - {c.pk for c in found})
         raise _invalid("client_ids", _("unknown clients: %(ids)s") % {"ids": missing})
@@ -179,7 +180,7 @@ def upload_document(
             details={"max_bytes": limit, "size": size},
         )
     folder = _folder_for_write(principal, folder_id)
-    clients = _clients(client_ids)
+    clients = _clients(principal, client_ids)
     title = _title(title) if title else _title(name.rsplit(".", 1)[0] if "." in name else name)
     stored, digest, real_size, mime = storage.store(content, name)
     try:
@@ -253,7 +254,7 @@ def update_document(
     if "folder_id" in changes:
         document.folder = _folder_for_write(principal, changes["folder_id"])
     if "client_ids" in changes:
-        document.clients.set(_clients(changes["client_ids"]))
+        document.clients.set(_clients(principal, changes["client_ids"]))
     document.version += 1
     document.save()
     document = get_document(principal, document.pk) if _still_visible(principal, document) else document

@@ -23,7 +23,7 @@ from apps.accounts.principal import Principal
 from apps.calendar import services as calendar
 from apps.calendar.errors import EventNotFound
 from apps.calendar.models import CalendarEvent
-from apps.clients.visibility import visible_clients
+from apps.clients import visibility as client_visibility
 from apps.documents.analysis import Analysis, DeadlineSuggestion, TaskSuggestion
 from apps.documents.models import Document, DocumentWorkflow, WorkflowItem
 from apps.tasks import services as tasks
@@ -79,7 +79,7 @@ class Filer:
         if not ids:
             return None
         return (
-            visible_clients(self.principal)
+            client_visibility.visible_clients(self.principal)
             .filter(pk__in=ids)
             .order_by("pk")
             .values_list("pk", flat=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from apps.accounts.principal import Principal
-from apps.clients.visibility import visible_clients
+from apps.clients import visibility as client_visibility
 from apps.knowledge.models import KnowledgeFile, Scope
 
 PERSONAL, SHARED, ALL = "personal", "shared", "all"
@@ -22,7 +22,7 @@ SCOPE_CHOICES = (PERSONAL, SHARED, ALL)
 
 
 def _client_ids_subquery(principal: Principal):
-    return visible_clients(principal).order_by().values("id")
+    return client_visibility.visible_clients(principal).order_by().values("id")
 
 
 def file_filter(principal: Principal, scope: str = ALL) -> Q:

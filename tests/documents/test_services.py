@@ -288,3 +288,20 @@ def test_orphan_files_of_rolled_back_uploads_are_swept(
         os.utime(path, (old, old))
     assert storage.sweep_orphan_files() == 1
     assert [p for p in media_root.rglob("*") if p.is_file()] == [media_root / kept.file.name]
+
+
+def test_an_invisible_client_cannot_be_linked(
+    as_anna, media_root, hidden_client, django_capture_on_commit_callbacks
+):
+    with pytest.raises(InvalidDocumentInput):
+        services.upload_document(
+            as_anna,
+            content=SimpleUploadedFile("a.txt", b"a"),
+            filename="a.txt",
+            client_ids=[hidden_client.pk],
+        )
+    assert not Document.objects.exists()
+    doc = upload(as_anna, "b.txt", b"b", django_capture_on_commit_callbacks)
+    with pytest.raises(InvalidDocumentInput):
+        services.update_document(as_anna, doc.pk, {"client_ids": [hidden_client.pk]})
+    assert not Document.objects.get(pk=doc.pk).clients.exists()

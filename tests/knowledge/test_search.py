@@ -116,3 +116,17 @@ def test_bad_search_input_has_a_clear_code(as_anna, query, kwargs):
 def test_text_query_is_an_or_of_safe_words():
     assert search.text_query("Frist & Einspruch | (Meier) !") == "frist | einspruch | meier"
     assert search.text_query("!!! ??") == ""
+
+
+def test_chunks_of_an_invisible_client_are_never_retrieved(index_now, as_anna, hidden_client):
+    index_now(
+        5,
+        payload(
+            "Geheim AG: Jahresabschluss 2025 mit Bilanz.",
+            title="Jahresabschluss Geheim",
+            scope="client",
+            client_id=hidden_client.pk,
+            path="/Mandanten/Geheim",
+        ),
+    )
+    assert "document:5" not in refs(search.hybrid_search(as_anna, "Jahresabschluss Bilanz Geheim", limit=10))
