@@ -8,11 +8,21 @@ BIN := $(VENV)/bin
 run: $(VENV)/.base-installed
 	$(BIN)/python -m clapilot.launcher
 
-test: $(VENV)/.dev-installed
-	$(BIN)/pytest $(PYTEST_ARGS)
+# Two steps: everything but the browser tests on both cores (pytest-xdist, one test database per
+# worker), then the browser tests (tests/e2e, marker e2e) serially.
+PYTEST_WORKERS ?= 2
 
+test: $(VENV)/.dev-installed
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not e2e" $(PYTEST_ARGS)
+	$(BIN)/pytest -m e2e $(PYTEST_ARGS)
+
+# lint-imports checks the [tool.importlinter] contracts of pyproject.toml (skipped until they exist).
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	@if grep -q '^\[tool\.importlinter\]' pyproject.toml; then $(BIN)/lint-imports; \
+	else echo "lint-imports: no [tool.importlinter] contracts in pyproject.toml yet, skipped"; fi
 
 format: $(VENV)/.dev-installed
 	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
