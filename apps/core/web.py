@@ -1,8 +1,9 @@
 """Page plumbing shared by every app: how a `DomainError` answers on a server-rendered page.
 
 * `@domain_errors` on a view: not found → 404 page, forbidden → 403 page; any other domain error
-  answers JSON `{"code", "message"}` to htmx and fetch callers, and otherwise becomes an error
-  message on the page the person came from.
+  answers htmx with its message as text and JSON callers with `{"code", "message"}` (the
+  error's status), and otherwise becomes an error message on the page the person came from.
+  `@domain_errors(json=True)` answers every domain error as JSON (fetch endpoints).
 * `form_errors(form, exc)`: puts the error's field errors on the form (`client_id` → `client`),
   or its message as a form-wide error.
 * `with reported(request) as outcome:` for a POST that redirects either way: a domain error
@@ -18,29 +19,42 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from apps.core.errors import DomainError, Forbidden, NotFound
 
 
-def domain_errors(view: Callable) -> Callable:
-    @functools.wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except NotFound as exc:
-            raise Http404(exc.message) from None
-        except Forbidden as exc:
-            raise PermissionDenied(exc.message) from None
-        except DomainError as exc:
-            if wants_json(request):
-                return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
-            messages.error(request, exc.message)
-            return redirect(came_from(request))
+def domain_errors(view: Callable | None = None, *, json: bool = False) -> Callable:
+    """`@domain_errors` or `@domain_errors(json=True)` (for endpoints that always answer JSON)."""
 
-    return wrapper
+    def decorate(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def wrapper(request, *args, **kwargs):
+            try:
+                return view(request, *args, **kwargs)
+            except DomainError as exc:
+                return error_response(request, exc, json=json)
+
+        return wrapper
+
+    return decorate(view) if view is not None else decorate
+
+
+def error_response(request, exc: DomainError, *, json: bool = False):
+    if json:
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+    if isinstance(exc, NotFound):
+        raise Http404(exc.message) from None
+    if isinstance(exc, Forbidden):
+        raise PermissionDenied(exc.message) from None
+    if getattr(request, "htmx", False):
+        return HttpResponse(exc.message, status=exc.http_status)
+    if wants_json(request):
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+    messages.error(request, exc.message)
+    return redirect(came_from(request))
 
 
 def wants_json(request) -> bool:

@@ -24,10 +24,10 @@ from apps.calendar import services as calendar
 from apps.calendar.errors import EventNotFound
 from apps.calendar.models import CalendarEvent
 from apps.clients import visibility as client_visibility
+from apps.core.errors import InvalidInput
 from apps.documents.analysis import Analysis, DeadlineSuggestion, TaskSuggestion
 from apps.documents.models import Document, DocumentWorkflow, WorkflowItem
 from apps.tasks import services as tasks
-from apps.tasks.errors import InvalidTaskInput
 from apps.tasks.models import Board, Task, TaskStatus
 
 MATCH_THRESHOLD = 0.9
@@ -229,7 +229,7 @@ class Filer:
         if assignee_id is not None:
             try:
                 return tasks.create_task(self.principal, assignee_id=assignee_id, **values)
-            except InvalidTaskInput as exc:  # the person cannot see the board: file it unassigned
+            except InvalidInput as exc:  # the person cannot see the board: file it unassigned
                 if "assignee_id" not in ((exc.details or {}).get("field_errors") or {}):
                     raise
         return tasks.create_task(self.principal, **values)

@@ -1,8 +1,7 @@
-from django.contrib import admin, messages
+from django.contrib import admin
 from guardian.admin import GuardedModelAdmin
 
-from apps.accounts.principal import Principal
-from apps.core.errors import DomainError
+from apps.core.admin_bases import ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.tasks import services
 from apps.tasks.models import Board, Comment, Task, TaskStatus
 
@@ -18,44 +17,38 @@ class BoardAdmin(GuardedModelAdmin):
 
 
 @admin.register(TaskStatus)
-class TaskStatusAdmin(admin.ModelAdmin):
+class TaskStatusAdmin(ServiceAdmin):
     """Statuses are workspace-global: saving goes through the service so open boards reload."""
 
     list_display = ("name", "key", "category", "sort_order")
     list_editable = ("sort_order",)
     ordering = ("sort_order",)
 
-    def save_model(self, request, obj, form, change):
-        try:
-            saved = services.save_status(
-                Principal.for_user(request.user),
-                key=obj.key,
-                name=obj.name,
-                category=obj.category,
-                sort_order=obj.sort_order,
-                status_id=obj.pk,
-            )
-            obj.pk = saved.pk
-        except DomainError as exc:
-            messages.error(request, exc.message)
+    def service_save(self, request, obj, form, change):
+        return services.save_status(
+            request.principal,
+            key=obj.key,
+            name=obj.name,
+            category=obj.category,
+            sort_order=obj.sort_order,
+            status_id=obj.pk,
+        )
 
-    def delete_model(self, request, obj):
-        try:
-            services.delete_status(Principal.for_user(request.user), obj.pk)
-        except DomainError as exc:
-            messages.error(request, exc.message)
+    def service_delete(self, request, obj):
+        services.delete_status(request.principal, obj.pk)
 
 
-class CommentInline(admin.TabularInline):
+class CommentInline(ReadOnlyInline):
     model = Comment
-    extra = 0
     fields = ("author_type", "author_name", "body", "created_at")
     readonly_fields = fields
-    can_delete = False
 
 
 @admin.register(Task)
-class TaskAdmin(admin.ModelAdmin):
+class TaskAdmin(ReadOnlyAdmin):
+    """Tasks change through the pages, the API and the tools (services publish live events and
+    respect private boards); the admin only looks."""
+
     list_display = (
         "title",
         "board",
@@ -80,14 +73,3 @@ class TaskAdmin(admin.ModelAdmin):
         "version",
     )
     inlines = [CommentInline]
-
-    # Tasks change through the pages, the API and the tools (services publish live events and
-    # respect private boards); the admin only looks.
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

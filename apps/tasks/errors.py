@@ -1,6 +1,7 @@
-"""Stable failure codes of the Aufgaben domain (tools, API and pages map them in one place)."""
+"""Stable failure codes of the Aufgaben domain. Forbidden, invalid input and version conflicts use
+the shared bases of `apps.core.errors` as they are."""
 
-from apps.core.errors import DomainError, NotFound
+from apps.core.errors import NotFound
 
 
 class BoardNotFound(NotFound):
@@ -13,21 +14,3 @@ class StatusNotFound(NotFound):
 
 class TaskNotFound(NotFound):
     code = "task_not_found"
-
-
-class InvalidTaskInput(DomainError):
-    """Bad values; `details` maps field → message so the model or the form can fix them."""
-
-    code = "invalid_input"
-
-
-class TaskForbidden(DomainError):
-    code = "forbidden"
-    http_status = 403
-
-
-class VersionConflict(DomainError):
-    """The task changed since the caller read it; `details` carries the current record."""
-
-    code = "version_conflict"
-    http_status = 409

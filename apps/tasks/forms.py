@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.forms import BaselineEditor
 from apps.tasks.models import DESCRIPTION_MAX, TITLE_MAX, Board, Task, TaskStatus
 
 # Fields of the detail editor, with the service field each maps to.
@@ -42,10 +43,10 @@ class BoardForm(forms.Form):
     )
 
 
-class TaskEditForm(forms.Form):
-    """The detail editor. Each field has a hidden `base_<field>`: the value the user started from
-    (rebased by live updates). Only fields whose value differs from their base are saved, so a
-    save never reverts a change someone else made meanwhile to a field this user did not touch."""
+class TaskEditForm(BaselineEditor):
+    """The detail editor: only the fields the person changed are saved (see BaselineEditor)."""
+
+    EDITOR_FIELDS = EDITOR_FIELDS
 
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     description = forms.CharField(
@@ -77,9 +78,7 @@ class TaskEditForm(forms.Form):
             (str(p.pk), p.get_full_name()) for p in people
         ]
         self.fields["client"].choices = [("", _("No client"))] + [(str(pk), label) for pk, label in clients]
-        for name in EDITOR_FIELDS:
-            self.fields[f"base_{name}"] = forms.CharField(required=False, widget=forms.HiddenInput)
-            self.initial[f"base_{name}"] = self.initial[name]
+        self.add_baselines()
 
     @staticmethod
     def values_of(task: Task) -> dict[str, str]:
@@ -95,15 +94,5 @@ class TaskEditForm(forms.Form):
             "client": str(task.client_id or ""),
         }
 
-    def changed_against_baseline(self) -> dict:
-        changes = {}
-        for name, service_field in EDITOR_FIELDS.items():
-            submitted = self.data.get(name, "")
-            base = self.data.get(f"base_{name}", submitted)
-            if submitted.replace("\r\n", "\n") == base.replace("\r\n", "\n"):
-                continue
-            value = self.cleaned_data.get(name)
-            changes[service_field] = value if value not in ("",) else None
-            if name == "description" and value is None:
-                changes[service_field] = ""
-        return changes
+    def empty_value(self, name: str):
+        return "" if name == "description" else None

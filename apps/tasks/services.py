@@ -24,18 +24,13 @@ from apps.accounts.principal import Principal
 from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_client
 from apps.core import validation
+from apps.core.errors import Forbidden, InvalidInput
 from apps.core.search import search
+from apps.core.versioning import check_version
 from apps.tasks import events
-from apps.tasks.errors import (
-    BoardNotFound,
-    InvalidTaskInput,
-    StatusNotFound,
-    TaskForbidden,
-    TaskNotFound,
-    VersionConflict,
-)
+from apps.tasks.errors import BoardNotFound, StatusNotFound, TaskNotFound
 from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX, Board, Comment, Task, TaskStatus
-from apps.tasks.records import with_relations
+from apps.tasks.records import task_record, with_relations
 from apps.tasks.visibility import EVERYONE, share_board, viewers, visible_boards
 
 MAX_PAGE = 200
@@ -48,30 +43,30 @@ EDITABLE_FIELDS = frozenset(
 
 
 # --- validation helpers -----------------------------------------------------------------------
-def _invalid(field: str, message: str) -> InvalidTaskInput:
-    return validation.field_error(InvalidTaskInput, field, message)
+def _invalid(field: str, message: str) -> InvalidInput:
+    return validation.field_error(InvalidInput, field, message)
 
 
 def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidTaskInput, value, field, max_length=max_length, required=required)
+    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
 
 
 def _date(value: Any, field: str) -> dt.date | None:
-    return validation.date(InvalidTaskInput, value, field)
+    return validation.date(InvalidInput, value, field)
 
 
 def _choice(value: Any, field: str, choices: Iterable[str]) -> str:
-    return validation.choice(InvalidTaskInput, value, field, choices)
+    return validation.choice(InvalidInput, value, field, choices)
 
 
 def _require_user(principal: Principal) -> None:
     if principal.user is None:
-        raise TaskForbidden(_("Only a person can do this."))
+        raise Forbidden(_("Only a person can do this."))
 
 
 def _require_admin(principal: Principal) -> None:
     if principal.user is None or not principal.user.is_admin:
-        raise TaskForbidden(_("Only administrators can change the task statuses."))
+        raise Forbidden(_("Only administrators can change the task statuses."))
 
 
 # --- boards and statuses ----------------------------------------------------------------------
@@ -106,7 +101,7 @@ def create_board(
     name = _text(name, "name", max_length=120, required=True)
     visibility = _choice(visibility, "visibility", Board.Visibility.values)
     if visibility != Board.Visibility.SHARED and principal.user is None:
-        raise TaskForbidden(_("Only a person can own a private board."))
+        raise Forbidden(_("Only a person can own a private board."))
     board = Board.objects.create(
         name=name,
         visibility=visibility,
@@ -176,9 +171,7 @@ def delete_status(principal: Principal, status_id: int) -> None:
     _require_admin(principal)
     status = get_status(status_id)
     if status.tasks.exists():
-        raise InvalidTaskInput(
-            _("Move the tasks out of “%(name)s” before deleting it.") % {"name": status.name}
-        )
+        raise InvalidInput(_("Move the tasks out of “%(name)s” before deleting it.") % {"name": status.name})
     status.delete()
     events.statuses_changed()
 
@@ -397,12 +390,12 @@ def update_task(
     if unknown:
         raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
     task = get_task(principal, task_id, for_update=True)
-    if expected_version is not None and expected_version != task.version:
-        from apps.tasks.records import task_record
-
-        raise VersionConflict(
-            _("The task was changed by someone else in the meantime."), details={"task": task_record(task)}
-        )
+    check_version(
+        task,
+        expected_version,
+        message=_("The task was changed by someone else in the meantime."),
+        current=lambda: {"task": task_record(task)},
+    )
     old_board = task.board
     if "board_id" in changes and changes["board_id"] is not None:
         task.board = get_board(principal, changes["board_id"])

@@ -7,28 +7,23 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.accounts.principal import Principal
 from apps.clients.services import client_choices
-from apps.core.errors import DomainError
+from apps.core.errors import DomainError, InvalidInput
+from apps.core.web import domain_errors, form_errors, reported
 from apps.tasks import services
-from apps.tasks.errors import TaskNotFound
 from apps.tasks.forms import BoardForm, QuickAddForm, TaskEditForm
 from apps.tasks.models import Comment
 from apps.tasks.records import task_record
 
 PAGE_SIZE = 50
 CARDS_PER_COLUMN = 25  # more are one click away in the list view
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
 
 
 def _people():
@@ -47,7 +42,7 @@ def _filters(request) -> dict:
 
 @login_required
 def board_page(request):
-    principal = _principal(request)
+    principal = request.principal
     boards = services.list_boards(principal)
     if not boards:
         return render(request, "tasks/board.html", {"boards": [], "board_form": BoardForm()})
@@ -67,7 +62,7 @@ def board_page(request):
 
 @login_required
 def list_page(request):
-    principal = _principal(request)
+    principal = request.principal
     filters = _filters(request)
     board_id = request.GET.get("board") or None
     status_id = request.GET.get("status") or None
@@ -88,7 +83,7 @@ def list_page(request):
             offset=(page_number - 1) * PAGE_SIZE,
             **filters,
         )
-    except DomainError as exc:
+    except DomainError as exc:  # a filter naming an unknown board or status: say so, list nothing
         messages.error(request, exc.message)
         tasks, total = [], 0
     paginator = Paginator(range(total), PAGE_SIZE)
@@ -116,12 +111,10 @@ def _querystring_without_page(request) -> str:
 
 
 @login_required
+@domain_errors
 def detail_page(request, task_id: int):
-    principal = _principal(request)
-    try:
-        task = services.get_task(principal, task_id)
-    except TaskNotFound:
-        raise Http404(_("This task does not exist or you cannot see it.")) from None
+    principal = request.principal
+    task = services.get_task(principal, task_id)
     boards, clients = services.list_boards(principal), client_choices(principal)
     form = TaskEditForm(task=task, boards=boards, people=_people(), clients=clients)
     if request.method == "POST":
@@ -132,12 +125,7 @@ def detail_page(request, task_id: int):
                 if changes:
                     services.update_task(principal, task.pk, changes)
             except DomainError as exc:
-                field_errors = exc.details.get("field_errors", {}) if isinstance(exc.details, dict) else {}
-                for field, message in field_errors.items():
-                    name = field.removesuffix("_id")
-                    form.add_error(name if name in form.fields else None, message)
-                if not field_errors:
-                    form.add_error(None, exc.message)
+                form_errors(form, exc)
             else:
                 messages.success(request, _("Saved."))
                 return redirect("tasks:detail", task_id=task.pk)
@@ -152,21 +140,17 @@ def detail_page(request, task_id: int):
 
 
 @login_required
+@domain_errors
 def card_partial(request, task_id: int):
     """One card, re-rendered for live updates (permission-checked like any read)."""
-    try:
-        task = services.get_task(_principal(request), task_id)
-    except TaskNotFound:
-        return HttpResponse(status=404)
+    task = services.get_task(request.principal, task_id)
     return render(request, "tasks/_card.html", {"task": task})
 
 
 @login_required
+@domain_errors(json=True)
 def record_json(request, task_id: int):
-    try:
-        task = services.get_task(_principal(request), task_id)
-    except TaskNotFound:
-        return JsonResponse({"code": "task_not_found"}, status=404)
+    task = services.get_task(request.principal, task_id)
     return JsonResponse({"task": task_record(task)})
 
 
@@ -181,7 +165,7 @@ def quick_add(request):
         back = ""
     try:
         task = services.create_task(
-            _principal(request),
+            request.principal,
             title=form.cleaned_data["title"],
             board_id=form.cleaned_data["board"],
             status_id=form.cleaned_data["status"],
@@ -202,48 +186,39 @@ def quick_add(request):
 
 @login_required
 @require_POST
+@domain_errors(json=True)
 def move(request, task_id: int):
-    try:
-        position = request.POST.get("position")
-        task = services.move_task(
-            _principal(request),
-            task_id,
-            status_id=request.POST.get("status") or None,
-            board_id=request.POST.get("board") or None,
-            position=int(position) if position not in (None, "") else None,
-        )
-    except (ValueError, TypeError):
-        return JsonResponse({"code": "invalid_input", "message": _("Invalid position.")}, status=400)
-    except DomainError as exc:
-        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+    position = request.POST.get("position")
+    if position not in (None, "") and not position.isdigit():
+        raise InvalidInput.field("position", _("Invalid position."))
+    task = services.move_task(
+        request.principal,
+        task_id,
+        status_id=request.POST.get("status") or None,
+        board_id=request.POST.get("board") or None,
+        position=int(position) if position not in (None, "") else None,
+    )
     return JsonResponse({"task": task_record(task)})
 
 
 @login_required
 @require_POST
+@domain_errors
 def comment(request, task_id: int):
-    try:
+    services.get_task(request.principal, task_id)  # an invisible task is a 404, not a message
+    with reported(request):
         services.add_comment(
-            _principal(request),
-            task_id,
-            body=request.POST.get("body", ""),
-            author_type=Comment.AuthorType.USER,
+            request.principal, task_id, body=request.POST.get("body", ""), author_type=Comment.AuthorType.USER
         )
-    except TaskNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
     return redirect(f"{reverse('tasks:detail', args=[task_id])}#comments")
 
 
 @login_required
 @require_POST
+@domain_errors
 def delete(request, task_id: int):
-    try:
-        task = services.get_task(_principal(request), task_id)
-        services.delete_task(_principal(request), task_id)
-    except TaskNotFound:
-        raise Http404 from None
+    task = services.get_task(request.principal, task_id)
+    services.delete_task(request.principal, task_id)
     messages.success(request, _("The task “%(title)s” was deleted.") % {"title": task.title})
     return redirect(f"{reverse('tasks:board')}?board={task.board_id}")
 
@@ -255,9 +230,8 @@ def create_board(request):
     if not form.is_valid():
         messages.error(request, _("Please give the board a name."))
         return redirect("tasks:board")
-    try:
-        board = services.create_board(_principal(request), **form.cleaned_data)
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    with reported(request) as outcome:
+        board = services.create_board(request.principal, **form.cleaned_data)
+    if outcome.failed:
         return redirect("tasks:board")
     return redirect(f"{reverse('tasks:board')}?board={board.pk}")

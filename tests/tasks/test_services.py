@@ -5,9 +5,10 @@ import datetime as dt
 import pytest
 
 from apps.accounts.principal import Principal
+from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.mutations.models import MutationEvent
 from apps.tasks import services
-from apps.tasks.errors import BoardNotFound, InvalidTaskInput, TaskForbidden, TaskNotFound, VersionConflict
+from apps.tasks.errors import BoardNotFound, TaskNotFound
 from apps.tasks.models import Board, Comment, Task
 from apps.tasks.visibility import share_board
 from tests.factories import ServicePrincipalFactory, UserFactory
@@ -71,9 +72,9 @@ def test_team_room_never_borrows_the_members_private_board(anna, private_board, 
 
 def test_team_chat_source_id_is_unique(as_anna, shared_board, statuses):
     services.create_task(as_anna, title="a", source_type="team_chat", source_id="room-1:msg-7")
-    with pytest.raises(InvalidTaskInput):
+    with pytest.raises(InvalidInput):
         services.create_task(as_anna, title="b", source_type="team_chat", source_id="room-1:msg-7")
-    with pytest.raises(InvalidTaskInput):
+    with pytest.raises(InvalidInput):
         services.create_task(as_anna, title="c", source_type="team_chat")
     assert Task.objects.count() == 1
 
@@ -117,7 +118,7 @@ def test_bad_input_writes_nothing_and_broadcasts_nothing(as_anna, shared_board, 
         {"title": "ok", "assignee_id": 999_999},
     ]
     for fields in cases:
-        with pytest.raises((InvalidTaskInput, BoardNotFound, services.StatusNotFound)):
+        with pytest.raises((InvalidInput, BoardNotFound, services.StatusNotFound)):
             services.create_task(as_anna, board_id=fields.pop("board_id", shared_board.pk), **fields)
     assert not Task.objects.exists() and not MutationEvent.objects.exists()
 
@@ -137,7 +138,7 @@ def test_partial_update_keeps_untouched_fields_and_detects_stale_versions(
     with pytest.raises(VersionConflict) as conflict:
         services.update_task(as_anna, task.pk, {"description": "x"}, expected_version=1)
     assert conflict.value.details["task"]["title"] == "Neuer Titel"
-    with pytest.raises(InvalidTaskInput):
+    with pytest.raises(InvalidInput):
         services.update_task(as_anna, task.pk, {"erstellt_von_id": 1})
 
 
@@ -181,7 +182,7 @@ def test_wiedervorlage_resurfaces_on_its_date_and_only_while_it_exists(as_anna, 
 
 
 def test_statuses_are_admin_only_and_reload_everyone(as_anna, statuses):
-    with pytest.raises(TaskForbidden):
+    with pytest.raises(Forbidden):
         services.save_status(as_anna, key="neu", name="Neu", category="open")
     admin = Principal.for_user(UserFactory(role="admin"))
     services.save_status(admin, key="neu", name="Neu", category="open", sort_order=9)
