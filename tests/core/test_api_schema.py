@@ -45,8 +45,8 @@ def test_one_pagination_shape(schema):
     odd = []
     for name, component in schema["components"]["schemas"].items():
         properties = component.get("properties", {})
-        if "total" in properties and "offset" in properties:
-            if not {"limit", "offset", "total", "has_more"} <= set(properties):
-                odd.append(name)
+        paginated = "total" in properties and "offset" in properties
+        if paginated and not {"limit", "offset", "total", "has_more"} <= set(properties):
+            odd.append(name)
     assert odd == []
 
