@@ -21,6 +21,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from django.http.response import HttpResponseBase
 from drf_spectacular.utils import extend_schema
 from pydantic import BaseModel, ValidationError
 from rest_framework.response import Response
@@ -64,7 +65,10 @@ def endpoint(
     **schema: Any,
 ) -> Callable:
     """Declare one typed REST operation (see the module docstring). `output=None` answers with
-    an empty body (e.g. 204 on delete)."""
+    an empty body (e.g. 204 on delete). A body `body=` cannot parse (a multipart upload the view
+    reads itself) is still declared: `request={"multipart/form-data": Model}` goes to OpenAPI.
+    A method may return its own response (a DRF `Response`, or a file or stream)."""
+    request_schema = schema.pop("request", body)
 
     def decorate(method: Callable) -> Callable:
         @functools.wraps(method)
@@ -74,7 +78,7 @@ def endpoint(
             if query is not None:
                 kwargs["query"] = parse(query, _query_dict(request.query_params, query))
             result = method(self, request, *args, **kwargs)
-            if isinstance(result, Response):
+            if isinstance(result, HttpResponseBase):
                 return result
             if output is None:
                 return Response(status=status)
@@ -87,7 +91,7 @@ def endpoint(
         return extend_schema(
             operation_id=operation_id,
             summary=summary,
-            request=body,
+            request=request_schema,
             parameters=parameters or None,
             responses=responses,
             **schema,
