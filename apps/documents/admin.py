@@ -3,16 +3,21 @@ people access to personal folders or single documents; deletes and re-extraction
 services so files, the knowledge store and open pages stay consistent."""
 
 from django.contrib import admin, messages
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from guardian.admin import GuardedModelAdmin
 
-from apps.documents import services, workflow
+from apps.core.admin_bases import NoAddMixin, ReadOnlyInline, ReadOnlyMixin, ServiceAdmin
+from apps.documents import folders, services, workflow
 from apps.documents.models import Document, DocumentWorkflow, Folder, ShareLink
 
 
 @admin.register(Folder)
-class FolderAdmin(GuardedModelAdmin):
+class FolderAdmin(NoAddMixin, ServiceAdmin, GuardedModelAdmin):
+    """Folders are made on the documents page (tree paths, kinds, owners); a rename here goes
+    through the folder service (name rules, "Persönlich" protected, live reload)."""
+
     list_display = ("name", "kind", "owner", "is_home", "tree_path", "updated_at")
     list_filter = ("kind", "is_home")
     search_fields = ("name",)
@@ -20,25 +25,22 @@ class FolderAdmin(GuardedModelAdmin):
     readonly_fields = ("tree_path", "kind", "owner", "is_home", "parent", "created_by", "version")
     fields = ("name", *readonly_fields)
 
-    def has_add_permission(self, request):
-        return False  # folders are made on the documents page (tree paths, kinds, owners)
+    def service_save(self, request, obj, form, change):
+        if "name" in form.changed_data:
+            return folders.update_folder(request.principal, obj.pk, name=form.cleaned_data["name"])
+        return obj
 
     def has_delete_permission(self, request, obj=None):
-        return False
+        return False  # on the documents page: a non-empty folder needs an explicit recursive delete
 
 
-class ShareLinkInline(admin.TabularInline):
+class ShareLinkInline(ReadOnlyInline):
     model = ShareLink
-    extra = 0
     fields = ("created_at", "created_by", "expires_at", "revoked_at")
     readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
-class WorkflowInline(admin.StackedInline):
+class WorkflowInline(ReadOnlyMixin, admin.StackedInline):
     model = DocumentWorkflow
     extra = 0
     fields = (
@@ -46,14 +48,13 @@ class WorkflowInline(admin.StackedInline):
         "runs", "started_at", "finished_at",
     )  # fmt: skip
     readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Document)
-class DocumentAdmin(GuardedModelAdmin):
+class DocumentAdmin(NoAddMixin, ServiceAdmin, GuardedModelAdmin):
+    """Uploads go through the documents page or the API (validation, hashing); title and tax
+    fields are saved through the service, deletes through the action below."""
+
     list_display = ("title", "folder", "mime_type", "size", "extraction_status", "created_by", "created_at")
     list_filter = ("extraction_status", "mime_type")
     search_fields = ("title", "original_filename", "content_hash")
@@ -70,24 +71,19 @@ class DocumentAdmin(GuardedModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).defer("search", "extracted_text", "sections")
 
-    def has_add_permission(self, request):
-        return False  # uploads go through the documents page or the API (validation, hashing)
-
     def get_actions(self, request):
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)
         return actions
 
-    def save_model(self, request, obj, form, change):
-        from apps.accounts.principal import Principal
-        from apps.core.errors import DomainError
-
+    def service_save(self, request, obj, form, change):
         changes = {k: form.cleaned_data[k] for k in ("title", "tax_fields") if k in form.changed_data}
-        try:
-            if changes:
-                services.update_document(Principal.for_user(request.user), obj.pk, changes)
-        except DomainError as exc:
-            messages.error(request, exc.message)
+        if changes:
+            return services.update_document(request.principal, obj.pk, changes)
+        return obj
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # the action deletes through the service (files, knowledge store, live pages)
 
     @admin.action(description=_("Extract the text again"))
     def extract_again(self, request, queryset):
@@ -101,8 +97,6 @@ class DocumentAdmin(GuardedModelAdmin):
 
     @admin.action(description=_("Delete selected documents and their files"))
     def delete_through_service(self, request, queryset):
-        from django.db import transaction
-
         with transaction.atomic():
             documents = list(queryset.select_related("folder").select_for_update(of=("self",)))
             services.delete_document_rows(documents)
@@ -110,6 +104,3 @@ class DocumentAdmin(GuardedModelAdmin):
             request,
             ngettext("%d document deleted.", "%d documents deleted.", len(documents)) % len(documents),
         )
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -1,239 +1,200 @@
-"""REST API of the documents for mobile clients (`/api/v1/documents/…`, `/api/v1/document-folders/…`).
-Same services, same records as the tools and pages; domain errors map to HTTP in `apps.core.api`."""
+"""REST API of the documents for mobile clients (`/api/v1/documents/…`, `/api/v1/document-folders/…`):
+thin typed adapters over the same services, input models and records as the tools and pages (see
+`apps.core.api.endpoint`). The upload is multipart: its metadata is validated through the same
+input model, the file is read here; the download answers the file itself (binary in OpenAPI)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from apps.core.api import page, principal, validated
+from apps.core.api import ApiView, RequestInvalid, endpoint, parse
+from apps.core.contracts import page
+from apps.documents import contracts as c
 from apps.documents import folders, services, sharing, storage
 from apps.documents.errors import FileTooLarge
-from apps.documents.models import FOLDER_NAME_MAX, TITLE_MAX, Document
 from apps.documents.records import detailed_record, document_record, folder_record, share_record
 from apps.documents.responses import file_response
 
-
-class DocumentFilterSerializer(serializers.Serializer):
-    q = serializers.CharField(required=False, max_length=200)
-    folder = serializers.IntegerField(required=False)
-    client = serializers.IntegerField(required=False)
-    extraction_status = serializers.ChoiceField(choices=Document.Extraction.values, required=False)
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_PAGE, default=50)
-    offset = serializers.IntegerField(required=False, min_value=0, default=0)
+TAGS = ["documents"]
 
 
-class UploadSerializer(serializers.Serializer):
-    file = serializers.FileField(allow_empty_file=True)
-    title = serializers.CharField(required=False, max_length=TITLE_MAX, allow_blank=True)
-    folder_id = serializers.IntegerField(required=False, allow_null=True)
-    client_ids = serializers.ListField(child=serializers.IntegerField(), required=False)
-
-
-class DocumentPatchSerializer(serializers.Serializer):
-    title = serializers.CharField(required=False, max_length=TITLE_MAX)
-    folder_id = serializers.IntegerField(required=False, allow_null=True)
-    client_ids = serializers.ListField(child=serializers.IntegerField(), required=False)
-    tax_fields = serializers.DictField(required=False)
-    expected_version = serializers.IntegerField(required=False, min_value=1)
-
-
-class ShareSerializer(serializers.Serializer):
-    expires_in_days = serializers.IntegerField(required=False, min_value=1, max_value=sharing.MAX_EXPIRY_DAYS)
-
-
-class FolderSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=FOLDER_NAME_MAX)
-    parent_id = serializers.IntegerField(required=False, allow_null=True)
-
-
-class FolderPatchSerializer(serializers.Serializer):
-    name = serializers.CharField(required=False, max_length=FOLDER_NAME_MAX)
-    parent_id = serializers.IntegerField(required=False, allow_null=True)
-    expected_version = serializers.IntegerField(required=False, min_value=1)
-
-
-def _detail(document: Document) -> dict:
-    return {"document": detailed_record(document)}
-
-
-@extend_schema(tags=["documents"])
-class DocumentListView(APIView):
+class DocumentListView(ApiView):
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
-    @extend_schema(
-        operation_id="documents_list",
-        responses={200: OpenApiTypes.OBJECT},
+    @endpoint(
+        query=c.DocumentFilter,
+        output=c.DocumentPage,
         summary="List documents (search, folder, client, pagination, total)",
-        parameters=[DocumentFilterSerializer],
+        operation_id="documents_list",
+        tags=TAGS,
     )
-    def get(self, request):
-        f = validated(DocumentFilterSerializer, request.query_params)
-        found, total = services.list_documents(
-            principal(request),
-            query=f.get("q"),
-            folder_id=f.get("folder"),
-            client_id=f.get("client"),
-            extraction_status=f.get("extraction_status"),
-            limit=f["limit"],
-            offset=f["offset"],
+    def get(self, request, query: c.DocumentFilter):
+        found, total = services.list_documents(request.principal, **query.model_dump())
+        return page(
+            "documents", [document_record(d) for d in found], total, limit=query.limit, offset=query.offset
         )
-        return page("documents", [document_record(d) for d in found], total, f["limit"], f["offset"])
 
-    @extend_schema(
-        operation_id="documents_upload",
-        request={"multipart/form-data": UploadSerializer},
-        responses={201: OpenApiTypes.OBJECT},
+    @endpoint(
+        output=c.DocumentResult,
+        status=201,
         summary="Upload a file (multipart field `file`); text extraction starts in the background",
+        operation_id="documents_upload",
+        tags=TAGS,
+        request={"multipart/form-data": c.DocumentUploadForm},
     )
     def post(self, request):
-        if storage.declared_too_large(request._request):
+        if storage.declared_too_large(request._request):  # refused before the body is read
             limit = storage.max_upload_bytes()
             raise FileTooLarge(
                 _("The file is larger than %(mb)d MB.") % {"mb": limit // (1024 * 1024)},
                 details={"max_bytes": limit},
             )
-        data = validated(UploadSerializer, request.data)
-        upload = data["file"]
-        client_ids = request.data.getlist("client_ids") if hasattr(request.data, "getlist") else None
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise RequestInvalid({"file": [_("No file was submitted.")]})
+        metadata = parse(c.DocumentUpload, _form_values(request.data))
         document = services.upload_document(
-            principal(request),
-            content=upload,
-            filename=upload.name,
-            title=data.get("title") or None,
-            folder_id=data.get("folder_id"),
-            client_ids=client_ids or data.get("client_ids"),
+            request.principal, content=upload, filename=upload.name, **metadata.service_kwargs()
         )
-        return Response(_detail(document), status=201)
+        return {"document": detailed_record(document)}
 
 
-@extend_schema(tags=["documents"])
-class DocumentDetailView(APIView):
-    @extend_schema(
-        operation_id="documents_retrieve",
-        responses={200: OpenApiTypes.OBJECT},
+def _form_values(data) -> dict:
+    """The upload's metadata as the input model expects it: repeated `client_ids` fields (or a
+    JSON list), and an empty form field meaning "not given"."""
+    values = {key: data.get(key) for key in ("title", "folder_id") if data.get(key) not in (None, "")}
+    ids = data.getlist("client_ids") if hasattr(data, "getlist") else data.get("client_ids")
+    if ids:
+        values["client_ids"] = [i for i in ids if i != ""] if isinstance(ids, list) else ids
+    return values
+
+
+class DocumentDetailView(ApiView):
+    @endpoint(
+        output=c.DocumentDetail,
         summary="One document with its extraction and indexing state",
+        operation_id="documents_retrieve",
+        tags=TAGS,
     )
     def get(self, request, document_id: int):
-        document = services.get_document(principal(request), document_id)
+        document = services.get_document(request.principal, document_id)
         share = sharing.active_share(document)
-        body = _detail(document)
-        body["share"] = share_record(share, sharing.token_for(share)) if share else None
-        return Response(body)
+        return {
+            "document": detailed_record(document),
+            "share": share_record(share, sharing.token_for(share)) if share else None,
+        }
 
-    @extend_schema(
-        operation_id="documents_partial_update",
-        request=DocumentPatchSerializer,
-        responses={200: OpenApiTypes.OBJECT},
+    @endpoint(
+        body=c.DocumentUpdate,
+        output=c.DocumentResult,
         summary="Change metadata (partial); optional expected_version",
+        operation_id="documents_partial_update",
+        tags=TAGS,
     )
-    def patch(self, request, document_id: int):
-        data = validated(DocumentPatchSerializer, request.data)
-        expected = data.pop("expected_version", None)
-        return Response(
-            _detail(
-                services.update_document(principal(request), document_id, data, expected_version=expected)
-            )
+    def patch(self, request, document_id: int, body: c.DocumentUpdate):
+        document = services.update_document(
+            request.principal, document_id, body.changes(), expected_version=body.expected_version
         )
+        return {"document": detailed_record(document)}
 
-    @extend_schema(
-        operation_id="documents_destroy", responses={204: None}, summary="Delete a document and its file"
+    @endpoint(
+        output=None,
+        status=204,
+        summary="Delete a document and its file",
+        operation_id="documents_destroy",
+        tags=TAGS,
     )
     def delete(self, request, document_id: int):
-        services.delete_document(principal(request), document_id)
-        return Response(status=204)
+        services.delete_document(request.principal, document_id)
 
 
-@extend_schema(tags=["documents"])
-class DocumentDownloadView(APIView):
-    @extend_schema(
-        operation_id="documents_download", responses={200: OpenApiTypes.BINARY}, summary="The file"
+class DocumentDownloadView(ApiView):
+    @endpoint(
+        output=None,
+        summary="The file",
+        operation_id="documents_download",
+        tags=TAGS,
+        extra_responses={200: OpenApiTypes.BINARY},
     )
     def get(self, request, document_id: int):
-        document = services.get_document(principal(request), document_id, with_text=False)
+        document = services.get_document(request.principal, document_id, with_text=False)
         return file_response(document, as_attachment=True)
 
 
-@extend_schema(tags=["documents"])
-class DocumentShareView(APIView):
-    @extend_schema(
+class DocumentShareView(ApiView):
+    @endpoint(
+        body=c.ShareCreate,
+        output=c.ShareResult,
+        status=201,
+        summary="Create the public share link (201), or return the active one (200)",
         operation_id="documents_share_create",
-        request=ShareSerializer,
-        responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
-        summary="Create the public share link, or return the active one",
+        tags=TAGS,
+        extra_responses={200: c.ShareResult},
     )
-    def post(self, request, document_id: int):
-        data = validated(ShareSerializer, request.data)
-        share, token, created = sharing.create_share(principal(request), document_id, **data)
-        return Response(
-            {"share": share_record(share, token), "created": created}, status=201 if created else 200
+    def post(self, request, document_id: int, body: c.ShareCreate):
+        share, token, created = sharing.create_share(
+            request.principal, document_id, expires_in_days=body.expires_in_days
         )
+        result = c.ShareResult(share=share_record(share, token), created=created)
+        return Response(result.model_dump(mode="json"), status=201 if created else 200)
 
-    @extend_schema(
-        operation_id="documents_share_revoke", responses={204: None}, summary="Revoke the share link"
+    @endpoint(
+        output=None,
+        status=204,
+        summary="Revoke the share link",
+        operation_id="documents_share_revoke",
+        tags=TAGS,
     )
     def delete(self, request, document_id: int):
-        sharing.revoke_share(principal(request), document_id)
-        return Response(status=204)
+        sharing.revoke_share(request.principal, document_id)
 
 
-@extend_schema(tags=["documents"])
-class FolderListView(APIView):
-    @extend_schema(
-        operation_id="document_folders_list", responses={200: OpenApiTypes.OBJECT}, summary="Folders"
-    )
+class FolderListView(ApiView):
+    @endpoint(output=c.FolderList, summary="Folders", operation_id="document_folders_list", tags=TAGS)
     def get(self, request):
-        return Response({"folders": [folder_record(f) for f in folders.list_folders(principal(request))]})
+        return {"folders": [folder_record(f) for f in folders.list_folders(request.principal)]}
 
-    @extend_schema(
-        operation_id="document_folders_create",
-        request=FolderSerializer,
-        responses={201: OpenApiTypes.OBJECT},
+    @endpoint(
+        body=c.FolderCreate,
+        output=c.FolderResult,
+        status=201,
         summary="Create a folder",
+        operation_id="document_folders_create",
+        tags=TAGS,
     )
-    def post(self, request):
-        folder = folders.create_folder(principal(request), **validated(FolderSerializer, request.data))
-        return Response({"folder": folder_record(folder)}, status=201)
+    def post(self, request, body: c.FolderCreate):
+        folder = folders.create_folder(request.principal, name=body.name, parent_id=body.parent_id)
+        return {"folder": folder_record(folder)}
 
 
-@extend_schema(tags=["documents"])
-class FolderDetailView(APIView):
-    @extend_schema(
-        operation_id="document_folders_retrieve", responses={200: OpenApiTypes.OBJECT}, summary="A folder"
-    )
+class FolderDetailView(ApiView):
+    @endpoint(output=c.FolderResult, summary="A folder", operation_id="document_folders_retrieve", tags=TAGS)
     def get(self, request, folder_id: int):
-        return Response({"folder": folder_record(folders.get_folder(principal(request), folder_id))})
+        return {"folder": folder_record(folders.get_folder(request.principal, folder_id))}
 
-    @extend_schema(
-        operation_id="document_folders_partial_update",
-        request=FolderPatchSerializer,
-        responses={200: OpenApiTypes.OBJECT},
+    @endpoint(
+        body=c.FolderUpdate,
+        output=c.FolderResult,
         summary="Rename or move (parent_id null: to the top level)",
+        operation_id="document_folders_partial_update",
+        tags=TAGS,
     )
-    def patch(self, request, folder_id: int):
-        data = validated(FolderPatchSerializer, request.data)
-        move_to_root = "parent_id" in data and data["parent_id"] is None
+    def patch(self, request, folder_id: int, body: c.FolderUpdate):
         folder = folders.update_folder(
-            principal(request),
-            folder_id,
-            name=data.get("name"),
-            parent_id=data.get("parent_id"),
-            move_to_root=move_to_root,
-            expected_version=data.get("expected_version"),
+            request.principal, folder_id, **body.service_kwargs(explicit_null_moves=True)
         )
-        return Response({"folder": folder_record(folder)})
+        return {"folder": folder_record(folder)}
 
-    @extend_schema(
-        operation_id="document_folders_destroy",
-        responses={204: None},
+    @endpoint(
+        query=c.FolderDelete,
+        output=None,
+        status=204,
         summary="Delete a folder (?recursive=true for a non-empty one)",
+        operation_id="document_folders_destroy",
+        tags=TAGS,
     )
-    def delete(self, request, folder_id: int):
-        recursive = request.query_params.get("recursive", "").lower() in ("1", "true", "yes")
-        folders.delete_folder(principal(request), folder_id, recursive=recursive)
-        return Response(status=204)
+    def delete(self, request, folder_id: int, query: c.FolderDelete):
+        folders.delete_folder(request.principal, folder_id, recursive=query.recursive)

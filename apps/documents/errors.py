@@ -1,57 +1,52 @@
-"""Stable failure codes of the documents domain (tools, API and pages map them in one place)."""
+"""Stable failure codes of the documents domain. Forbidden, invalid input and version conflicts use
+the shared bases of `apps.core.errors` as they are."""
 
-from apps.core.errors import DomainError, NotFound
+from apps.core.errors import Conflict, InvalidInput, NotFound, TooLarge
 
 
 class DocumentNotFound(NotFound):
+    """No such document, or the caller cannot see it."""
+
     code = "document_not_found"
 
 
 class FolderNotFound(NotFound):
+    """No such document folder, or the caller cannot see it."""
+
     code = "folder_not_found"
 
 
-class InvalidDocumentInput(DomainError):
-    """Bad values; `details` maps field → message so the model or the form can fix them."""
+class ShareNotFound(NotFound):
+    """The document has no active public share link."""
 
-    code = "invalid_input"
-
-
-class DocumentForbidden(DomainError):
-    code = "forbidden"
-    http_status = 403
+    code = "share_not_found"
 
 
-class VersionConflict(DomainError):
-    code = "version_conflict"
-    http_status = 409
+class FolderNotEmpty(Conflict):
+    """The folder has documents or subfolders; `details` counts them (delete recursively)."""
 
-
-class FolderNotEmpty(DomainError):
     code = "folder_not_empty"
-    http_status = 409
 
 
-class FolderProtected(DomainError):
+class FolderProtected(Conflict):
     """A person's "Persönlich" folder cannot be renamed, moved or deleted."""
 
     code = "folder_protected"
-    http_status = 409
 
 
-class FolderNameTaken(DomainError):
+class FolderNameTaken(Conflict):
+    """A sibling folder already has this name."""
+
     code = "folder_name_taken"
-    http_status = 409
 
 
-class EmptyFile(DomainError):
+class EmptyFile(InvalidInput):
+    """The uploaded file has no content."""
+
     code = "empty_file"
 
 
-class FileTooLarge(DomainError):
+class FileTooLarge(TooLarge):
+    """The upload exceeds the configured maximum (`details.max_bytes`)."""
+
     code = "file_too_large"
-    http_status = 413
-
-
-class ShareNotFound(NotFound):
-    code = "share_not_found"

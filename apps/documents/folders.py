@@ -12,16 +12,12 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.errors import Forbidden, InvalidInput
+from apps.core.versioning import check_version
 from apps.documents import events
-from apps.documents.errors import (
-    DocumentForbidden,
-    FolderNameTaken,
-    FolderNotEmpty,
-    FolderNotFound,
-    FolderProtected,
-    InvalidDocumentInput,
-)
+from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
 from apps.documents.models import FOLDER_NAME_MAX, HOME_FOLDER_NAME, Document, Folder
+from apps.documents.records import folder_record
 from apps.documents.visibility import can_folder, folder_viewers, visible_folders
 
 MAX_DEPTH = 12
@@ -31,14 +27,14 @@ def _id(value: Any, field: str) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise validation.field_error(InvalidDocumentInput, field, _("must be a number")) from None
+        raise validation.field_error(InvalidInput, field, _("must be a number")) from None
 
 
 def _name(value: Any) -> str:
-    name = validation.text(InvalidDocumentInput, value, "name", max_length=FOLDER_NAME_MAX, required=True)
+    name = validation.text(InvalidInput, value, "name", max_length=FOLDER_NAME_MAX, required=True)
     if "/" in name or "\\" in name or any(ord(ch) < 32 for ch in name):
         raise validation.field_error(
-            InvalidDocumentInput, "name", _("must not contain slashes or control characters")
+            InvalidInput, "name", _("must not contain slashes or control characters")
         )
     return name
 
@@ -79,7 +75,7 @@ def get_folder(
     except (Folder.DoesNotExist, TypeError, ValueError):
         raise FolderNotFound(_("There is no folder with id %(id)s.") % {"id": folder_id}) from None
     if action != "view" and not can_folder(principal, folder, action):
-        raise DocumentForbidden(_("You may not change the folder “%(name)s”.") % {"name": folder.name})
+        raise Forbidden(_("You may not change the folder “%(name)s”.") % {"name": folder.name})
     return folder
 
 
@@ -100,7 +96,7 @@ def _place_under(folder: Folder, parent: Folder | None) -> None:
         folder.kind, folder.owner = Folder.Kind.SHARED, None
     else:
         if parent.depth + 1 >= MAX_DEPTH:
-            raise validation.field_error(InvalidDocumentInput, "parent_id", _("the folder tree is too deep"))
+            raise validation.field_error(InvalidInput, "parent_id", _("the folder tree is too deep"))
         folder.kind, folder.owner_id = parent.kind, parent.owner_id
 
 
@@ -134,8 +130,12 @@ def update_folder(
     folder = get_folder(principal, folder_id, action="change", for_update=True)
     if folder.is_home:
         raise FolderProtected(_("Your “Persönlich” folder cannot be renamed or moved."))
-    if expected_version is not None and expected_version != folder.version:
-        raise events_conflict(folder)
+    check_version(
+        folder,
+        expected_version,
+        message=_("The folder was changed by someone else in the meantime."),
+        current=lambda: {"folder": folder_record(folder)},
+    )
     old_viewers = folder_viewers(folder)
     old_path = folder.tree_path
     if name is not None:
@@ -148,9 +148,7 @@ def update_folder(
             else None
         )
         if parent is not None and parent.tree_path.startswith(old_path):
-            raise validation.field_error(
-                InvalidDocumentInput, "parent_id", _("a folder cannot move into itself")
-            )
+            raise validation.field_error(InvalidInput, "parent_id", _("a folder cannot move into itself"))
         _place_under(folder, parent)
         folder.tree_path = f"{parent.tree_path if parent else '/'}{folder.pk}/"
     folder.version += 1
@@ -159,16 +157,6 @@ def update_folder(
         _move_subtree(folder, old_path)
     events.folders_changed(folder, "documents.folder.updated", old_viewers=old_viewers)
     return folder
-
-
-def events_conflict(folder: Folder):
-    from apps.documents.errors import VersionConflict
-    from apps.documents.records import folder_record
-
-    return VersionConflict(
-        _("The folder was changed by someone else in the meantime."),
-        details={"folder": folder_record(folder)},
-    )
 
 
 def _move_subtree(folder: Folder, old_path: str) -> None:

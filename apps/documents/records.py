@@ -1,4 +1,7 @@
-"""The one wire shape of a document and a folder: tools, REST API, pages and live events."""
+"""The one wire shape of a document and a folder: tools, REST API, pages and live events.
+
+Fast dict builders; every key they emit is declared by the output models in `contracts.py`
+(`DocumentOut`, `FolderOut`, `ShareOut`), which the REST layer validates each answer against."""
 
 from __future__ import annotations
 
@@ -7,7 +10,9 @@ from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.contracts import person_ref
 from apps.clients.models import Client
+from apps.clients.records import client_ref
 from apps.documents.models import Document, Folder, ShareLink
 
 _URLS: dict[str, str] = {}
@@ -35,10 +40,6 @@ def with_relations(qs: QuerySet[Document], *, with_text: bool = False) -> QueryS
     )
     deferred = ["search"] if with_text else ["search", "extracted_text", "sections"]
     return qs.defer(*deferred)
-
-
-def _person(user) -> dict | None:
-    return {"id": user.pk, "name": user.get_full_name()} if user else None
 
 
 def folder_record(folder: Folder) -> dict:
@@ -90,9 +91,7 @@ def document_record(document: Document) -> dict:
         "size": document.size,
         "content_hash": document.content_hash,
         "folder": {"id": folder.pk, "name": folder.name, "kind": folder.kind} if folder else None,
-        "clients": [
-            {"id": c.pk, "name": c.name, "client_number": c.client_number} for c in document.clients.all()
-        ],
+        "clients": [client_ref(c) for c in document.clients.all()],
         "extraction": extraction_record(document),
         # Set by detailed_record() from the knowledge store; lists leave it null (one query per page
         # would be fine, but list callers have not needed it).
@@ -100,7 +99,7 @@ def document_record(document: Document) -> dict:
         "tax_fields": document.tax_fields,
         "shared_publicly": bool(getattr(document, "has_active_share", False)),
         "version": document.version,
-        "created_by": _person(document.created_by),
+        "created_by": person_ref(document.created_by),
         "created_by_service": document.created_by_service.name if document.created_by_service else None,
         "created_at": document.created_at.isoformat(),
         "updated_at": document.updated_at.isoformat(),

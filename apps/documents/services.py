@@ -18,16 +18,11 @@ from apps.accounts.principal import Principal
 from apps.clients import visibility as client_visibility
 from apps.clients.models import Client
 from apps.core import validation
+from apps.core.errors import Forbidden, InvalidInput
 from apps.core.search import search
+from apps.core.versioning import check_version
 from apps.documents import events, storage
-from apps.documents.errors import (
-    DocumentForbidden,
-    DocumentNotFound,
-    EmptyFile,
-    FileTooLarge,
-    InvalidDocumentInput,
-    VersionConflict,
-)
+from apps.documents.errors import DocumentNotFound, EmptyFile, FileTooLarge
 from apps.documents.folders import get_folder
 from apps.documents.models import TITLE_MAX, Document, Folder
 from apps.documents.records import document_record, with_relations
@@ -39,12 +34,12 @@ MARKDOWN_MAX = 2_000_000
 TAX_FIELDS_MAX_BYTES = 32 * 1024
 
 
-def _invalid(field: str, message: str) -> InvalidDocumentInput:
-    return validation.field_error(InvalidDocumentInput, field, message)
+def _invalid(field: str, message: str) -> InvalidInput:
+    return validation.field_error(InvalidInput, field, message)
 
 
 def _title(value: Any) -> str:
-    return validation.text(InvalidDocumentInput, value, "title", max_length=TITLE_MAX, required=True)
+    return validation.text(InvalidInput, value, "title", max_length=TITLE_MAX, required=True)
 
 
 def _ids(values: Any, field: str) -> list[int]:
@@ -110,7 +105,7 @@ def get_document(
     except (Document.DoesNotExist, TypeError, ValueError):
         raise DocumentNotFound(_("There is no document with id %(id)s.") % {"id": document_id}) from None
     if action != "view" and not can_document(principal, document, action):
-        raise DocumentForbidden(_("You may only read the document “%(title)s”.") % {"title": document.title})
+        raise Forbidden(_("You may only read the document “%(title)s”.") % {"title": document.title})
     return document
 
 
@@ -135,7 +130,7 @@ def list_documents(
     if extraction_status:
         qs = qs.filter(
             extraction_status=validation.choice(
-                InvalidDocumentInput, extraction_status, "extraction_status", Document.Extraction.values
+                InvalidInput, extraction_status, "extraction_status", Document.Extraction.values
             )
         )
     if query:
@@ -211,7 +206,7 @@ def create_markdown(
 ) -> Document:
     """documents_create: a Markdown document written by a person or the copilot."""
     title = _title(title)
-    body = validation.text(InvalidDocumentInput, content, "content", max_length=MARKDOWN_MAX)
+    body = validation.text(InvalidInput, content, "content", max_length=MARKDOWN_MAX)
     filename = storage.sanitize_filename(f"{title}.md")
     data = (body or f"# {title}\n").encode("utf-8")
     return upload_document(
@@ -237,11 +232,12 @@ def update_document(
     if unknown:
         raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
     document = get_document(principal, document_id, action="change", for_update=True, with_text=True)
-    if expected_version is not None and expected_version != document.version:
-        raise VersionConflict(
-            _("The document was changed by someone else in the meantime."),
-            details={"document": document_record(document)},
-        )
+    check_version(
+        document,
+        expected_version,
+        message=_("The document was changed by someone else in the meantime."),
+        current=lambda: {"document": document_record(document)},
+    )
     old_viewers = document_viewers(document)
     if "title" in changes:
         document.title = _title(changes["title"])

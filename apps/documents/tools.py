@@ -1,33 +1,20 @@
-"""Agent tools of the documents domain (family `documents`, core: never install-gated).
+"""Agent tools of the documents domain (family `documents`, never install-gated).
 
-Thin on purpose: parse arguments, call the service, shape the output. Live UI actions (and the
-reload of open document views) come from the mutation events the services record.
+Thin on purpose: the arguments are the operations' input models (`contracts.py`), the handler
+calls the service and answers with the records. Live UI actions (and the reload of open document
+views) come from the mutation events the services record; the dispatcher attaches them.
 """
 
 from __future__ import annotations
 
-from pydantic import Field
-
+from apps.core.contracts import Input, page
+from apps.documents import contracts as c
 from apps.documents import folders, services, sharing
-from apps.documents.models import FOLDER_NAME_MAX, TITLE_MAX
 from apps.documents.records import detailed_record, document_record, folder_record, share_record
-from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
-from apps.tools.results import page_output
 
 FAMILY = "documents"
-TEXT_MAX_CHARS = 200_000
-
-
-class ListDocumentsArgs(Args):
-    query: str | None = Field(default=None, max_length=200, description="Words in title, file name or text.")
-    folder_id: int | None = Field(default=None, description="Only documents directly in this folder.")
-    client_id: int | None = Field(
-        default=None, description="Only documents related to this client (Mandant)."
-    )
-    limit: int = Field(default=50, ge=1, le=services.MAX_PAGE, description="Page size.")
-    offset: int = Field(default=0, ge=0, description="Skip this many documents (pagination).")
 
 
 @tool(
@@ -37,16 +24,9 @@ class ListDocumentsArgs(Args):
     description="List or search the documents you can see (newest first) with filters and pagination; "
     "returns metadata and extraction state, not the text (use documents_get).",
 )
-def list_documents(ctx: ToolContext, args: ListDocumentsArgs) -> dict:
+def list_documents(ctx: ToolContext, args: c.DocumentFilter) -> dict:
     found, total = services.list_documents(ctx.principal, **args.model_dump())
-    return page_output(
-        "documents", [document_record(d) for d in found], total, limit=args.limit, offset=args.offset
-    )
-
-
-class GetDocumentArgs(Args):
-    document_id: int = Field(description="The document's id.")
-    max_chars: int = Field(default=50_000, ge=100, le=TEXT_MAX_CHARS, description="Longest text returned.")
+    return page("documents", [document_record(d) for d in found], total, limit=args.limit, offset=args.offset)
 
 
 @tool(
@@ -57,7 +37,7 @@ class GetDocumentArgs(Args):
     description="Load one document: metadata, extraction state and its readable text (extracted from "
     "PDF, Word, text, Markdown, HTML or e-mail), shortened to max_chars.",
 )
-def get_document(ctx: ToolContext, args: GetDocumentArgs) -> dict:
+def get_document(ctx: ToolContext, args: c.DocumentRead) -> dict:
     document = services.get_document(ctx.principal, args.document_id)
     text = document.extracted_text
     return {
@@ -69,10 +49,6 @@ def get_document(ctx: ToolContext, args: GetDocumentArgs) -> dict:
     }
 
 
-class NoArgs(Args):
-    pass
-
-
 @tool(
     name="documents_list_folders",
     family=FAMILY,
@@ -80,17 +56,8 @@ class NoArgs(Args):
     description="List the document folders you can see as a tree (path of ids, depth), including your "
     "private “Persönlich” folder. Documents without a folder are in the root “Dokumente”.",
 )
-def list_folders(ctx: ToolContext, args: NoArgs) -> dict:
+def list_folders(ctx: ToolContext, args: Input) -> dict:
     return {"folders": [folder_record(f) for f in folders.list_folders(ctx.principal)]}
-
-
-class CreateDocumentArgs(Args):
-    title: str = Field(min_length=1, max_length=TITLE_MAX)
-    content: str = Field(default="", max_length=services.MARKDOWN_MAX, description="The Markdown text.")
-    folder_id: int | None = Field(default=None, description="Target folder; default: the root “Dokumente”.")
-    client_ids: list[int] = Field(
-        default_factory=list, max_length=50, description="Related clients (Mandanten)."
-    )
 
 
 @tool(
@@ -99,14 +66,9 @@ class CreateDocumentArgs(Args):
     read_only=False,
     description="Create a new Markdown document in the root “Dokumente” or in a folder.",
 )
-def create_document(ctx: ToolContext, args: CreateDocumentArgs) -> dict:
+def create_document(ctx: ToolContext, args: c.DocumentCreate) -> dict:
     document = services.create_markdown(ctx.principal, **args.model_dump())
     return {"document": document_record(document)}
-
-
-class CreateFolderArgs(Args):
-    name: str = Field(min_length=1, max_length=FOLDER_NAME_MAX)
-    parent_id: int | None = Field(default=None, description="Parent folder; default: top level (shared).")
 
 
 @tool(
@@ -116,20 +78,9 @@ class CreateFolderArgs(Args):
     description="Create a document folder. Top-level folders are shared with the office; a folder inside "
     "your “Persönlich” folder stays private.",
 )
-def create_folder(ctx: ToolContext, args: CreateFolderArgs) -> dict:
-    return {
-        "folder": folder_record(
-            folders.create_folder(ctx.principal, name=args.name, parent_id=args.parent_id)
-        )
-    }
-
-
-class UpdateFolderArgs(Args):
-    folder_id: int
-    name: str | None = Field(default=None, min_length=1, max_length=FOLDER_NAME_MAX, description="New name.")
-    parent_id: int | None = Field(default=None, description="Move into this folder.")
-    move_to_root: bool = Field(default=False, description="Move to the top level (shared).")
-    expected_version: int | None = Field(default=None, description="Refuse if the folder's version differs.")
+def create_folder(ctx: ToolContext, args: c.FolderCreate) -> dict:
+    folder = folders.create_folder(ctx.principal, name=args.name, parent_id=args.parent_id)
+    return {"folder": folder_record(folder)}
 
 
 @tool(
@@ -138,84 +89,38 @@ class UpdateFolderArgs(Args):
     read_only=False,
     description="Rename or move a document folder.",
 )
-def update_folder(ctx: ToolContext, args: UpdateFolderArgs) -> dict:
-    folder = folders.update_folder(ctx.principal, **args.model_dump())
+def update_folder(ctx: ToolContext, args: c.FolderUpdateById) -> dict:
+    folder = folders.update_folder(
+        ctx.principal, args.folder_id, **args.service_kwargs(explicit_null_moves=False)
+    )
     return {"folder": folder_record(folder)}
 
 
-class DeleteFolderArgs(Args):
-    folder_id: int
-    recursive: bool = Field(
-        default=False,
-        description="Also delete its subfolders and documents; without it a non-empty folder is refused.",
-    )
-
-
 @tool(name="documents_delete_folder", family=FAMILY, read_only=False, description="Delete a document folder.")
-def delete_folder(ctx: ToolContext, args: DeleteFolderArgs) -> dict:
+def delete_folder(ctx: ToolContext, args: c.FolderDeleteById) -> dict:
     return {"deleted": folders.delete_folder(ctx.principal, args.folder_id, recursive=args.recursive)}
-
-
-class TaxField(Args):
-    name: str = Field(min_length=1, max_length=80, description="e.g. Steuerjahr, Steuernummer, Festsetzung.")
-    value: str | int | float | None = Field(description="The value; null removes the field.")
-
-
-class UpdateDocumentArgs(Args):
-    document_id: int
-    title: str | None = Field(default=None, min_length=1, max_length=TITLE_MAX)
-    client_ids: list[int] | None = Field(
-        default=None, max_length=50, description="Related clients (Mandanten); replaces the list."
-    )
-    tax_fields: list[TaxField] | None = Field(
-        default=None,
-        max_length=100,
-        description="Extracted tax fields to set; fields not named stay, a null value removes one.",
-    )
-    expected_version: int | None = Field(
-        default=None, description="Refuse if the document's version differs."
-    )
 
 
 @tool(
     name="documents_update",
     family=FAMILY,
     read_only=False,
-    description="Update a document's metadata: title, related clients, extracted tax fields. Fields you "
-    "leave out stay as they are.",
+    description="Update a document's metadata: title, folder, related clients, extracted tax fields. "
+    "Fields you leave out stay as they are.",
 )
-def update_document(ctx: ToolContext, args: UpdateDocumentArgs) -> dict:
-    changes = {
-        k: v
-        for k, v in args.model_dump(exclude={"document_id", "expected_version", "tax_fields"}).items()
-        if v is not None
-    }
-    if args.tax_fields is not None:
-        changes["tax_fields_patch"] = {field.name: field.value for field in args.tax_fields}
+def update_document(ctx: ToolContext, args: c.DocumentUpdateById) -> dict:
     document = services.update_document(
-        ctx.principal, args.document_id, changes, expected_version=args.expected_version
+        ctx.principal, args.document_id, args.changes(), expected_version=args.expected_version
     )
     return {"document": document_record(document)}
-
-
-class MoveDocumentArgs(Args):
-    document_id: int
-    folder_id: int | None = Field(default=None, description="Target folder; null: the root “Dokumente”.")
 
 
 @tool(
     name="documents_move", family=FAMILY, read_only=False, description="Move a document into another folder."
 )
-def move_document(ctx: ToolContext, args: MoveDocumentArgs) -> dict:
-    return {
-        "document": document_record(
-            services.move_document(ctx.principal, args.document_id, folder_id=args.folder_id)
-        )
-    }
-
-
-class DocumentIdArgs(Args):
-    document_id: int = Field(description="The document's id.")
+def move_document(ctx: ToolContext, args: c.DocumentMove) -> dict:
+    document = services.move_document(ctx.principal, args.document_id, folder_id=args.folder_id)
+    return {"document": document_record(document)}
 
 
 @tool(
@@ -224,15 +129,8 @@ class DocumentIdArgs(Args):
     read_only=False,
     description="Delete a document and its file for good.",
 )
-def delete_document(ctx: ToolContext, args: DocumentIdArgs) -> dict:
+def delete_document(ctx: ToolContext, args: c.DocumentId) -> dict:
     return {"deleted": services.delete_document(ctx.principal, args.document_id)}
-
-
-class CreateShareArgs(Args):
-    document_id: int
-    expires_in_days: int | None = Field(
-        default=None, ge=1, le=sharing.MAX_EXPIRY_DAYS, description="Expiry; default: none."
-    )
 
 
 @tool(
@@ -241,7 +139,7 @@ class CreateShareArgs(Args):
     read_only=False,
     description="Create the public read-only share link of a document, or return the active one.",
 )
-def create_share(ctx: ToolContext, args: CreateShareArgs) -> dict:
+def create_share(ctx: ToolContext, args: c.ShareCreateFor) -> dict:
     share, token, created = sharing.create_share(
         ctx.principal, args.document_id, expires_in_days=args.expires_in_days
     )
@@ -254,5 +152,5 @@ def create_share(ctx: ToolContext, args: CreateShareArgs) -> dict:
     read_only=False,
     description="Revoke the active public share link of a document.",
 )
-def revoke_share(ctx: ToolContext, args: DocumentIdArgs) -> dict:
+def revoke_share(ctx: ToolContext, args: c.DocumentId) -> dict:
     return {"revoked": sharing.revoke_share(ctx.principal, args.document_id)}

@@ -13,19 +13,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.accounts.principal import Principal
-from apps.core.errors import DomainError
+from apps.core.errors import InvalidInput
+from apps.core.web import domain_errors, reported
 from apps.documents import folders, services, sharing, storage, workflow
-from apps.documents.errors import DocumentNotFound, FolderNotFound
+from apps.documents.errors import FileTooLarge
 from apps.documents.records import detailed_record, document_record
 from apps.documents.responses import file_response
 
 PAGE_SIZE = 25
 PREVIEW_CHARS = 20_000
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
 
 
 def _page_number(request) -> int:
@@ -41,9 +37,13 @@ def _querystring_without_page(request) -> str:
     return params.urlencode()
 
 
+def _folder_url(folder_id) -> str:
+    return f"{reverse('documents:index')}?folder={folder_id}"
+
+
 @login_required
 def index(request):
-    principal = _principal(request)
+    principal = request.principal
     tree = folders.list_folders(principal)
     folder = None
     folder_param = request.GET.get("folder") or ""
@@ -51,7 +51,8 @@ def index(request):
         folder = next((f for f in tree if f.pk == int(folder_param)), None)
     query = (request.GET.get("q") or "").strip()[:200] or None
     page_number = _page_number(request)
-    try:
+    documents, total = [], 0
+    with reported(request):
         documents, total = services.list_documents(
             principal,
             query=query,
@@ -59,9 +60,6 @@ def index(request):
             limit=PAGE_SIZE,
             offset=(page_number - 1) * PAGE_SIZE,
         )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        documents, total = [], 0
     page = Paginator(range(total), PAGE_SIZE).get_page(page_number)
     context = {
         "tree": tree,
@@ -84,95 +82,82 @@ def index(request):
 
 @login_required
 @require_POST
+@domain_errors(json=True)
 def upload(request):
     """One file per request (the page sends several in parallel, each with its own progress)."""
-    if storage.declared_too_large(request):
-        message = _("The file is larger than %(mb)d MB.") % {
-            "mb": storage.max_upload_bytes() // (1024 * 1024)
-        }
-        return JsonResponse({"code": "file_too_large", "message": message}, status=413)
+    if storage.declared_too_large(request):  # refused before the body is read
+        limit = storage.max_upload_bytes()
+        raise FileTooLarge(
+            _("The file is larger than %(mb)d MB.") % {"mb": limit // (1024 * 1024)},
+            details={"max_bytes": limit},
+        )
     upload_file = request.FILES.get("file")
     if upload_file is None:
-        return JsonResponse({"code": "invalid_input", "message": _("No file was sent.")}, status=400)
-    try:
-        document = services.upload_document(
-            _principal(request),
-            content=upload_file,
-            filename=upload_file.name,
-            folder_id=request.POST.get("folder") or None,
-        )
-    except DomainError as exc:
-        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+        raise InvalidInput(_("No file was sent."))
+    document = services.upload_document(
+        request.principal,
+        content=upload_file,
+        filename=upload_file.name,
+        folder_id=request.POST.get("folder") or None,
+    )
     return JsonResponse({"document": document_record(document)}, status=201)
 
 
 @login_required
 @require_POST
 def create_folder(request):
-    try:
+    with reported(request) as outcome:
         folder = folders.create_folder(
-            _principal(request),
+            request.principal,
             name=request.POST.get("name", ""),
             parent_id=request.POST.get("parent") or None,
         )
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    if outcome.failed:
         return redirect("documents:index")
-    return redirect(f"{reverse('documents:index')}?folder={folder.pk}")
+    return redirect(_folder_url(folder.pk))
 
 
 @login_required
 @require_POST
+@domain_errors
 def rename_folder(request, folder_id: int):
-    try:
-        folders.update_folder(_principal(request), folder_id, name=request.POST.get("name", ""))
-    except FolderNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect(f"{reverse('documents:index')}?folder={folder_id}")
+    folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
+    with reported(request):
+        folders.update_folder(request.principal, folder_id, name=request.POST.get("name", ""))
+    return redirect(_folder_url(folder_id))
 
 
 @login_required
 @require_POST
+@domain_errors
 def delete_folder(request, folder_id: int):
-    try:
-        folders.delete_folder(_principal(request), folder_id, recursive=request.POST.get("recursive") == "1")
-    except FolderNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        return redirect(f"{reverse('documents:index')}?folder={folder_id}")
+    folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
+    with reported(request) as outcome:
+        folders.delete_folder(request.principal, folder_id, recursive=request.POST.get("recursive") == "1")
+    if outcome.failed:
+        return redirect(_folder_url(folder_id))
     messages.success(request, _("The folder was deleted."))
     return redirect("documents:index")
 
 
-def _get_or_404(request, document_id: int, **kwargs):
-    try:
-        return services.get_document(_principal(request), document_id, **kwargs)
-    except DocumentNotFound:
-        raise Http404(_("This document does not exist or you cannot see it.")) from None
-
-
 @login_required
+@domain_errors
 def detail(request, document_id: int):
-    principal = _principal(request)
-    document = _get_or_404(request, document_id)
+    principal = request.principal
+    document = services.get_document(principal, document_id)
     if request.method == "POST":
         changes = {"title": request.POST.get("title", "")}
         if "folder" in request.POST:
             changes["folder_id"] = request.POST.get("folder") or None
         version = request.POST.get("version")
-        try:
+        with reported(request) as outcome:
             services.update_document(
                 principal,
                 document.pk,
                 changes,
                 expected_version=int(version) if version and version.isdigit() else None,
             )
-        except DomainError as exc:
-            messages.error(request, exc.message)
-        else:
+        if not outcome.failed:
             messages.success(request, _("Saved."))
             return redirect("documents:detail", document_id=document.pk)
     share = sharing.active_share(document)
@@ -194,18 +179,20 @@ def detail(request, document_id: int):
 
 
 @login_required
+@domain_errors
 def status_partial(request, document_id: int):
     """The extraction box, re-rendered for live updates (permission-checked like any read)."""
-    document = _get_or_404(request, document_id, with_text=False)
+    document = services.get_document(request.principal, document_id, with_text=False)
     return render(
         request, "documents/_status.html", {"document": document, "record": document_record(document)}
     )
 
 
 @login_required
+@domain_errors
 def workflow_partial(request, document_id: int):
     """The workflow timeline, re-rendered for live updates (permission-checked like any read)."""
-    document = _get_or_404(request, document_id, with_text=False)
+    document = services.get_document(request.principal, document_id, with_text=False)
     return render(
         request, "documents/_workflow.html", {"document": document, "timeline": workflow.timeline(document)}
     )
@@ -213,6 +200,7 @@ def workflow_partial(request, document_id: int):
 
 @login_required
 @require_POST
+@domain_errors
 def workflow_rerun(request, document_id: int):
     return _act_and_return(
         request, document_id, "document-workflow", lambda p: workflow.request_run(p, document_id)
@@ -221,12 +209,15 @@ def workflow_rerun(request, document_id: int):
 
 @login_required
 @require_GET
+@domain_errors
 def download(request, document_id: int):
-    return file_response(_get_or_404(request, document_id, with_text=False), as_attachment=True)
+    document = services.get_document(request.principal, document_id, with_text=False)
+    return file_response(document, as_attachment=True)
 
 
 @login_required
 @require_POST
+@domain_errors
 def create_share(request, document_id: int):
     days = request.POST.get("expires_in_days") or None
     return _act_and_return(
@@ -236,6 +227,7 @@ def create_share(request, document_id: int):
 
 @login_required
 @require_POST
+@domain_errors
 def revoke_share(request, document_id: int):
     return _act_and_return(request, document_id, "share", lambda p: sharing.revoke_share(p, document_id))
 
@@ -243,23 +235,20 @@ def revoke_share(request, document_id: int):
 def _act_and_return(request, document_id: int, anchor: str, action):
     """Run a service for the detail page's buttons; back to the page section it came from, with
     the domain error as a message (an invisible document is a 404, as on every read)."""
-    try:
-        action(_principal(request))
-    except DocumentNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    services.get_document(request.principal, document_id, with_text=False)
+    with reported(request):
+        action(request.principal)
     return redirect(f"{reverse('documents:detail', args=[document_id])}#{anchor}")
 
 
 @login_required
 @require_POST
+@domain_errors
 def delete(request, document_id: int):
-    document = _get_or_404(request, document_id, with_text=False)
-    try:
-        services.delete_document(_principal(request), document_id)
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    document = services.get_document(request.principal, document_id, with_text=False)
+    with reported(request) as outcome:
+        services.delete_document(request.principal, document_id)
+    if outcome.failed:
         return redirect("documents:detail", document_id=document_id)
     messages.success(request, _("The document “%(title)s” was deleted.") % {"title": document.title})
     target = reverse("documents:index")

@@ -5,6 +5,7 @@ import os
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.documents import folders, services, sharing, storage
 from apps.documents.errors import (
     DocumentNotFound,
@@ -14,8 +15,6 @@ from apps.documents.errors import (
     FolderNotEmpty,
     FolderNotFound,
     FolderProtected,
-    InvalidDocumentInput,
-    VersionConflict,
 )
 from apps.documents.models import Document, Folder, ShareLink
 from apps.documents.signals import document_removed
@@ -70,7 +69,7 @@ def test_zero_byte_and_too_large_are_refused_and_nothing_is_written(as_anna, med
 
 
 def test_unknown_client_or_folder_writes_nothing(as_anna, media_root):
-    with pytest.raises(InvalidDocumentInput):
+    with pytest.raises(InvalidInput):
         services.upload_document(
             as_anna, content=SimpleUploadedFile("a.txt", b"a"), filename="a.txt", client_ids=[999999]
         )
@@ -120,9 +119,7 @@ def test_explicit_grant_covers_the_subtree(as_anna, as_ben, django_capture_on_co
     doc = upload(as_anna, "meier.txt", b"Meier", django_capture_on_commit_callbacks, folder_id=sub.pk)
     grant(home, as_ben.user.pk, ("view",))
     assert services.get_document(as_ben, doc.pk).pk == doc.pk
-    from apps.documents.errors import DocumentForbidden
-
-    with pytest.raises(DocumentForbidden):
+    with pytest.raises(Forbidden):
         services.update_document(as_ben, doc.pk, {"title": "x"})
     single = upload(
         as_anna,
@@ -143,7 +140,7 @@ def test_folder_tree_rename_move_and_name_clash(as_anna):
     assert c.tree_path == f"/{a.pk}/{b.pk}/{c.pk}/"
     with pytest.raises(FolderNameTaken):
         folders.create_folder(as_anna, name="steuern")
-    with pytest.raises(InvalidDocumentInput):
+    with pytest.raises(InvalidInput):
         folders.update_folder(as_anna, a.pk, parent_id=c.pk)  # into its own subtree
     home = folders.ensure_home_folder(as_anna)
     folders.update_folder(as_anna, b.pk, parent_id=home.pk)
@@ -151,9 +148,7 @@ def test_folder_tree_rename_move_and_name_clash(as_anna):
     assert c.tree_path == f"/{home.pk}/{b.pk}/{c.pk}/" and c.kind == "personal" and c.owner == as_anna.user
     renamed = folders.update_folder(as_anna, a.pk, name="Steuern 2026", expected_version=1)
     assert renamed.name == "Steuern 2026"
-    from apps.documents.errors import VersionConflict as FolderConflict
-
-    with pytest.raises(FolderConflict):
+    with pytest.raises(VersionConflict):
         folders.update_folder(as_anna, a.pk, name="x", expected_version=1)
 
 
@@ -191,9 +186,9 @@ def test_update_move_version_conflict(as_anna, django_capture_on_commit_callback
     folder = folders.create_folder(as_anna, name="Meier")
     moved = services.move_document(as_anna, doc.pk, folder_id=folder.pk)
     assert moved.folder_id == folder.pk
-    with pytest.raises(InvalidDocumentInput):
+    with pytest.raises(InvalidInput):
         services.update_document(as_anna, doc.pk, {"tax_fields": "nope"})
-    with pytest.raises(InvalidDocumentInput):
+    with pytest.raises(InvalidInput):
         services.update_document(as_anna, doc.pk, {"content_hash": "x"})
 
 
@@ -250,7 +245,7 @@ def test_expired_share_is_dead_and_replaced(as_anna, django_capture_on_commit_ca
     _, fresh, created = sharing.create_share(as_anna, doc.pk)
     assert created and fresh != token
     other = upload(as_anna, "b.txt", b"b", django_capture_on_commit_callbacks)
-    with pytest.raises(InvalidDocumentInput):
+    with pytest.raises(InvalidInput):
         sharing.create_share(as_anna, other.pk, expires_in_days=999)
     assert not ShareLink.objects.filter(document=other).exists()
 
@@ -293,7 +288,7 @@ def test_orphan_files_of_rolled_back_uploads_are_swept(
 def test_an_invisible_client_cannot_be_linked(
     as_anna, media_root, hidden_client, django_capture_on_commit_callbacks
 ):
-    with pytest.raises(InvalidDocumentInput):
+    with pytest.raises(InvalidInput):
         services.upload_document(
             as_anna,
             content=SimpleUploadedFile("a.txt", b"a"),
@@ -302,6 +297,6 @@ def test_an_invisible_client_cannot_be_linked(
         )
     assert not Document.objects.exists()
     doc = upload(as_anna, "b.txt", b"b", django_capture_on_commit_callbacks)
-    with pytest.raises(InvalidDocumentInput):
+    with pytest.raises(InvalidInput):
         services.update_document(as_anna, doc.pk, {"client_ids": [hidden_client.pk]})
     assert not Document.objects.get(pk=doc.pk).clients.exists()

@@ -1,0 +1,308 @@
+"""The typed contract of the documents operations: what callers send (input models, shared by the
+tools and the REST API) and what every surface answers with (output models; the builders in
+`records.py` produce exactly these shapes, checked at the API boundary and in tests).
+
+Uploads are multipart, not JSON: `DocumentUpload` validates the form's metadata fields, the view
+reads the file itself, and `DocumentUploadForm` documents the whole form in OpenAPI.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field
+
+from apps.accounts.contracts import PersonRef
+from apps.clients.contracts import ClientRef
+from apps.core.contracts import Input, Output, PageInput, paged, wrapped
+from apps.documents.models import FOLDER_NAME_MAX, TITLE_MAX
+from apps.documents.services import MARKDOWN_MAX
+from apps.documents.sharing import MAX_EXPIRY_DAYS
+
+TEXT_MAX_CHARS = 200_000  # the longest text documents_get hands the model
+CLIENTS_MAX = 50
+
+FolderKind = Literal["shared", "personal"]
+ExtractionStatus = Literal["pending", "running", "done", "unsupported_format", "extraction_failed", "empty"]
+
+
+# --- output -----------------------------------------------------------------------------------
+class FolderOut(Output):
+    id: int
+    name: str
+    parent_id: int | None
+    kind: FolderKind
+    owner_id: int | None = Field(description="The owner of a personal folder; null for shared ones.")
+    is_home: bool = Field(description="The person's own “Persönlich” folder.")
+    path: str = Field(description="Ids from the top, e.g. /3/17/.")
+    depth: int
+    version: int
+
+
+class FolderRef(Output):
+    id: int
+    name: str
+    kind: FolderKind
+
+
+class ExtractionOut(Output):
+    status: ExtractionStatus
+    status_label: str
+    error: str | None = Field(description="Why no text was extracted (a stable reason code).")
+    message: str | None = Field(description="The reason in words.")
+    page_count: int | None
+    extracted_at: dt.datetime | None
+
+
+class IndexingOut(Output):
+    """The knowledge store's state of the document (detail answers only)."""
+
+    status: str
+    label: str
+    chunks: int
+    indexed_at: dt.datetime | None
+    error: str
+
+
+class DocumentOut(Output):
+    id: int
+    title: str
+    filename: str
+    mime_type: str
+    size: int
+    content_hash: str
+    folder: FolderRef | None = Field(description="Null: the root “Dokumente”.")
+    clients: list[ClientRef]
+    extraction: ExtractionOut
+    indexing: IndexingOut | None = Field(description="Set on single-document answers; null in lists.")
+    tax_fields: dict[str, Any]
+    shared_publicly: bool
+    version: int
+    created_by: PersonRef | None
+    created_by_service: str | None
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    url: str
+    download_url: str
+
+
+class ShareOut(Output):
+    document_id: int
+    token: str
+    url: str = Field(description="The public page of the link (no login).")
+    expires_at: dt.datetime | None
+    created_at: dt.datetime
+
+
+class SectionOut(Output):
+    title: str
+    page: int | None
+
+
+class DocumentWithText(Output):
+    document: DocumentOut
+    text: str
+    text_truncated: bool
+    text_length: int
+    sections: list[SectionOut]
+
+
+class DocumentDetail(Output):
+    document: DocumentOut
+    share: ShareOut | None = Field(description="The active public link, if any.")
+
+
+class ShareResult(Output):
+    share: ShareOut
+    created: bool = Field(description="False when the active link was handed back.")
+
+
+class FolderList(Output):
+    folders: list[FolderOut]
+
+
+class Deleted(Output):
+    deleted: int = Field(description="The id of what was deleted.")
+
+
+class Revoked(Output):
+    revoked: int = Field(description="The id of the document whose link was revoked.")
+
+
+DocumentPage = paged(DocumentOut, "documents")
+DocumentResult = wrapped(DocumentOut, "document")
+FolderResult = wrapped(FolderOut, "folder")
+
+
+# --- input ------------------------------------------------------------------------------------
+def _also(name: str, legacy: str) -> AliasChoices:
+    """The REST query string has always used the short names (`?q=`, `?folder=`, `?client=`)."""
+    return AliasChoices(name, legacy)
+
+
+ClientIds = list[int]
+
+
+class DocumentFilter(PageInput):
+    query: str | None = Field(
+        default=None,
+        max_length=200,
+        validation_alias=_also("query", "q"),
+        description="Words in title, file name or text.",
+    )
+    folder_id: int | None = Field(
+        default=None,
+        validation_alias=_also("folder_id", "folder"),
+        description="Only documents directly in this folder.",
+    )
+    client_id: int | None = Field(
+        default=None,
+        validation_alias=_also("client_id", "client"),
+        description="Only documents related to this client (Mandant).",
+    )
+    extraction_status: ExtractionStatus | None = Field(
+        default=None, description="Only documents in this extraction state."
+    )
+
+
+class DocumentId(Input):
+    document_id: int = Field(description="The document's id.")
+
+
+class DocumentRead(DocumentId):
+    max_chars: int = Field(default=50_000, ge=100, le=TEXT_MAX_CHARS, description="Longest text returned.")
+
+
+class DocumentCreate(Input):
+    """A new Markdown document (written by a person or the copilot)."""
+
+    title: str = Field(min_length=1, max_length=TITLE_MAX)
+    content: str = Field(default="", max_length=MARKDOWN_MAX, description="The Markdown text.")
+    folder_id: int | None = Field(default=None, description="Target folder; default: the root “Dokumente”.")
+    client_ids: ClientIds = Field(
+        default_factory=list, max_length=CLIENTS_MAX, description="Related clients (Mandanten)."
+    )
+
+
+class DocumentUpload(Input):
+    """The metadata fields of a multipart upload (the file itself is the form field `file`)."""
+
+    title: str | None = Field(
+        default=None, max_length=TITLE_MAX, description="Default: the file name without extension."
+    )
+    folder_id: int | None = Field(default=None, description="Target folder; default: the root “Dokumente”.")
+    client_ids: ClientIds = Field(
+        default_factory=list, max_length=CLIENTS_MAX, description="Related clients (Mandanten)."
+    )
+
+    def service_kwargs(self) -> dict[str, Any]:
+        return {"title": self.title or None, "folder_id": self.folder_id, "client_ids": self.client_ids}
+
+
+class DocumentUploadForm(DocumentUpload):
+    """The whole multipart form, as OpenAPI documents it."""
+
+    file: bytes = Field(
+        json_schema_extra={"format": "binary"},
+        description="The file; text extraction starts in the background.",
+    )
+
+
+class DocumentUpdate(Input):
+    """A partial change of the metadata. Fields left out stay as they are; on the REST surface an
+    explicit null empties (`folder_id`: back to the root, `client_ids`/`tax_fields`: none)."""
+
+    title: str | None = Field(default=None, min_length=1, max_length=TITLE_MAX)
+    folder_id: int | None = Field(default=None, description="Move into this folder (null: the root).")
+    client_ids: ClientIds | None = Field(
+        default=None, max_length=CLIENTS_MAX, description="Related clients (Mandanten); replaces the list."
+    )
+    tax_fields: dict[str, Any] | None = Field(
+        default=None, description="The extracted tax fields; replaces them all."
+    )
+    expected_version: int | None = Field(
+        default=None, ge=1, description="Refuse the change if the document's version differs."
+    )
+
+    def changes(self) -> dict[str, Any]:
+        return self.model_dump(include=self.model_fields_set - {"expected_version"})
+
+
+class TaxField(Input):
+    name: str = Field(min_length=1, max_length=80, description="e.g. Steuerjahr, Steuernummer, Festsetzung.")
+    value: str | int | float | None = Field(description="The value; null removes the field.")
+
+
+class DocumentUpdateById(DocumentUpdate):
+    """The tool's form: null means "unchanged", and tax fields are patched one by one."""
+
+    document_id: int
+    tax_fields: list[TaxField] | None = Field(  # type: ignore[assignment]
+        default=None,
+        max_length=100,
+        description="Extracted tax fields to set; fields not named stay, a null value removes one.",
+    )
+
+    def changes(self) -> dict[str, Any]:
+        values = self.model_dump(exclude={"document_id", "expected_version", "tax_fields"})
+        changes = {k: v for k, v in values.items() if v is not None}
+        if self.tax_fields is not None:
+            changes["tax_fields_patch"] = {field.name: field.value for field in self.tax_fields}
+        return changes
+
+
+class DocumentMove(DocumentId):
+    folder_id: int | None = Field(default=None, description="Target folder; null: the root “Dokumente”.")
+
+
+class ShareCreate(Input):
+    expires_in_days: int | None = Field(
+        default=None, ge=1, le=MAX_EXPIRY_DAYS, description="Expiry; default: none."
+    )
+
+
+class ShareCreateFor(ShareCreate):
+    document_id: int
+
+
+class FolderCreate(Input):
+    name: str = Field(min_length=1, max_length=FOLDER_NAME_MAX)
+    parent_id: int | None = Field(default=None, description="Parent folder; default: top level (shared).")
+
+
+class FolderUpdate(Input):
+    """Rename and/or move. On the REST surface an explicit `parent_id: null` moves to the top."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=FOLDER_NAME_MAX, description="New name.")
+    parent_id: int | None = Field(default=None, description="Move into this folder.")
+    move_to_root: bool = Field(default=False, description="Move to the top level (shared).")
+    expected_version: int | None = Field(
+        default=None, ge=1, description="Refuse if the folder's version differs."
+    )
+
+    def service_kwargs(self, *, explicit_null_moves: bool) -> dict[str, Any]:
+        to_root = self.move_to_root or (
+            explicit_null_moves and "parent_id" in self.model_fields_set and self.parent_id is None
+        )
+        return {
+            "name": self.name,
+            "parent_id": self.parent_id,
+            "move_to_root": to_root,
+            "expected_version": self.expected_version,
+        }
+
+
+class FolderUpdateById(FolderUpdate):
+    folder_id: int
+
+
+class FolderDelete(Input):
+    recursive: bool = Field(
+        default=False,
+        description="Also delete its subfolders and documents; without it a non-empty folder is refused.",
+    )
+
+
+class FolderDeleteById(FolderDelete):
+    folder_id: int
