@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from apps.core.admin_bases import ReadOnlyAdmin
 from apps.widgets.models import Widget
 
 
 @admin.register(Widget)
-class WidgetAdmin(admin.ModelAdmin):
+class WidgetAdmin(ReadOnlyAdmin):
     """Widgets are personal: the admin looks (support), people and the copilot change them."""
 
     list_display = ("title", "owner", "type", "show_on_dashboard", "data_updated_at", "updated_at")
@@ -12,9 +13,3 @@ class WidgetAdmin(admin.ModelAdmin):
     search_fields = ("title", "slug", "owner__email")
     list_select_related = ("owner",)
     readonly_fields = [f.name for f in Widget._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

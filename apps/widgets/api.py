@@ -1,114 +1,68 @@
-"""REST API of widgets for mobile clients (`/api/v1/widgets/…`): the same services and records as
-the tools; domain errors map to HTTP in `apps.core.api`."""
+"""REST API of widgets for mobile clients (`/api/v1/widgets/…`): thin typed adapters over the same
+services, input models and records as the tools (see `apps.core.api.endpoint`)."""
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
-from rest_framework.response import Response
-from rest_framework.views import APIView
-
-from apps.core.api import principal, validated
+from apps.core.api import ApiView, endpoint
+from apps.widgets import contracts as c
 from apps.widgets import services
-from apps.widgets.models import DESCRIPTION_MAX, SLUG_MAX, TITLE_MAX
 from apps.widgets.records import widget_record
 
-
-class ListFilterSerializer(serializers.Serializer):
-    dashboard_only = serializers.BooleanField(required=False, default=False)
-    q = serializers.CharField(required=False, max_length=200)
+TAGS = ["widgets"]
 
 
-class WidgetWriteSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=TITLE_MAX)
-    description = serializers.CharField(max_length=DESCRIPTION_MAX, required=False, allow_blank=True)
-    slug = serializers.CharField(max_length=SLUG_MAX, required=False, allow_blank=True)
-    widget_definition = serializers.JSONField(required=False, allow_null=True)
-    latest_data = serializers.JSONField(required=False, allow_null=True)
-    show_on_dashboard = serializers.BooleanField(required=False, default=True)
-
-
-class WidgetPatchSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=TITLE_MAX, required=False)
-    description = serializers.CharField(max_length=DESCRIPTION_MAX, required=False, allow_blank=True)
-    widget_definition = serializers.JSONField(required=False)
-    latest_data = serializers.JSONField(required=False, allow_null=True)
-    show_on_dashboard = serializers.BooleanField(required=False)
-    position = serializers.IntegerField(required=False, min_value=0)
-    expected_version = serializers.IntegerField(required=False, min_value=1)
-
-
-@extend_schema(tags=["widgets"])
-class WidgetListView(APIView):
-    @extend_schema(
-        operation_id="widgets_list",
-        responses={200: OpenApiTypes.OBJECT},
+class WidgetListView(ApiView):
+    @endpoint(
+        query=c.WidgetFilter,
+        output=c.WidgetList,
         summary="Your widgets",
-        parameters=[ListFilterSerializer],
+        operation_id="widgets_list",
+        tags=TAGS,
     )
-    def get(self, request):
-        f = validated(ListFilterSerializer, request.query_params)
+    def get(self, request, query: c.WidgetFilter):
         widgets = services.list_widgets(
-            principal(request), dashboard_only=f["dashboard_only"], query=f.get("q")
+            request.principal, dashboard_only=query.dashboard_only, query=query.query
         )
-        return Response({"widgets": [widget_record(w) for w in widgets], "count": len(widgets)})
+        return {"widgets": [widget_record(w) for w in widgets], "count": len(widgets)}
 
-    @extend_schema(
-        operation_id="widgets_create",
-        responses={201: OpenApiTypes.OBJECT},
+    @endpoint(
+        body=c.WidgetCreate,
+        output=c.WidgetResult,
+        status=201,
         summary="Create a widget (type inferred from latest_data without a widget_definition)",
-        request=WidgetWriteSerializer,
+        operation_id="widgets_create",
+        tags=TAGS,
     )
-    def post(self, request):
-        data = validated(WidgetWriteSerializer, request.data)
-        widget = services.create_widget(
-            principal(request),
-            title=data["title"],
-            description=data.get("description", ""),
-            slug=data.get("slug") or None,
-            definition=data.get("widget_definition"),
-            data=data.get("latest_data"),
-            show_on_dashboard=data["show_on_dashboard"],
-        )
-        return Response({"widget": widget_record(widget)}, status=201)
+    def post(self, request, body: c.WidgetCreate):
+        return {"widget": widget_record(services.create_widget(request.principal, **body.service_kwargs()))}
 
 
-@extend_schema(tags=["widgets"])
-class WidgetDetailView(APIView):
-    @extend_schema(
-        operation_id="widgets_retrieve", responses={200: OpenApiTypes.OBJECT}, summary="One widget"
-    )
+class WidgetDetailView(ApiView):
+    @endpoint(output=c.WidgetResult, summary="One widget", operation_id="widgets_retrieve", tags=TAGS)
     def get(self, request, widget_id: int):
-        return Response(
-            {"widget": widget_record(services.get_widget(principal(request), widget_id=widget_id))}
-        )
+        return {"widget": widget_record(services.get_widget(request.principal, widget_id=widget_id))}
 
-    @extend_schema(
-        operation_id="widgets_partial_update",
-        responses={200: OpenApiTypes.OBJECT},
+    @endpoint(
+        body=c.WidgetPatch,
+        output=c.WidgetResult,
         summary="Change some fields and/or replace the latest data; optional expected_version",
-        request=WidgetPatchSerializer,
+        operation_id="widgets_partial_update",
+        tags=TAGS,
     )
-    def patch(self, request, widget_id: int):
-        data = dict(validated(WidgetPatchSerializer, request.data))
-        expected = data.pop("expected_version", None)
-        has_data = "latest_data" in data
-        latest = data.pop("latest_data", None)
-        if "widget_definition" in data:
-            data["definition"] = data.pop("widget_definition")
-        who = principal(request)
-        widget = None
-        if data:
-            widget = services.update_widget(who, data, widget_id=widget_id, expected_version=expected)
+    def patch(self, request, widget_id: int, body: c.WidgetPatch):
+        who, expected, widget = request.principal, body.expected_version, None
+        changes = body.changes()
+        if changes:
+            widget = services.update_widget(who, changes, widget_id=widget_id, expected_version=expected)
             expected = None
-        if has_data:
-            widget = services.update_data(who, latest, widget_id=widget_id, expected_version=expected)
+        if "latest_data" in body.model_fields_set:
+            widget = services.update_data(
+                who, body.latest_data, widget_id=widget_id, expected_version=expected
+            )
         if widget is None:
             widget = services.get_widget(who, widget_id=widget_id)
-        return Response({"widget": widget_record(widget)})
+        return {"widget": widget_record(widget)}
 
-    @extend_schema(operation_id="widgets_destroy", responses={204: None}, summary="Remove a widget")
+    @endpoint(output=None, status=204, summary="Remove a widget", operation_id="widgets_destroy", tags=TAGS)
     def delete(self, request, widget_id: int):
-        services.delete_widget(principal(request), widget_id=widget_id)
-        return Response(status=204)
+        services.delete_widget(request.principal, widget_id=widget_id)

@@ -1,6 +1,6 @@
 """The only place that changes widgets. A widget belongs to one person: every read and write is
 scoped to the principal's own user, and another person's widget answers exactly like a missing
-one (`widget_not_found`). Service principals have no dashboard (`CLAPILOT_NO_USER_CONTEXT`)."""
+one (`widget_not_found`). Service principals have no dashboard (`NoUserContext`)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,13 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.errors import InvalidInput
+from apps.core.versioning import check_version
 from apps.widgets import events
 from apps.widgets.definitions import check_data, infer_definition, validate_definition
-from apps.widgets.errors import InvalidWidgetInput, NoUserContext, SlugTaken, VersionConflict, WidgetNotFound
+from apps.widgets.errors import NoUserContext, SlugTaken, WidgetNotFound
 from apps.widgets.models import DESCRIPTION_MAX, SLUG_MAX, TITLE_MAX, Widget
+from apps.widgets.records import widget_record
 
 MAX_LIST = 200
 EDITABLE = frozenset({"title", "description", "definition", "show_on_dashboard", "position"})
@@ -25,7 +28,7 @@ _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "
 
 
 def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidWidgetInput, value, field, max_length=max_length, required=required)
+    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
 
 
 def _owner(principal: Principal):
@@ -76,8 +79,7 @@ def _slug(owner, requested: str | None, title: str) -> str:
     taken = set(Widget.objects.filter(owner=owner, slug__startswith=base).values_list("slug", flat=True))
     if requested:
         if base in taken:
-            message = _("you already have a widget “%(slug)s”") % {"slug": base}
-            raise SlugTaken(f"slug: {message}", details={"field_errors": {"slug": message}})
+            raise SlugTaken.field("slug", _("you already have a widget “%(slug)s”") % {"slug": base})
         return base
     slug, n = base, 2
     while slug in taken:
@@ -90,7 +92,7 @@ def _layout(definition: Any, data: Any, title: str) -> tuple[dict, bool]:
         return validate_definition(definition), False
     if data is None:
         raise validation.field_error(
-            InvalidWidgetInput,
+            InvalidInput,
             "widget_definition",
             _("send a widget_definition or latest_data to infer it from"),
         )
@@ -136,12 +138,12 @@ def create_widget(
 
 
 def _check_version(widget: Widget, expected_version: int | None) -> None:
-    if expected_version is not None and expected_version != widget.version:
-        from apps.widgets.records import widget_record
-
-        raise VersionConflict(
-            _("The widget was changed in the meantime."), details={"widget": widget_record(widget)}
-        )
+    check_version(
+        widget,
+        expected_version,
+        message=_("The widget was changed in the meantime."),
+        current=lambda: {"widget": widget_record(widget)},
+    )
 
 
 @transaction.atomic
@@ -158,7 +160,7 @@ def update_widget(
     unknown = set(changes) - EDITABLE
     if unknown:
         field = sorted(unknown)[0]
-        raise validation.field_error(InvalidWidgetInput, field, _("cannot be changed here"))
+        raise validation.field_error(InvalidInput, field, _("cannot be changed here"))
     widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
     _check_version(widget, expected_version)
     if "title" in changes:
@@ -174,7 +176,7 @@ def update_widget(
         try:
             widget.position = max(0, int(changes["position"]))
         except (TypeError, ValueError):
-            raise validation.field_error(InvalidWidgetInput, "position", _("must be a number")) from None
+            raise validation.field_error(InvalidInput, "position", _("must be a number")) from None
     widget.version += 1
     widget.save()
     events.widget_changed(widget, "widgets.widget.updated")

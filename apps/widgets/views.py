@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.accounts.principal import Principal
+from apps.core.web import domain_errors
 from apps.widgets import services
-from apps.widgets.errors import WidgetNotFound
 from apps.widgets.present import present
 
 
@@ -28,11 +26,9 @@ def dashboard_cards(request):
 
 @login_required
 @require_POST
+@domain_errors
 def delete(request, widget_id: int):
-    try:
-        services.delete_widget(Principal.for_user(request.user), widget_id=widget_id)
-    except WidgetNotFound:
-        raise Http404 from None
+    services.delete_widget(request.principal, widget_id=widget_id)
     if request.htmx:
         return render(request, "widgets/_cards.html", dashboard_context(request.user))
     messages.success(request, _("The widget was removed."))

@@ -2,15 +2,10 @@
 
 import pytest
 
+from apps.core.errors import InvalidInput
 from apps.mutations.models import MutationEvent
 from apps.widgets import services
-from apps.widgets.errors import (
-    InvalidWidgetData,
-    InvalidWidgetInput,
-    NoUserContext,
-    SlugTaken,
-    WidgetNotFound,
-)
+from apps.widgets.errors import InvalidWidgetData, NoUserContext, SlugTaken, WidgetNotFound
 from apps.widgets.models import Widget
 
 pytestmark = pytest.mark.django_db
@@ -53,16 +48,16 @@ def test_update_replaces_definition(as_anna):
         "critical",
         False,
     )
-    with pytest.raises(InvalidWidgetInput):
+    with pytest.raises(InvalidInput):
         services.update_widget(as_anna, {"owner_id": 3}, widget_id=widget.pk)
 
 
 def test_bad_input_writes_nothing(as_anna):
-    with pytest.raises(InvalidWidgetInput):
+    with pytest.raises(InvalidInput):
         services.create_widget(as_anna, title="Leer")
     with pytest.raises(InvalidWidgetData):
         services.create_widget(as_anna, title="Riesig", data=["x" * 1000] * 100)
-    with pytest.raises(InvalidWidgetInput):
+    with pytest.raises(InvalidInput):
         services.create_widget(as_anna, title=" ", data="x")
     assert not Widget.objects.exists() and not MutationEvent.objects.exists()
 
