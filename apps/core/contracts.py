@@ -69,3 +69,15 @@ def wrapped(item: type[BaseModel], key: str, *, name: str | None = None, **extra
     return create_model(
         name or f"{item.__name__.removesuffix('Out')}Result", __base__=Output, **{key: (item, ...)}, **extra
     )
+
+
+class ErrorOut(Output):
+    """The body of a refused REST call (`apps.core.api.exception_handler`), for `extra_responses`:
+    the stable `code` (`manage.py error_codes` lists them), a message to show, and details or null. Bad
+    input (400 `invalid_request`) also names each bad field with its messages."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    message: str
+    details: Any = None
