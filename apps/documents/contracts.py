@@ -9,6 +9,7 @@ reads the file itself, and `DocumentUploadForm` documents the whole form in Open
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import AliasChoices, Field
@@ -23,8 +24,23 @@ from apps.documents.sharing import MAX_EXPIRY_DAYS
 TEXT_MAX_CHARS = 200_000  # the longest text documents_get hands the model
 CLIENTS_MAX = 50
 
-FolderKind = Literal["shared", "personal"]
 ExtractionStatus = Literal["pending", "running", "done", "unsupported_format", "extraction_failed", "empty"]
+
+
+# Named enums (own OpenAPI components) where a field name is common across apps ("kind", "status"):
+# inline choices would be named after the field and collide with other apps' choices.
+class FolderKind(StrEnum):
+    SHARED = "shared"
+    PERSONAL = "personal"
+
+
+class ExtractionState(StrEnum):
+    PENDING = "pending"
+    RUNNING = "running"
+    DONE = "done"
+    UNSUPPORTED_FORMAT = "unsupported_format"
+    EXTRACTION_FAILED = "extraction_failed"
+    EMPTY = "empty"
 
 
 # --- output -----------------------------------------------------------------------------------
@@ -47,7 +63,7 @@ class FolderRef(Output):
 
 
 class ExtractionOut(Output):
-    status: ExtractionStatus
+    status: ExtractionState
     status_label: str
     error: str | None = Field(description="Why no text was extracted (a stable reason code).")
     message: str | None = Field(description="The reason in words.")
