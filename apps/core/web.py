@@ -44,7 +44,7 @@ def domain_errors(view: Callable | None = None, *, json: bool = False) -> Callab
 
 def error_response(request, exc: DomainError, *, json: bool = False):
     if json:
-        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+        return error_json(exc)
     if isinstance(exc, NotFound):
         raise Http404(exc.message) from None
     if isinstance(exc, Forbidden):
@@ -52,9 +52,18 @@ def error_response(request, exc: DomainError, *, json: bool = False):
     if getattr(request, "htmx", False):
         return HttpResponse(exc.message, status=exc.http_status)
     if wants_json(request):
-        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+        return error_json(exc)
     messages.error(request, exc.message)
     return redirect(came_from(request))
+
+
+def error_json(exc: DomainError) -> JsonResponse:
+    """`{"code", "message"}` with the error's status, plus `details` when the error carries any
+    (a version conflict's current record, field errors), as the REST API answers them."""
+    body = {"code": exc.code, "message": exc.message}
+    if exc.details is not None:
+        body["details"] = exc.details
+    return JsonResponse(body, status=exc.http_status)
 
 
 def wants_json(request) -> bool:

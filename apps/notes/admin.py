@@ -1,17 +1,16 @@
 """Admin control plane of Notizen. Notes and pages are read-only here: they change through the
 page, the API and the tools (services sanitize, check visibility and publish live events).
-Folders may be renamed through the same service."""
+Folders may be renamed through the same service; a refusal shows as an admin error."""
 
-from django.contrib import admin, messages
+from django.contrib import admin
 
-from apps.accounts.principal import Principal
-from apps.core.errors import DomainError
+from apps.core.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.notes import services
 from apps.notes.models import Note, NoteFolder, NotePage
 
 
 @admin.register(NoteFolder)
-class NoteFolderAdmin(admin.ModelAdmin):
+class NoteFolderAdmin(NoAddMixin, ServiceAdmin):
     list_display = ("name", "parent", "visibility", "owner", "sort_order", "updated_at")
     list_filter = ("visibility",)
     search_fields = ("name",)
@@ -19,31 +18,23 @@ class NoteFolderAdmin(admin.ModelAdmin):
     fields = ("name", "parent", "visibility", "owner", "sort_order")
     readonly_fields = ("parent", "visibility", "owner")
 
-    def has_add_permission(self, request):
-        return False
-
     def has_delete_permission(self, request, obj=None):
-        return False
+        return False  # folders are emptied and deleted on the Notizen page
 
-    def save_model(self, request, obj, form, change):
-        try:
-            services.update_folder(Principal.for_user(request.user), obj.pk, {"name": obj.name})
-            NoteFolder.objects.filter(pk=obj.pk).update(sort_order=obj.sort_order)
-        except DomainError as exc:
-            messages.error(request, exc.message)
+    def service_save(self, request, obj, form, change):
+        folder = services.update_folder(request.principal, obj.pk, {"name": obj.name})
+        NoteFolder.objects.filter(pk=obj.pk).update(sort_order=obj.sort_order)
+        return folder
 
 
-class NotePageInline(admin.TabularInline):
+class NotePageInline(ReadOnlyInline):
     model = NotePage
-    extra = 0
     fields = ("ordinal", "title", "text", "version", "updated_at")
     readonly_fields = fields
-    can_delete = False
-    show_change_link = False
 
 
 @admin.register(Note)
-class NoteAdmin(admin.ModelAdmin):
+class NoteAdmin(ReadOnlyAdmin):
     """Private notes stay private: the list shows that they exist (for support and cleanup of
     departed staff), but their pages only for shared notes."""
 
@@ -58,12 +49,3 @@ class NoteAdmin(admin.ModelAdmin):
 
     def get_inlines(self, request, obj):
         return [NotePageInline] if obj is not None and obj.visibility == "shared" else []
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from apps.core import validation
-from apps.notes.errors import InvalidNoteInput
+from apps.core.errors import InvalidInput
 
 MAX_ITEMS = 100
 ID_MAX = 100
@@ -23,8 +23,8 @@ AUDIO_KEYS = ("id", "title", "transcript", "mime_type", "file_size", "duration_m
 ASSET_KEYS = ("id", "kind", "title", "url", "mime_type", "file_size", "width", "height", "created_at")
 
 
-def _fail(field: str, message: str) -> InvalidNoteInput:
-    return validation.field_error(InvalidNoteInput, field, message)
+def _fail(field: str, message: str) -> InvalidInput:
+    return validation.field_error(InvalidInput, field, message)
 
 
 def _string(item: dict, key: str, field: str, *, max_length: int, required: bool = False) -> str | None:
@@ -125,7 +125,7 @@ def asset_items(value: Any, field: str = "asset_items") -> list[dict]:
     for index, item in enumerate(_items(value, field, ASSET_KEYS)):
         where = f"{field}[{index}]"
         kind = item.get("kind") or "file"
-        validation.choice(InvalidNoteInput, kind, f"{where}.kind", ASSET_KINDS)
+        validation.choice(InvalidInput, kind, f"{where}.kind", ASSET_KINDS)
         result.append(
             {
                 "id": _string(item, "id", where, max_length=ID_MAX, required=True),

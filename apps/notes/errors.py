@@ -1,10 +1,11 @@
-"""Stable failure codes of the Notizen domain (tools, API and pages map them in one place)."""
+"""Stable failure codes of the Notizen domain. Forbidden, invalid input and version conflicts use
+the shared bases of `apps.core.errors` as they are."""
 
-from apps.core.errors import DomainError, NotFound
+from apps.core.errors import NotFound
 
 
 class FolderNotFound(NotFound):
-    code = "folder_not_found"
+    code = "note_folder_not_found"
 
 
 class NoteNotFound(NotFound):
@@ -12,22 +13,4 @@ class NoteNotFound(NotFound):
 
 
 class PageNotFound(NotFound):
-    code = "page_not_found"
-
-
-class InvalidNoteInput(DomainError):
-    """Bad values; `details` maps field → message so the model or the form can fix them."""
-
-    code = "invalid_input"
-
-
-class NoteForbidden(DomainError):
-    code = "forbidden"
-    http_status = 403
-
-
-class VersionConflict(DomainError):
-    """The record changed since the caller read it; `details` carries the current record."""
-
-    code = "version_conflict"
-    http_status = 409
+    code = "note_page_not_found"

@@ -17,9 +17,11 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.errors import InvalidInput
+from apps.core.versioning import check_version
 from apps.notes import attachments, events
 from apps.notes import html as rich
-from apps.notes.errors import InvalidNoteInput, PageNotFound, VersionConflict
+from apps.notes.errors import PageNotFound
 from apps.notes.models import PAGE_HTML_MAX, PAGE_TITLE_MAX, Note, NotePage
 from apps.notes.records import page_record
 from apps.notes.visibility import visible_pages
@@ -31,12 +33,12 @@ FONT_SIZES = (6, 96)
 _FONT_FAMILY = re.compile(r"^[\w\s,'\"-]{1,60}$", re.UNICODE)
 
 
-def _invalid(field: str, message: str) -> InvalidNoteInput:
-    return validation.field_error(InvalidNoteInput, field, message)
+def _invalid(field: str, message: str) -> InvalidInput:
+    return validation.field_error(InvalidInput, field, message)
 
 
 def _title(value: Any) -> str:
-    return validation.text(InvalidNoteInput, value, "title", max_length=PAGE_TITLE_MAX)
+    return validation.text(InvalidInput, value, "title", max_length=PAGE_TITLE_MAX)
 
 
 def content(html: Any = None, text: Any = None) -> tuple[str, str] | None:
@@ -157,10 +159,12 @@ def update_page(
     if unknown:
         raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
     page = get_page(principal, page_id, for_update=True)
-    if expected_version is not None and expected_version != page.version:
-        raise VersionConflict(
-            _("The page was changed by someone else in the meantime."), details={"page": page_record(page)}
-        )
+    check_version(
+        page,
+        expected_version,
+        message=_("The page was changed by someone else in the meantime."),
+        current=lambda: {"page": page_record(page)},
+    )
     if "title" in changes:
         page.title = _title(changes["title"])
     body = content(changes.get("html"), changes.get("text"))
@@ -186,7 +190,7 @@ def delete_page(principal: Principal, page_id: Any) -> int:
     """A note keeps at least one page."""
     page = get_page(principal, page_id, for_update=True)
     if not page.note.pages.exclude(pk=page.pk).exists():
-        raise InvalidNoteInput(_("A note needs at least one page; delete the note instead."))
+        raise InvalidInput(_("A note needs at least one page; delete the note instead."))
     pk, note = page.pk, page.note
     page.delete()
     _touch(note)

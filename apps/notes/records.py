@@ -1,4 +1,6 @@
-"""The one wire shape of folders, notes and pages: tools, REST API, pages and live events."""
+"""The one wire shape of folders, notes and pages: tools, REST API, pages and live events. Fast
+dict builders; `apps.notes.contracts` declares every key they emit (NoteFolderOut, NoteOut,
+NotePageOut, and NotePageEventOut for the event variant)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 from django.db.models import QuerySet
 from django.urls import reverse
 
+from apps.accounts.contracts import person_ref
 from apps.notes.models import Note, NoteFolder, NotePage
 
 # Live events must stay small (see apps.mutations.services.MAX_UI_ACTIONS_BYTES): a bigger page
@@ -21,10 +24,6 @@ def with_relations(qs: QuerySet[Note]) -> QuerySet[Note]:
 
 def note_url(note_id: int) -> str:
     return reverse("notes:note", args=[note_id])
-
-
-def _person(user) -> dict | None:
-    return {"id": user.pk, "name": user.get_full_name()} if user else None
 
 
 def folder_record(folder: NoteFolder) -> dict:
@@ -51,7 +50,7 @@ def note_record(note: Note) -> dict:
         "folder_id": note.folder_id,
         "folder_name": note.folder.name if note.folder_id else None,
         "visibility": note.visibility,
-        "owner": _person(note.owner),
+        "owner": person_ref(note.owner),
         "created_by_service": note.created_by_service.name if note.created_by_service_id else None,
         "version": note.version,
         "created_at": note.created_at.isoformat(),

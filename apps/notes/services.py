@@ -16,9 +16,11 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.errors import Forbidden, InvalidInput
 from apps.core.search import search
+from apps.core.versioning import check_version
 from apps.notes import events
-from apps.notes.errors import FolderNotFound, InvalidNoteInput, NoteForbidden, NoteNotFound, VersionConflict
+from apps.notes.errors import FolderNotFound, NoteNotFound
 from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, Note, NoteFolder, NotePage, Visibility
 from apps.notes.records import folder_record, note_record, with_relations
 from apps.notes.visibility import note_filter, viewers, visible_folders, visible_notes
@@ -29,19 +31,19 @@ FOLDER_FIELDS = frozenset({"name", "parent_id"})
 
 
 # --- helpers ----------------------------------------------------------------------------------
-def invalid(field: str, message: str) -> InvalidNoteInput:
-    return validation.field_error(InvalidNoteInput, field, message)
+def invalid(field: str, message: str) -> InvalidInput:
+    return validation.field_error(InvalidInput, field, message)
 
 
 def clean_text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidNoteInput, value, field, max_length=max_length, required=required)
+    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
 
 
 def _visibility(principal: Principal, value: Any, default: str) -> str:
     value = default if value in (None, "") else value
-    value = validation.choice(InvalidNoteInput, value, "visibility", Visibility.values)
+    value = validation.choice(InvalidInput, value, "visibility", Visibility.values)
     if value == Visibility.PRIVATE and principal.user is None:
-        raise NoteForbidden(_("Only a person can own private notes."))
+        raise Forbidden(_("Only a person can own private notes."))
     return value
 
 
@@ -100,11 +102,12 @@ def update_folder(
     if unknown:
         raise invalid(sorted(unknown)[0], _("cannot be changed here"))
     folder = get_folder(principal, folder_id, for_update=True)
-    if expected_version is not None and expected_version != folder.version:
-        raise VersionConflict(
-            _("The folder was changed by someone else in the meantime."),
-            details={"folder": folder_record(folder)},
-        )
+    check_version(
+        folder,
+        expected_version,
+        message=_("The folder was changed by someone else in the meantime."),
+        current=lambda: {"folder": folder_record(folder)},
+    )
     if "name" in changes:
         folder.name = clean_text(changes["name"], "name", max_length=FOLDER_NAME_MAX, required=True)
     if "parent_id" in changes:
@@ -134,7 +137,7 @@ def delete_folder(principal: Principal, folder_id: Any) -> int:
     """Only empty folders go: nobody loses notes (or another person's private ones) by accident."""
     folder = get_folder(principal, folder_id, for_update=True)
     if folder.children.exists() or folder.notes.exists():
-        raise InvalidNoteInput(
+        raise InvalidInput(
             _("Move the notes and subfolders out of “%(name)s” first.") % {"name": folder.name}
         )
     pk, folder_viewers = folder.pk, viewers(folder)
@@ -242,17 +245,19 @@ def update_note(
     if unknown:
         raise invalid(sorted(unknown)[0], _("cannot be changed here"))
     note = get_note(principal, note_id, for_update=True)
-    if expected_version is not None and expected_version != note.version:
-        raise VersionConflict(
-            _("The note was changed by someone else in the meantime."), details={"note": note_record(note)}
-        )
+    check_version(
+        note,
+        expected_version,
+        message=_("The note was changed by someone else in the meantime."),
+        current=lambda: {"note": note_record(note)},
+    )
     old_viewers = viewers(note)
     if "name" in changes:
         note.name = clean_text(changes["name"], "name", max_length=NOTE_NAME_MAX, required=True)
     if "visibility" in changes and changes["visibility"] != note.visibility:
         note.visibility = _visibility(principal, changes["visibility"], note.visibility)
         if note.owner_id not in (None, getattr(principal.user, "pk", None)):
-            raise NoteForbidden(_("Only the note's owner can change who sees it."))
+            raise Forbidden(_("Only the note's owner can change who sees it."))
         note.owner = principal.user or note.owner
     if "folder_id" in changes:
         note.folder = _folder_for(principal, changes["folder_id"], note.visibility)
@@ -272,7 +277,7 @@ def update_note(
 def delete_note(principal: Principal, note_id: Any) -> int:
     note = get_note(principal, note_id, for_update=True)
     if note.visibility == Visibility.SHARED and principal.user is None:
-        raise NoteForbidden(_("Only a person can delete a shared note."))
+        raise Forbidden(_("Only a person can delete a shared note."))
     pk, note_viewers = note.pk, viewers(note)
     note.delete()
     events.note_deleted(pk, note_viewers)

@@ -9,7 +9,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -18,18 +18,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
-from apps.core.errors import DomainError
+from apps.core.errors import InvalidInput
+from apps.core.web import domain_errors, reported
 from apps.notes import html as rich
 from apps.notes import services
-from apps.notes.errors import NoteNotFound, PageNotFound
 from apps.notes.models import NoteFolder, Visibility
 from apps.notes.records import note_record, page_record
 
 PAGE_SIZE = 30
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
 
 
 def folder_tree(folders: list[NoteFolder]) -> list[NoteFolder]:
@@ -58,7 +54,8 @@ def _list_context(request, principal: Principal) -> dict:
         page_number = max(1, int(request.GET.get("p", "1")))
     except ValueError:
         page_number = 1
-    try:
+    notes, total = [], 0
+    with reported(request) as outcome:  # a folder that is gone: say so, list nothing
         notes, total = services.list_notes(
             principal,
             folder_id=folder_id,
@@ -66,9 +63,8 @@ def _list_context(request, principal: Principal) -> dict:
             limit=PAGE_SIZE,
             offset=(page_number - 1) * PAGE_SIZE,
         )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        notes, total, folder_id = [], 0, None
+    if outcome.failed:
+        folder_id = None
     params = {k: v for k, v in (("folder", folder_id), ("q", query)) if v}
     return {
         "notes": notes,
@@ -81,7 +77,7 @@ def _list_context(request, principal: Principal) -> dict:
 
 
 def _render_index(request, note=None, pages=(), current=None):
-    principal = _principal(request)
+    principal = request.principal
     folders = folder_tree(services.list_folders(principal))
     context = {
         "folders": folders,
@@ -104,12 +100,9 @@ def index(request):
 
 
 @login_required
+@domain_errors
 def note_page(request, note_id: int):
-    principal = _principal(request)
-    try:
-        note = services.get_note(principal, note_id)
-    except NoteNotFound:
-        raise Http404(_("This note does not exist or you cannot see it.")) from None
+    note = services.get_note(request.principal, note_id)
     pages = services.note_pages(note)
     wanted = request.GET.get("page_id")
     current = next((p for p in pages if str(p.pk) == wanted), pages[0] if pages else None)
@@ -119,12 +112,12 @@ def note_page(request, note_id: int):
 @login_required
 def note_list(request):
     """The note list alone (search as you type, live refresh)."""
-    return render(request, "notes/_note_list.html", _list_context(request, _principal(request)))
+    return render(request, "notes/_note_list.html", _list_context(request, request.principal))
 
 
 @login_required
 def folder_list(request):
-    folders = folder_tree(services.list_folders(_principal(request)))
+    folders = folder_tree(services.list_folders(request.principal))
     return render(
         request, "notes/_folders.html", {"folders": folders, "folder_id": request.GET.get("folder", "")}
     )
@@ -138,15 +131,14 @@ def _back(request, fallback: str) -> str:
 @login_required
 @require_POST
 def create_folder(request):
-    try:
+    with reported(request) as outcome:
         folder = services.create_folder(
-            _principal(request),
+            request.principal,
             name=request.POST.get("name", ""),
             parent_id=request.POST.get("parent") or None,
             visibility=request.POST.get("visibility") or None,
         )
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    if outcome.failed:
         return redirect("notes:index")
     return redirect(f"{reverse('notes:index')}?folder={folder.pk}")
 
@@ -154,56 +146,49 @@ def create_folder(request):
 @login_required
 @require_POST
 def delete_folder(request, folder_id: int):
-    try:
-        services.delete_folder(_principal(request), folder_id)
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    with reported(request):
+        services.delete_folder(request.principal, folder_id)
     return redirect("notes:index")
 
 
 @login_required
 @require_POST
 def create_note(request):
-    try:
+    with reported(request) as outcome:
         note, _page = services.create_note(
-            _principal(request),
+            request.principal,
             name=request.POST.get("name", ""),
             folder_id=request.POST.get("folder") or None,
             visibility=request.POST.get("visibility") or None,
         )
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    if outcome.failed:
         return redirect(_back(request, reverse("notes:index")))
     return redirect("notes:note", note_id=note.pk)
 
 
 @login_required
 @require_POST
+@domain_errors
 def update_note(request, note_id: int):
+    services.get_note(request.principal, note_id)  # an invisible note is a 404, not a message
     changes = {"name": request.POST.get("name", ""), "folder_id": request.POST.get("folder") or None}
     if request.POST.get("visibility"):
         changes["visibility"] = request.POST["visibility"]
-    try:
-        services.update_note(_principal(request), note_id, changes)
-    except NoteNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
+    with reported(request) as outcome:
+        services.update_note(request.principal, note_id, changes)
+    if not outcome.failed:
         messages.success(request, _("Saved."))
     return redirect("notes:note", note_id=note_id)
 
 
 @login_required
 @require_POST
+@domain_errors
 def delete_note(request, note_id: int):
-    try:
-        note = services.get_note(_principal(request), note_id)
-        services.delete_note(_principal(request), note_id)
-    except NoteNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    note = services.get_note(request.principal, note_id)
+    with reported(request) as outcome:
+        services.delete_note(request.principal, note_id)
+    if outcome.failed:
         return redirect("notes:note", note_id=note_id)
     messages.success(request, _("The note “%(name)s” was deleted.") % {"name": note.name})
     return redirect("notes:index")
@@ -211,67 +196,49 @@ def delete_note(request, note_id: int):
 
 @login_required
 @require_POST
+@domain_errors
 def create_page(request, note_id: int):
-    try:
-        page = services.create_page(_principal(request), note_id, title=request.POST.get("title", ""))
-    except NoteNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    services.get_note(request.principal, note_id)  # an invisible note is a 404, not a message
+    with reported(request) as outcome:
+        page = services.create_page(request.principal, note_id, title=request.POST.get("title", ""))
+    if outcome.failed:
         return redirect("notes:note", note_id=note_id)
     return redirect(f"{reverse('notes:note', args=[note_id])}?page_id={page.pk}")
 
 
 @login_required
 @require_POST
+@domain_errors
 def delete_page(request, page_id: int):
-    try:
-        page = services.get_page(_principal(request), page_id)
-        services.delete_page(_principal(request), page_id)
-    except PageNotFound:
-        raise Http404 from None
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    page = services.get_page(request.principal, page_id)
+    with reported(request) as outcome:
+        services.delete_page(request.principal, page_id)
+    if outcome.failed:
         return redirect(f"{reverse('notes:note', args=[page.note_id])}?page_id={page_id}")
     return redirect("notes:note", note_id=page.note_id)
 
 
-def _error(exc: DomainError) -> JsonResponse:
-    return JsonResponse(
-        {"code": exc.code, "message": exc.message, "details": exc.details}, status=exc.http_status
-    )
-
-
 @login_required
 @require_POST
+@domain_errors(json=True)
 def save_page(request, page_id: int):
     """The editor's save (fetch, JSON): title, html and the version it was loaded at. A stale
-    version answers 409 with the current page so the editor can offer both versions."""
+    version answers 409 with the current page (`details.page`) so the editor can offer both."""
     try:
         data = json.loads(request.body or b"{}")
     except (ValueError, UnicodeDecodeError):
-        return JsonResponse(
-            {"code": "invalid_input", "message": _("The request is not valid JSON.")}, status=400
-        )
+        data = None
     if not isinstance(data, dict):
-        return JsonResponse(
-            {"code": "invalid_input", "message": _("The request is not valid JSON.")}, status=400
-        )
+        raise InvalidInput(_("The request is not valid JSON."))
     changes = {k: data[k] for k in ("title", "html", "font_family", "font_size") if k in data}
     expected = data.get("expected_version")
     if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
-        return JsonResponse({"code": "invalid_input", "message": _("Invalid version.")}, status=400)
-    try:
-        page = services.update_page(_principal(request), page_id, changes, expected_version=expected)
-    except DomainError as exc:
-        return _error(exc)
+        raise InvalidInput(_("Invalid version."))
+    page = services.update_page(request.principal, page_id, changes, expected_version=expected)
     return JsonResponse({"page": page_record(page)})
 
 
 @login_required
+@domain_errors(json=True)
 def page_json(request, page_id: int):
-    try:
-        page = services.get_page(_principal(request), page_id)
-    except PageNotFound as exc:
-        return _error(exc)
-    return JsonResponse({"page": page_record(page)})
+    return JsonResponse({"page": page_record(services.get_page(request.principal, page_id))})

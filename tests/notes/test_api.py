@@ -85,10 +85,10 @@ def test_list_filters_search_and_pagination(api, shared_folder, make_note):
     ("method", "url", "body", "status", "code"),
     [
         ("post", "/api/v1/notes/", {}, 400, "invalid_request"),
-        ("post", "/api/v1/notes/", {"name": "x", "folder_id": 987654}, 404, "folder_not_found"),
+        ("post", "/api/v1/notes/", {"name": "x", "folder_id": 987654}, 404, "note_folder_not_found"),
         ("post", "/api/v1/notes/folders/", {"name": "x", "visibility": "öffentlich"}, 400, "invalid_request"),
         ("get", "/api/v1/notes/987654", None, 404, "note_not_found"),
-        ("get", "/api/v1/notes/pages/987654", None, 404, "page_not_found"),
+        ("get", "/api/v1/notes/pages/987654", None, 404, "note_page_not_found"),
         ("get", "/api/v1/notes/?limit=0", None, 400, "invalid_request"),
     ],
 )

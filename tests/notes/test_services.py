@@ -2,16 +2,10 @@
 
 import pytest
 
+from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.mutations.models import MutationEvent
 from apps.notes import services
-from apps.notes.errors import (
-    FolderNotFound,
-    InvalidNoteInput,
-    NoteForbidden,
-    NoteNotFound,
-    PageNotFound,
-    VersionConflict,
-)
+from apps.notes.errors import FolderNotFound, NoteNotFound, PageNotFound
 from apps.notes.models import Note, NoteFolder, NotePage
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +55,7 @@ def test_service_principals_see_shared_notes_only_and_cannot_own_private_ones(
     assert [n.pk for n in notes] == [shared.pk] and total == 1
     robot_note, _ = services.create_note(as_robot, name="vom Briefing")
     assert robot_note.visibility == "shared" and robot_note.created_by_service is not None
-    with pytest.raises(NoteForbidden):
+    with pytest.raises(Forbidden):
         services.create_note(as_robot, name="x", visibility="private")
 
 
@@ -69,14 +63,14 @@ def test_private_folders_and_placement_rules(as_anna, as_ben, private_folder, sh
     assert [f.name for f in services.list_folders(as_ben)] == ["Mandanten"]
     with pytest.raises(FolderNotFound):
         services.create_note(as_ben, name="x", folder_id=private_folder.pk)
-    with pytest.raises(InvalidNoteInput) as exc:
+    with pytest.raises(InvalidInput) as exc:
         services.create_note(as_anna, name="x", folder_id=private_folder.pk, visibility="shared")
     assert exc.value.details["field_errors"] == {"folder_id": exc.value.details["field_errors"]["folder_id"]}
     sub = services.create_folder(as_anna, name="Sub", parent_id=private_folder.pk)
     assert sub.visibility == "private" and sub.owner_id == private_folder.owner_id
-    with pytest.raises(InvalidNoteInput):
+    with pytest.raises(InvalidInput):
         services.update_folder(as_anna, private_folder.pk, {"parent_id": sub.pk})  # a cycle
-    with pytest.raises(InvalidNoteInput):
+    with pytest.raises(InvalidInput):
         services.update_folder(as_anna, shared_folder.pk, {"parent_id": private_folder.pk})
 
 
@@ -91,7 +85,7 @@ def test_folder_note_counts_respect_visibility(as_anna, as_ben, anna, shared_fol
 def test_making_a_shared_note_private_removes_it_from_the_others(as_anna, anna, as_ben, ben):
     note, _ = services.create_note(as_anna, name="Bald privat", visibility="shared")
     MutationEvent.objects.all().delete()
-    with pytest.raises(NoteForbidden):
+    with pytest.raises(Forbidden):
         services.update_note(as_ben, note.pk, {"visibility": "private"})
     services.update_note(as_anna, note.pk, {"visibility": "private"})
     removal, upsert = events()
@@ -140,7 +134,7 @@ def test_page_html_is_sanitized_not_rejected_and_bad_types_are_rejected(as_anna)
         ({"asset_items": [{"id": "a"}, {"id": "a"}]}, "asset_items[1].id"),
         ({"color": "red"}, "color"),
     ]:
-        with pytest.raises(InvalidNoteInput) as exc:
+        with pytest.raises(InvalidInput) as exc:
             services.update_page(as_anna, page.pk, changes)
         assert field in exc.value.details["field_errors"], (changes, exc.value.details)
     assert NotePage.objects.get(pk=page.pk).version == 2
@@ -177,7 +171,7 @@ def test_pages_insert_at_a_position_and_a_note_keeps_one_page(as_anna):
     assert [p.title for p in services.note_pages(note)] == ["null", "", "zwei"]
     services.delete_page(as_anna, inserted.pk)
     services.delete_page(as_anna, last.pk)
-    with pytest.raises(InvalidNoteInput):
+    with pytest.raises(InvalidInput):
         services.delete_page(as_anna, first.pk)
 
 
@@ -191,7 +185,7 @@ def test_search_finds_notes_by_name_and_page_content(as_anna, make_note):
 
 def test_only_empty_folders_can_be_deleted(as_anna, shared_folder, make_note):
     make_note("drin", folder=shared_folder)
-    with pytest.raises(InvalidNoteInput):
+    with pytest.raises(InvalidInput):
         services.delete_folder(as_anna, shared_folder.pk)
     Note.objects.all().delete()
     services.delete_folder(as_anna, shared_folder.pk)

@@ -105,20 +105,20 @@ def test_folder_note_page_lifecycle(anna_ctx):
     ("name", "args", "code"),
     [
         ("notizen_create_folder", {"name": ""}, "invalid_arguments"),
-        ("notizen_create_folder", {"name": "x", "parent_id": 987654}, "folder_not_found"),
+        ("notizen_create_folder", {"name": "x", "parent_id": 987654}, "note_folder_not_found"),
         ("notizen_create_folder", {"name": "x", "visibility": "public"}, "invalid_arguments"),
         ("notizen_create_folder", {"title": "x"}, "invalid_arguments"),
         ("notizen_create_note", {"name": "x" * 400}, "invalid_arguments"),
-        ("notizen_create_note", {"name": "x", "folder_id": 987654}, "folder_not_found"),
+        ("notizen_create_note", {"name": "x", "folder_id": 987654}, "note_folder_not_found"),
         ("notizen_create_note", {"name": "x", "html": "<p>a</p>", "text": "b"}, "invalid_input"),
         ("notizen_create_note", {"title": "x"}, "invalid_arguments"),
-        ("notizen_list_notes", {"folder_id": 987654}, "folder_not_found"),
+        ("notizen_list_notes", {"folder_id": 987654}, "note_folder_not_found"),
         ("notizen_list_notes", {"limit": 5000}, "invalid_arguments"),
         ("notizen_get_note", {"note_id": "abc"}, "invalid_arguments"),
         ("notizen_get_note", {"note_id": 987654}, "note_not_found"),
         ("notizen_update_note", {"note_id": 987654, "name": "x"}, "note_not_found"),
         ("notizen_create_page", {"note_id": 987654}, "note_not_found"),
-        ("notizen_update_page", {"page_id": 987654, "title": "x"}, "page_not_found"),
+        ("notizen_update_page", {"page_id": 987654, "title": "x"}, "note_page_not_found"),
         ("notizen_update_page", {"page_id": 1, "html": 12}, "invalid_arguments"),
         ("notizen_update_page", {"page_id": 1, "font_size": 500}, "invalid_arguments"),
         ("notizen_update_page", {"page_id": 1, "audio_attachments": [{"id": "a"}]}, "invalid_arguments"),
@@ -157,12 +157,15 @@ def test_another_persons_private_note_is_invisible_to_every_tool(
             call(ctx, "notizen_update_note", note_id=private_note.pk, name="gehackt").code == "note_not_found"
         )
         assert call(ctx, "notizen_create_page", note_id=private_note.pk).code == "note_not_found"
-        assert call(ctx, "notizen_update_page", page_id=page.pk, html="<p>x</p>").code == "page_not_found"
+        assert (
+            call(ctx, "notizen_update_page", page_id=page.pk, html="<p>x</p>").code == "note_page_not_found"
+        )
         assert call(ctx, "notizen_list_notes").output["total"] == 0
         assert call(ctx, "notizen_list_notes", query="Geheimnis").output["notes"] == []
         assert call(ctx, "notizen_list_folders").output["folders"] == []
         assert (
-            call(ctx, "notizen_create_note", name="x", folder_id=private_folder.pk).code == "folder_not_found"
+            call(ctx, "notizen_create_note", name="x", folder_id=private_folder.pk).code
+            == "note_folder_not_found"
         )
     assert Note.objects.get().name == "Annas Geheimnis" and not MutationEvent.objects.exists()
 

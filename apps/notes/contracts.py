@@ -1,0 +1,301 @@
+"""The typed contract of the Notizen operations: what callers send (input models, shared by the
+tools and the REST API) and what every surface answers with (output models; the builders in
+`records.py` produce exactly these shapes, checked at the API boundary and in tests).
+
+Page attachments (`asset_items`, `audio_attachments`) are checked by the services on every
+surface, so the REST API answers the same field errors (`audio_attachments[0].id`) as the page
+editor; the tools additionally declare the item shape, so the model sees it in its schema.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, Field, StringConstraints
+
+from apps.accounts.contracts import PersonRef
+from apps.core.contracts import Input, Output, PageInput, paged, wrapped
+from apps.notes import attachments
+from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, PAGE_HTML_MAX, PAGE_TITLE_MAX
+
+Visibility = Literal["shared", "private"]
+# Rich text and plain text keep their whitespace (indentation, blank lines) as sent.
+Content = Annotated[str, StringConstraints(strip_whitespace=False, max_length=PAGE_HTML_MAX)]
+
+
+# --- output -----------------------------------------------------------------------------------
+class NoteFolderOut(Output):
+    id: int
+    name: str
+    parent_id: int | None
+    visibility: Visibility
+    owner_id: int | None
+    sort_order: int
+    version: int
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    note_count: int | None = Field(default=None, description="Notes you see in it (folder lists only).")
+
+
+class NoteOut(Output):
+    id: int
+    name: str
+    folder_id: int | None
+    folder_name: str | None
+    visibility: Visibility
+    owner: PersonRef | None
+    created_by_service: str | None = Field(description="The service principal that created it.")
+    version: int
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    url: str
+    page_count: int | None = Field(default=None, description="Number of pages (note lists only).")
+
+
+class NoteAssetOut(Output):
+    id: str
+    kind: Literal["image", "file", "link", "drawing"]
+    title: str
+    url: str | None
+    mime_type: str | None
+    file_size: int | None
+    width: int | None
+    height: int | None
+    created_at: str | None
+
+
+class NoteAudioOut(Output):
+    id: str
+    title: str
+    transcript: str | None
+    mime_type: str | None
+    file_size: int | None
+    duration_ms: int | None
+    created_at: str | None
+
+
+class NotePageOut(Output):
+    id: int
+    note_id: int
+    title: str
+    ordinal: int
+    html: str = Field(description="Sanitized rich text.")
+    text: str = Field(description="Plain text of html (search, agents).")
+    font_family: str
+    font_size: int | None
+    asset_items: list[NoteAssetOut]
+    audio_attachments: list[NoteAudioOut]
+    version: int
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+
+class NotePageEventOut(NotePageOut):
+    """A page in a live event: a page too big for an event travels without its content
+    (`content_omitted`), and open editors fetch it."""
+
+    html: str | None
+    text: str | None
+    asset_items: list[NoteAssetOut] | None
+    audio_attachments: list[NoteAudioOut] | None
+    content_omitted: bool = False
+
+
+class NoteFolderList(Output):
+    folders: list[NoteFolderOut]
+
+
+class NoteWithPages(Output):
+    note: NoteOut
+    pages: list[NotePageOut]
+
+
+class NoteWithFirstPage(Output):
+    note: NoteOut
+    page: NotePageOut
+
+
+class NotePageList(Output):
+    pages: list[NotePageOut]
+
+
+NoteListPage = paged(NoteOut, "notes", name="NoteListPage")
+NoteFolderResult = wrapped(NoteFolderOut, "folder")
+NoteResult = wrapped(NoteOut, "note")
+NotePageResult = wrapped(NotePageOut, "page")
+
+
+# --- input: folders ---------------------------------------------------------------------------
+class NoteFolderCreate(Input):
+    name: str = Field(min_length=1, max_length=FOLDER_NAME_MAX)
+    parent_id: int | None = Field(default=None, description="Parent folder; default: top level.")
+    visibility: Visibility | None = Field(
+        default=None, description="Default: the parent's visibility, else shared with the office."
+    )
+
+
+class NoteFolderUpdate(Input):
+    """A partial change: fields left out stay; `parent_id: null` moves the folder to the top."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=FOLDER_NAME_MAX)
+    parent_id: int | None = None
+    expected_version: int | None = Field(
+        default=None, ge=1, description="Refuse the change if the folder's version differs."
+    )
+
+    def changes(self) -> dict[str, Any]:
+        return self.model_dump(include=self.model_fields_set - {"expected_version"})
+
+
+# --- input: notes -----------------------------------------------------------------------------
+class NoteFilter(PageInput):
+    folder_id: int | None = Field(
+        default=None,
+        validation_alias=AliasChoices("folder_id", "folder"),
+        description="Only notes in this folder.",
+    )
+    query: str | None = Field(
+        default=None,
+        max_length=200,
+        validation_alias=AliasChoices("query", "q"),
+        description="Words in the note name or its pages.",
+    )
+
+
+class NoteId(Input):
+    note_id: int = Field(description="The note's id.")
+
+
+class NoteCreate(Input):
+    name: str = Field(min_length=1, max_length=NOTE_NAME_MAX)
+    folder_id: int | None = Field(default=None, description="Folder; default: top level.")
+    visibility: Visibility | None = Field(
+        default=None, description="Default: the folder's visibility, else private to you."
+    )
+    page_title: str | None = Field(
+        default=None, max_length=PAGE_TITLE_MAX, description="Title of the first page."
+    )
+    html: Content | None = Field(default=None, description="First page as HTML.")
+    text: Content | None = Field(default=None, description="First page as plain text.")
+
+    def service_kwargs(self) -> dict[str, Any]:
+        return self.model_dump() | {"page_title": self.page_title or ""}
+
+
+class NoteUpdate(Input):
+    """A partial change. Fields left out stay as they are; `clear_fields` empties fields (a tool
+    sends every field, null meaning "unchanged"); on the REST surface an explicit null clears."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=NOTE_NAME_MAX)
+    folder_id: int | None = Field(default=None, description="Move into this folder.")
+    visibility: Visibility | None = None
+    clear_fields: list[Literal["folder_id"]] = Field(
+        default_factory=list, description='["folder_id"] moves the note to the top level.'
+    )
+    expected_version: int | None = Field(
+        default=None, ge=1, description="Refuse the change if the note's version differs."
+    )
+
+    def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
+        values = self.model_dump(include={"name", "folder_id", "visibility"})
+        given = (
+            self.model_fields_set if explicit_null_clears else {k for k, v in values.items() if v is not None}
+        )
+        changes = {k: values[k] for k in given if k in values}
+        for name in self.clear_fields:
+            changes[name] = None
+        return changes
+
+
+class NoteUpdateById(NoteUpdate):
+    note_id: int
+
+
+# --- input: pages -----------------------------------------------------------------------------
+class NoteAssetIn(Input):
+    id: str = Field(min_length=1, max_length=attachments.ID_MAX)
+    kind: Literal["image", "file", "link", "drawing"] | None = None
+    title: str | None = Field(default=None, max_length=attachments.TITLE_MAX)
+    url: str | None = Field(default=None, max_length=attachments.URL_MAX, description="https://… or /path")
+    mime_type: str | None = Field(default=None, max_length=100)
+    file_size: int | None = Field(default=None, ge=0)
+    width: int | None = Field(default=None, ge=0)
+    height: int | None = Field(default=None, ge=0)
+    created_at: str | None = None
+
+
+class NoteAudioIn(Input):
+    id: str = Field(min_length=1, max_length=attachments.ID_MAX)
+    title: str = Field(min_length=1, max_length=attachments.TITLE_MAX)
+    transcript: str | None = Field(default=None, max_length=attachments.TRANSCRIPT_MAX)
+    mime_type: str | None = Field(default=None, max_length=100, description="e.g. audio/mpeg")
+    file_size: int | None = Field(default=None, ge=0, description="Bytes.")
+    duration_ms: int | None = Field(default=None, ge=0)
+    created_at: str | None = Field(default=None, description="ISO 8601 with offset.")
+
+
+ASSET_ITEMS = "Replaces the page's assets: id, kind (image, file, link, drawing), title, url, …"
+AUDIO_ATTACHMENTS = "Replaces the page's audio attachments: id, title, transcript, mime_type, …"
+
+
+class NotePageContent(Input):
+    title: str | None = Field(default=None, max_length=PAGE_TITLE_MAX)
+    html: Content | None = Field(
+        default=None,
+        description="Rich text (p, h1-h3, b, i, u, lists, links, tables, inline font styles); "
+        "scripts and event handlers are removed.",
+    )
+    text: Content | None = Field(default=None, description="Plain text instead of html.")
+    font_family: str | None = Field(default=None, max_length=60, description="Page font, e.g. Georgia.")
+    font_size: int | None = Field(default=None, description="Page font size in points (6 to 96).")
+    asset_items: list[dict[str, Any]] | None = Field(default=None, description=ASSET_ITEMS)
+    audio_attachments: list[dict[str, Any]] | None = Field(default=None, description=AUDIO_ATTACHMENTS)
+
+
+class NotePageCreate(NotePageContent):
+    position: int | None = Field(default=None, ge=0, description="0 = first page; default: last.")
+
+    def service_kwargs(self) -> dict[str, Any]:
+        values = self.model_dump(mode="json", include=set(NotePageCreate.model_fields))
+        return values | {"title": self.title or ""}
+
+
+class NotePageUpdate(NotePageContent):
+    """A partial change: fields left out stay as they are. `html` or `text` replace the content;
+    each attachment list replaces the stored one."""
+
+    clear_fields: list[Literal["font_family", "font_size"]] = Field(
+        default_factory=list, description="Fields to reset to the default."
+    )
+    expected_version: int | None = Field(
+        default=None, ge=1, description="Refuse the change if the page's version differs."
+    )
+
+    def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
+        values = self.model_dump(mode="json", include=set(NotePageContent.model_fields))
+        given = (
+            self.model_fields_set if explicit_null_clears else {k for k, v in values.items() if v is not None}
+        )
+        changes = {k: values[k] for k in given if k in values}
+        for name in self.clear_fields:
+            changes[name] = None
+        return changes
+
+
+class _TypedPageContent(Input):
+    """What the tools declare beyond the REST shape: bounded font sizes and typed attachments."""
+
+    font_size: int | None = Field(default=None, ge=6, le=96, description="Page font size in points.")
+    asset_items: list[NoteAssetIn] | None = Field(default=None, description="Replaces the page's assets.")
+    audio_attachments: list[NoteAudioIn] | None = Field(
+        default=None, description="Replaces the page's audio attachments."
+    )
+
+
+class NotePageCreateInNote(_TypedPageContent, NotePageCreate):
+    note_id: int
+
+
+class NotePageUpdateById(_TypedPageContent, NotePageUpdate):
+    page_id: int
