@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from apps.core.admin_bases import ReadOnlyAdmin
 from apps.mutations.models import MutationEvent
 
 
 @admin.register(MutationEvent)
-class MutationEventAdmin(admin.ModelAdmin):
+class MutationEventAdmin(ReadOnlyAdmin):
     """Read-only: events are written by services and removed by the retention job."""
 
     list_display = (
@@ -22,12 +23,3 @@ class MutationEventAdmin(admin.ModelAdmin):
     list_select_related = ("user",)
     date_hierarchy = "created_at"
     show_full_result_count = False  # counting a large event table on every page is slow
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

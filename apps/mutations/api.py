@@ -17,17 +17,14 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from apps.core.api import ApiView, endpoint, parse
+from apps.mutations import contracts as c
 from apps.mutations import services
-from apps.mutations.serializers import (
-    CursorQuerySerializer,
-    MutationEventPageSerializer,
-    StreamQuerySerializer,
-)
 
 POLL_SECONDS = 1.0
 HEARTBEAT_SECONDS = 15.0
@@ -35,53 +32,71 @@ HEARTBEAT_SECONDS = 15.0
 # re-authenticates (a logged-out or disabled user stops receiving) and recycles connections.
 STREAM_MAX_SECONDS = 10 * 60
 RETRY_MILLISECONDS = 3000
+TAGS = ["ui-mutation-events"]
+STREAM_RESPONSE = OpenApiResponse(
+    OpenApiTypes.STR, description="text/event-stream: `mutation` events and `: keepalive` comments."
+)
 
 
-class MutationEventListView(APIView):
+class MutationEventListView(ApiView):
     """The caller's UI mutation events after a cursor, oldest first."""
 
-    @extend_schema(
+    @endpoint(
+        query=c.CursorQuery,
+        output=c.MutationEventPage,
+        summary="Your UI mutation events after a cursor",
         operation_id="ui_mutation_events_list",
-        parameters=[CursorQuerySerializer],
-        responses=MutationEventPageSerializer,
+        tags=TAGS,
         description=(
             "Events visible to the caller with an id greater than `after`. Repeat with "
             "`after=next_after` until fewer than `limit` events come back. Treat only explicit "
             "`remove` actions as deletions."
         ),
     )
-    def get(self, request: Request) -> Response:
-        query = CursorQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        after, limit = query.validated_data["after"], query.validated_data["limit"]
-        events = list(services.visible_events(request.user, after, limit))
-        return Response(
-            {
-                "events": [services.serialize_event(event) for event in events],
-                "next_after": events[-1].id if events else after,
-            }
-        )
+    def get(self, request: Request, query: c.CursorQuery):
+        events = list(services.visible_events(request.user, query.after, query.limit))
+        return {
+            "events": [services.serialize_event(event) for event in events],
+            "next_after": events[-1].id if events else query.after,
+        }
 
 
-class _StreamGate(APIView):
-    """DRF's authentication, permission and throttle checks for the SSE view.
+class _StreamGate(ApiView):
+    """DRF's authentication, permission and throttle checks for the SSE view, and its OpenAPI
+    description (the stream itself is not a DRF view, see `mutation_event_stream`).
 
     The stream must be an async view to hold thousands of connections; DRF views are sync. This
     view runs the same lifecycle and hands back who asked and from where to start.
     """
 
-    def get(self, request: Request) -> Response:
-        data: dict[str, Any] = {}
-        if "after" in request.query_params:
-            data["after"] = request.query_params["after"]
-        if request.headers.get("Last-Event-ID"):
-            data["last_event_id"] = request.headers["Last-Event-ID"]
-        query = StreamQuerySerializer(data=data)
-        query.is_valid(raise_exception=True)
-        validated = query.validated_data
-        after = validated.get("last_event_id")
-        if after is None:
-            after = validated.get("after")
+    # The body is text, not JSON: the media-typed response replaces the endpoint's own (an
+    # `extra_responses` entry would be merged into an empty 200 that has no content).
+    @extend_schema(responses={(200, "text/event-stream"): STREAM_RESPONSE})
+    @endpoint(
+        query=c.StreamQuery,
+        output=None,
+        summary="Your UI mutation events as Server-Sent Events",
+        operation_id="ui_mutation_events_stream",
+        tags=TAGS,
+        description=(
+            "One `mutation` event per UI mutation event (`id:` = the event id, `data:` = the event "
+            "as the JSON cursor returns it), `: keepalive` comments in between. Without `after` or "
+            "`Last-Event-ID` the stream starts at the newest event. It ends after ten minutes; "
+            "the EventSource reconnects with Last-Event-ID."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "Last-Event-ID",
+                int,
+                OpenApiParameter.HEADER,
+                description="Resume after this event id (sent by an EventSource); wins over ?after=.",
+            )
+        ],
+    )
+    def get(self, request: Request, query: c.StreamQuery) -> Response:
+        header = request.headers.get("Last-Event-ID")
+        resume = parse(c.StreamResume, {"last_event_id": header} if header else {})
+        after = resume.last_event_id if resume.last_event_id is not None else query.after
         return Response({"user": request.user, "after": after})
 
 
@@ -105,6 +120,11 @@ async def mutation_event_stream(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
     return response
+
+
+# The URL routes to the async view; OpenAPI finds an API view by its `cls`, as `as_view()` sets it.
+mutation_event_stream.cls = _StreamGate
+mutation_event_stream.initkwargs = {}
 
 
 def _next_events(user: Any, cursor: int) -> list[dict[str, Any]]:
