@@ -1,44 +1,27 @@
-from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
-from rest_framework.response import Response
-from rest_framework.views import APIView
+"""`GET /api/v1/notifications`: a person's notifications after a cursor, for polling devices."""
 
-from apps.accounts.principal import Principal
+from __future__ import annotations
+
+from apps.core.api import ApiView, endpoint
+from apps.notifications import contracts as c
 from apps.notifications import services
-from apps.notifications.models import Notification
 
 
-class NotificationSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Notification
-        fields = ["id", "kind", "title", "body", "url", "data", "created_at", "read_at"]
-
-
-class CursorSerializer(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, default=0)
-    limit = serializers.IntegerField(min_value=1, max_value=services.MAX_PAGE, default=50)
-
-
-class NotificationListView(APIView):
+class NotificationListView(ApiView):
     """Cursor-based and read-only: polling devices never mark anything read."""
 
     required_scopes = ["notifications:read"]
 
-    @extend_schema(
+    @endpoint(
+        query=c.NotificationCursor,
+        output=c.NotificationPage,
         summary="Notifications after a cursor",
+        operation_id="v1_notifications_list",
         tags=["notifications"],
-        parameters=[OpenApiParameter("after", int), OpenApiParameter("limit", int)],
-        responses=NotificationSerializer(many=True),
     )
-    def get(self, request):
-        cursor = CursorSerializer(data=request.query_params)
-        if not cursor.is_valid():
-            return Response(
-                {"code": "invalid_request", "message": _("Invalid cursor."), "errors": cursor.errors}, 400
-            )
-        items = services.list_after(Principal.for_user(request.user), **cursor.validated_data)
-        next_after = items[-1].pk if items else cursor.validated_data["after"]
-        return Response(
-            {"notifications": NotificationSerializer(items, many=True).data, "next_after": next_after}
-        )
+    def get(self, request, query: c.NotificationCursor):
+        items = services.list_after(request.principal, after=query.after, limit=query.limit)
+        return {
+            "notifications": [c.NotificationOut.of(note) for note in items],
+            "next_after": items[-1].pk if items else query.after,
+        }
