@@ -1,12 +1,11 @@
 """Control plane for credentials. Rows are never edited or deleted here (revocation keeps the
-audit trail); creating a key goes through the service and the key is shown once, in the response
-to the add form itself."""
+audit trail); creating a key goes through the service (`ServiceAdmin`: a refusal is shown on the
+form) and the key is shown once, in the response to the add form itself."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -15,10 +14,11 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from apps.accounts.principal import Principal
-from apps.apikeys import errors, services
+from apps.apikeys import services
 from apps.apikeys.forms import ApiKeyCreateForm
 from apps.apikeys.models import ApiKey, DeviceToken
+from apps.core.admin_bases import ReadOnlyAdmin, ServiceAdmin
+from apps.core.web import reported
 
 READONLY_KEY_FIELDS = (
     "name",
@@ -64,8 +64,15 @@ class ApiKeyAdminAddForm(forms.ModelForm):
         fields = ["name"]
 
 
+class RevokeMixin:
+    """The `revoke` action permission: administrators only (the service checks it again)."""
+
+    def has_revoke_permission(self, request) -> bool:
+        return bool(getattr(request.user, "is_admin", False)) and self.has_view_permission(request)
+
+
 @admin.register(ApiKey)
-class ApiKeyAdmin(admin.ModelAdmin):
+class ApiKeyAdmin(RevokeMixin, ServiceAdmin):
     list_display = (
         "prefix",
         "name",
@@ -92,15 +99,12 @@ class ApiKeyAdmin(admin.ModelAdmin):
     def status_label(self, obj: ApiKey) -> str:
         return {"active": _("active"), "expired": _("expired"), "revoked": _("revoked")}[obj.status]
 
-    # --- permissions: view, add and revoke only ---------------------------------------------
+    # --- permissions: view, add and revoke only (a key is never edited or deleted) -----------
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
-
-    def has_revoke_permission(self, request) -> bool:
-        return bool(getattr(request.user, "is_admin", False)) and self.has_view_permission(request)
 
     # --- add: through the service, key shown once -------------------------------------------
     def get_fieldsets(self, request, obj=None):
@@ -114,24 +118,19 @@ class ApiKeyAdmin(admin.ModelAdmin):
             kwargs["form"] = ApiKeyAdminAddForm
         return super().get_form(request, obj, **kwargs)
 
-    def save_model(self, request, obj, form, change) -> None:
-        if change:
-            return
-        try:
-            key, plaintext = services.create_api_key(
-                Principal.for_user(request.user),
-                name=form.cleaned_data["name"],
-                scopes=form.cleaned_data["scopes"],
-                expires_in_days=form.cleaned_data.get("expires_in_days"),
-            )
-        except errors.ApiKeyError as exc:
-            # The form validated the same rules; this only happens when the actor is not an admin.
-            raise PermissionDenied(exc.message) from None
+    def service_save(self, request, obj, form, change):
+        key, plaintext = services.create_api_key(
+            request.principal,
+            name=form.cleaned_data["name"],
+            scopes=form.cleaned_data["scopes"],
+            expires_in_days=form.cleaned_data.get("expires_in_days"),
+        )
         for field in ApiKey._meta.concrete_fields:
             setattr(obj, field.attname, getattr(key, field.attname))
         obj._state.adding = False
         obj._state.db = key._state.db
         request._apikeys_plaintext = plaintext
+        return obj
 
     def response_add(self, request, obj, post_url_continue=None):
         """Render the key in this response (never via session or cookie storage)."""
@@ -157,11 +156,13 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Revoke selected API keys"), permissions=["revoke"])
     def revoke_selected(self, request, queryset) -> None:
-        principal = Principal.for_user(request.user)
         count = 0
-        for key in queryset.filter(revoked_at__isnull=True):
-            services.revoke_api_key(principal, key_id=key.pk)
-            count += 1
+        with reported(request) as outcome:
+            for key in queryset.filter(revoked_at__isnull=True):
+                services.revoke_api_key(request.principal, key_id=key.pk)
+                count += 1
+        if outcome.failed:
+            return
         self.message_user(
             request,
             ngettext("%(count)d API key revoked.", "%(count)d API keys revoked.", count) % {"count": count},
@@ -170,7 +171,9 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
 
 @admin.register(DeviceToken)
-class DeviceTokenAdmin(admin.ModelAdmin):
+class DeviceTokenAdmin(RevokeMixin, ReadOnlyAdmin):
+    """Tokens are issued by signing in on a device; here they are only looked at and revoked."""
+
     list_display = ("device_name", "user", "prefix", "created_at", "last_used_at", "revoked_at")
     list_filter = (("revoked_at", admin.EmptyFieldListFilter), "created_at")
     search_fields = ("device_name", "prefix", "user__email")
@@ -179,23 +182,14 @@ class DeviceTokenAdmin(admin.ModelAdmin):
     readonly_fields = fields
     actions = ["revoke_selected"]
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_revoke_permission(self, request) -> bool:
-        return bool(getattr(request.user, "is_admin", False)) and self.has_view_permission(request)
-
     @admin.action(description=_("Sign out selected devices"), permissions=["revoke"])
     def revoke_selected(self, request, queryset) -> None:
-        count = services.revoke_device_tokens_as_admin(
-            Principal.for_user(request.user), queryset.values_list("pk", flat=True)
-        )
+        with reported(request) as outcome:
+            count = services.revoke_device_tokens_as_admin(
+                request.principal, queryset.values_list("pk", flat=True)
+            )
+        if outcome.failed:
+            return
         self.message_user(
             request,
             ngettext("%(count)d device signed out.", "%(count)d devices signed out.", count)

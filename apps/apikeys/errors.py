@@ -1,7 +1,9 @@
-"""Domain errors of API keys and device tokens, each with a stable `code`.
+"""Domain errors of API keys and device tokens: this app's table of codes.
 
-Pages, the admin, the management command and the DRF authenticators all catch these and show
-`message`; clients and tests branch on `code`. Messages never contain key material.
+The codes keep their `apikeys_…` / `api_key_…` / `device_token_…` spelling (clients and the
+command's users see them); the classes derive from the shared bases of `apps.core.errors`, so the
+HTTP status of each comes from one place. Pages, the admin, the management command and the DRF
+authenticators catch `ApiKeyError` and show `message`; messages never contain key material.
 """
 
 from __future__ import annotations
@@ -10,15 +12,13 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import DomainError
+from apps.core import errors as base
 
 
-class ApiKeyError(DomainError):
-    """Base class: `code` is stable, `message` is human-readable and safe to show; the API's
-    exception handler turns it into `{"code", "message", "details"}` with `http_status`."""
+class ApiKeyError(base.DomainError):
+    """Base of this app's errors (declares no code of its own): raised without a message, an
+    error says its class's `default_message`."""
 
-    code = "apikeys_error"
-    http_status = 400
     default_message = _("The request could not be completed.")
 
     def __init__(self, message: str | None = None, *, details: Any = None) -> None:
@@ -26,13 +26,16 @@ class ApiKeyError(DomainError):
 
 
 # --- management ------------------------------------------------------------------------------
-class NotAllowed(ApiKeyError):
+class NotAllowed(ApiKeyError, base.Forbidden):
+    """Only administrators manage API keys (and sign other members' devices out)."""
+
     code = "apikeys_forbidden"
-    http_status = 403
     default_message = _("Only administrators can manage API keys.")
 
 
-class InvalidScope(ApiKeyError):
+class InvalidScope(ApiKeyError, base.InvalidInput):
+    """An unknown scope, or none; `details.unknown_scopes` lists the unknown ones."""
+
     code = "apikeys_invalid_scope"
     default_message = _("Unknown scope.")
 
@@ -43,24 +46,26 @@ class InvalidScope(ApiKeyError):
         super().__init__(message, details={"unknown_scopes": self.unknown})
 
 
-class InvalidInput(ApiKeyError):
+class InvalidInput(ApiKeyError, base.InvalidInput):
+    """A key's or device's name, or a key's expiry, is out of range."""
+
     code = "apikeys_invalid_input"
     default_message = _("Please check your input.")
 
 
-class KeyNotFound(ApiKeyError):
+class KeyNotFound(ApiKeyError, base.NotFound):
     code = "apikeys_not_found"
-    http_status = 404
     default_message = _("No such API key.")
 
 
-class DeviceTokenNotFound(ApiKeyError):
+class DeviceTokenNotFound(ApiKeyError, base.NotFound):
+    """Missing, or another member's: both answer alike so token ids cannot be probed."""
+
     code = "device_token_not_found"
-    http_status = 404
     default_message = _("No such device token.")
 
 
-class InvalidCredentials(ApiKeyError):
+class InvalidCredentials(ApiKeyError, base.InvalidInput):
     """Password login failed; one message for unknown e-mail, wrong password and inactive user."""
 
     code = "invalid_credentials"
@@ -69,7 +74,7 @@ class InvalidCredentials(ApiKeyError):
 
 # --- authentication --------------------------------------------------------------------------
 class CredentialError(ApiKeyError):
-    """A presented key or token was refused. Only a caller holding the correct secret learns
+    """A presented key or token was refused (401). Only a caller holding the correct secret learns
     *why* (revoked, expired, owner inactive); everyone else gets the generic `invalid`."""
 
     http_status = 401

@@ -3,12 +3,17 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.apikeys.contracts import ApiKeyCreate
 from apps.apikeys.models import Scope
 from apps.apikeys.services import MAX_EXPIRY_DAYS, MAX_NAME_LENGTH
+from apps.core.forms import InputModelForm
 
 
-class ApiKeyCreateForm(forms.Form):
-    """Shared by the Developer page and the admin; the service validates again."""
+class ApiKeyCreateForm(InputModelForm):
+    """The Developer page's form (the admin's add form reuses its fields); it validates through
+    the operation's input model, and the service validates again."""
+
+    input_model = ApiKeyCreate
 
     name = forms.CharField(
         label=_("Name"),

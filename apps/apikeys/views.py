@@ -13,10 +13,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from apps.accounts.principal import Principal
-from apps.apikeys import errors, services
+from apps.apikeys import services
 from apps.apikeys.forms import ApiKeyCreateForm
 from apps.apikeys.models import ApiKey, DeviceToken
+from apps.core.errors import DomainError
+from apps.core.web import form_errors, reported
 
 
 def _forbidden(request: HttpRequest) -> HttpResponse:
@@ -38,14 +39,9 @@ def developer(request: HttpRequest) -> HttpResponse:
         form = ApiKeyCreateForm(request.POST)
         if form.is_valid():
             try:
-                key, plaintext = services.create_api_key(
-                    Principal.for_user(request.user),
-                    name=form.cleaned_data["name"],
-                    scopes=form.cleaned_data["scopes"],
-                    expires_in_days=form.cleaned_data["expires_in_days"],
-                )
-            except errors.ApiKeyError as exc:
-                form.add_error(None, exc.message)
+                key, plaintext = services.create_api_key(request.principal, **form.validated.model_dump())
+            except DomainError as exc:
+                form_errors(form, exc)
             else:
                 context = _developer_context(ApiKeyCreateForm(), key, plaintext)
                 return render(request, "apikeys/developer.html", context)
@@ -58,11 +54,9 @@ def developer(request: HttpRequest) -> HttpResponse:
 def revoke_key(request: HttpRequest, key_id: int) -> HttpResponse:
     if not request.user.is_admin:
         return _forbidden(request)
-    try:
-        key = services.revoke_api_key(Principal.for_user(request.user), key_id=key_id)
-    except errors.ApiKeyError as exc:
-        messages.error(request, exc.message)
-    else:
+    with reported(request) as outcome:
+        key = services.revoke_api_key(request.principal, key_id=key_id)
+    if not outcome.failed:
         messages.success(request, _("The API key %(prefix)s has been revoked.") % {"prefix": key.prefix})
     return HttpResponseRedirect(reverse("apikeys:developer"))
 
@@ -77,11 +71,9 @@ def devices(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def revoke_device(request: HttpRequest, token_id: int) -> HttpResponse:
-    try:
+    with reported(request) as outcome:
         token = services.revoke_device_token(request.user, token_id)
-    except errors.DeviceTokenNotFound as exc:
-        messages.error(request, exc.message)
-    else:
+    if not outcome.failed:
         messages.success(
             request, _("The device “%(name)s” has been signed out.") % {"name": token.device_name}
         )

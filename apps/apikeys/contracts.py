@@ -1,0 +1,78 @@
+"""The typed contract of the device-token endpoints (`/api/v1/auth/…`): what a member's app sends
+to sign in and what it gets back. API keys themselves are an admin control-plane credential,
+made on the Developer page, in the admin and with `manage.py apikey`, never over the API."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any
+
+from pydantic import Field, StringConstraints
+
+from apps.apikeys.models import DeviceToken
+from apps.apikeys.services import MAX_EXPIRY_DAYS, MAX_NAME_LENGTH
+from apps.core.contracts import Input, Output, PageInput, paged
+
+# A password is taken exactly as typed: no trimming.
+Password = Annotated[str, StringConstraints(strip_whitespace=False)]
+
+
+# --- input ------------------------------------------------------------------------------------
+class ApiKeyCreate(Input):
+    """An admin mints a key (Developer page, admin); the service checks the same rules again and
+    names unknown scopes (`apikeys_invalid_scope`)."""
+
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH, description="What the key is for.")
+    scopes: list[str] = Field(min_length=1, description="What the key may be used for.")
+    expires_in_days: int | None = Field(
+        default=None, ge=1, le=MAX_EXPIRY_DAYS, description="Empty: the key does not expire."
+    )
+
+
+class ObtainToken(Input):
+    email: str = Field(
+        min_length=1, max_length=254, description="The e-mail address the member signs in with."
+    )
+    password: Password = Field(
+        min_length=1, max_length=1024, json_schema_extra={"format": "password", "writeOnly": True}
+    )
+    device_name: str = Field(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        description="Shown in the member's device list, e.g. “Anna's iPhone”.",
+    )
+
+
+class DeviceTokenFilter(PageInput):
+    """The caller's own active device tokens, newest first."""
+
+
+# --- output -----------------------------------------------------------------------------------
+class IssuedToken(Output):
+    token: str = Field(description="Send as `Authorization: Token <token>`. Shown only once.")
+    id: int
+    device_name: str
+
+
+class DeviceTokenOut(Output):
+    id: int
+    device_name: str
+    prefix: str = Field(description="The token's public prefix (never the secret).")
+    created_at: dt.datetime
+    last_used_at: dt.datetime | None
+    current: bool = Field(description="True for the token making this request.")
+
+    @classmethod
+    def of(cls, token: DeviceToken, *, auth: Any = None) -> DeviceTokenOut:
+        return cls(
+            id=token.pk,
+            device_name=token.device_name,
+            prefix=token.prefix,
+            created_at=token.created_at,
+            last_used_at=token.last_used_at,
+            current=isinstance(auth, DeviceToken) and auth.pk == token.pk,
+        )
+
+
+# `results` is the key the device list has always used (clients read it).
+DeviceTokenPage = paged(DeviceTokenOut, "results", name="DeviceTokenPage")
