@@ -95,7 +95,7 @@ def test_another_persons_private_note_is_invisible(client, ben, private_note, pr
         json.dumps({"html": "<p>x</p>"}),
         content_type="application/json",
     )
-    assert saved.status_code == 404 and saved.json()["code"] == "page_not_found"
+    assert saved.status_code == 404 and saved.json()["code"] == "note_page_not_found"
     assert client.post(reverse("notes:delete-note", args=[private_note.pk])).status_code == 404
     assert NotePage.objects.get().html == "<p>Inhalt</p>"
 
