@@ -3,6 +3,9 @@
 Identity comes only from the authenticated credential (an API key acts as its creator); identity
 fields in the body (userId, session, principal …) are ignored by construction: the body is read
 for `tool`, `arguments` and `idempotency_key` only.
+
+The execute endpoint answers every outcome, bad requests included, in the tool-result envelope
+(`contracts.ToolResultOut`), so it reads its body itself instead of through `endpoint(body=…)`.
 """
 
 from __future__ import annotations
@@ -11,17 +14,19 @@ import json
 
 from django.conf import settings
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse
+from pydantic import ValidationError
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from apps.accounts.principal import Principal, PrincipalError
+from apps.accounts.principal import PrincipalError
+from apps.core.api import ApiView, dump, endpoint
 from apps.tools import catalog, idempotency
+from apps.tools import contracts as c
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
 from apps.tools.results import ToolResult
+
+TAGS = ["tools"]
 
 # Where each failure code lands in HTTP. Everything not listed: 400 (a handled domain failure).
 STATUS_BY_CODE = {
@@ -45,68 +50,60 @@ def http_status_for(result: ToolResult) -> int:
 
 
 def context_for(request) -> ToolContext:
+    principal = request.principal
+    principal.user  # noqa: B018 (resolves the lazy principal: a disabled account is refused here)
     scopes = getattr(request.auth, "scopes", None)
     return ToolContext(
-        principal=Principal.for_user(request.user),
+        principal=principal,
         surface="api",
         scopes=frozenset(scopes) if scopes is not None else None,
         time_zone=request.headers.get("X-User-Timezone") or None,
     )
 
 
+def answer(result: ToolResult, http_status: int, headers: dict | None = None) -> Response:
+    return Response(dump(c.ToolResultOut, result.as_dict()), status=http_status, headers=headers)
+
+
 def error(code: str, message: str, http_status: int) -> Response:
-    return Response(ToolResult.failure(code, message).as_dict(), status=http_status)
+    return answer(ToolResult.failure(code, message), http_status)
 
 
-ResultSchema = inline_serializer(
-    "ToolResult",
-    {
-        "ok": serializers.BooleanField(),
-        "output": serializers.JSONField(allow_null=True),
-        "code": serializers.CharField(allow_null=True),
-        "message": serializers.CharField(),
-        "ui_actions": serializers.ListField(child=serializers.DictField()),
-        "trigger_reload": serializers.BooleanField(),
-        "refresh_topic": serializers.CharField(),
-        "mutation_event_id": serializers.IntegerField(allow_null=True),
-    },
-)
-
-
-class ToolCatalogView(APIView):
+class ToolCatalogView(ApiView):
     required_scopes = ["tools:execute"]
 
-    @extend_schema(
-        responses=OpenApiTypes.OBJECT,
+    @endpoint(
+        output=c.ToolCatalog,
         summary="Tools the caller may use, with their JSON schemas",
-        tags=["tools"],
+        operation_id="v1_tools_retrieve",
+        tags=TAGS,
     )
     def get(self, request):
         ctx = context_for(request)
-        return Response({"tools": [catalog.describe(t) for t in catalog.visible_tools(ctx)]})
+        return {"tools": [catalog.describe(t) for t in catalog.visible_tools(ctx)]}
 
 
-class ToolExecuteView(APIView):
+def _envelope(description: str) -> OpenApiResponse:
+    return OpenApiResponse(c.ToolResultOut, description=description)
+
+
+class ToolExecuteView(ApiView):
     required_scopes = ["tools:execute"]
 
-    @extend_schema(
+    @endpoint(
+        request=c.ToolExecute,  # documented; the body is read by `post` itself (see `_parse`)
+        output=c.ToolResultOut,
         summary="Execute one tool as the authenticated user",
-        tags=["tools"],
-        request=inline_serializer(
-            "ToolExecuteRequest",
-            {
-                "tool": serializers.CharField(),
-                "arguments": serializers.DictField(required=False),
-                "idempotency_key": serializers.CharField(required=False),
-            },
-        ),
-        responses={
-            200: ResultSchema,
-            400: ResultSchema,
-            403: ResultSchema,
-            404: ResultSchema,
-            409: OpenApiResponse(description="idempotency key conflict"),
-            413: ResultSchema,
+        operation_id="v1_tools_execute_create",
+        tags=TAGS,
+        extra_responses={
+            202: _envelope("The call waits for an approval (`approval_required`)."),
+            400: _envelope("Bad request (`invalid_json`, `invalid_request`) or a handled tool failure."),
+            403: _envelope("`forbidden`, `module_not_installed:<slug>`, `CLAPILOT_NO_USER_CONTEXT`."),
+            404: _envelope("`unknown_tool`."),
+            409: _envelope("`idempotency_key_reused` or `idempotency_in_progress`."),
+            413: _envelope("`payload_too_large`."),
+            500: _envelope("`CLAPILOT_TOOL_EXECUTION_FAILED`, `CLAPILOT_TOOL_OUTPUT_SERIALIZATION_FAILED`."),
         },
     )
     def post(self, request):
@@ -123,23 +120,20 @@ class ToolExecuteView(APIView):
             body = json.loads(request.body or b"{}")
         except (json.JSONDecodeError, UnicodeDecodeError):
             return error("invalid_json", _("The request body is not valid JSON."), 400)
-        if not isinstance(body, dict) or not isinstance(body.get("tool"), str) or not body["tool"]:
-            return error("invalid_request", _("Send a JSON object with “tool” and “arguments”."), 400)
-        arguments = body.get("arguments", {})
-        key = body.get("idempotency_key")
-        if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 200):
-            return error("invalid_request", _("“idempotency_key” must be a string of 1–200 characters."), 400)
+        call = _parse(body)
+        if isinstance(call, Response):
+            return call
         try:
             ctx = context_for(request)
         except PrincipalError:
             return error("forbidden", _("This account is disabled."), 403)
-        if key is None:
-            result = dispatch(body["tool"], arguments, ctx)
-            return Response(result.as_dict(), status=http_status_for(result))
-        return self._idempotent(request, key, body["tool"], arguments, ctx)
+        if call.idempotency_key is None:
+            result = dispatch(call.tool, call.arguments, ctx)
+            return answer(result, http_status_for(result))
+        return self._idempotent(request, call, ctx)
 
-    def _idempotent(self, request, key: str, name: str, arguments, ctx: ToolContext) -> Response:
-        reservation = idempotency.reserve(request.user, key, name, arguments)
+    def _idempotent(self, request, call: c.ToolExecute, ctx: ToolContext) -> Response:
+        reservation = idempotency.reserve(request.user, call.idempotency_key, call.tool, call.arguments)
         if reservation.conflict == "reused":
             return error(
                 "idempotency_key_reused", _("This idempotency key was already used for another call."), 409
@@ -149,7 +143,19 @@ class ToolExecuteView(APIView):
         if reservation.replay is not None:
             first = reservation.replay
             return Response(first.result, status=first.http_status, headers={"Idempotent-Replayed": "true"})
-        result = dispatch(name, arguments, ctx)
+        result = dispatch(call.tool, call.arguments, ctx)
         code = http_status_for(result)
         idempotency.finish(reservation.record, result.as_dict(), code)
-        return Response(result.as_dict(), status=code)
+        return answer(result, code)
+
+
+def _parse(body) -> c.ToolExecute | Response:
+    """The call, or the envelope's `invalid_request` answer (identity fields are dropped)."""
+    if not isinstance(body, dict):
+        return error("invalid_request", _("Send a JSON object with “tool” and “arguments”."), 400)
+    try:
+        return c.ToolExecute.model_validate({k: body[k] for k in c.ToolExecute.model_fields if k in body})
+    except ValidationError as exc:
+        if any(e["loc"] and e["loc"][0] == "tool" for e in exc.errors()):
+            return error("invalid_request", _("Send a JSON object with “tool” and “arguments”."), 400)
+        return error("invalid_request", _("“idempotency_key” must be a string of 1–200 characters."), 400)

@@ -68,6 +68,14 @@ def set_installed(slug: str, installed: bool) -> None:
     invalidate()
 
 
+def reset_installed(slug: str) -> None:
+    """Drop a module's override: it follows the instance policy again (admin)."""
+    from apps.tools.models import ModuleInstall
+
+    ModuleInstall.objects.filter(slug=slug).delete()
+    invalidate()
+
+
 def set_policy(policy: str) -> None:
     from apps.core.services import set_setting
 

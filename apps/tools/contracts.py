@@ -1,0 +1,65 @@
+"""The typed contract of the tool framework's REST surface (`/api/v1/tools*`): the catalog, the
+execute request, and the seed's tool-result envelope every surface answers with (`ToolResult`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ConfigDict, Field
+
+from apps.core.contracts import Input, Output
+
+
+# --- input ------------------------------------------------------------------------------------
+class ToolExecute(Input):
+    """One tool call. Identity fields in the body (userId, session, principal …) are ignored: the
+    call acts as the authenticated credential."""
+
+    # Names and keys are taken exactly as sent (a padded name is an unknown tool, as always).
+    model_config = ConfigDict(str_strip_whitespace=False)
+
+    tool: str = Field(min_length=1, description="Exact tool name from the catalog.")
+    # Checked by the dispatcher, which answers `invalid_arguments` with field errors.
+    arguments: Any = Field(
+        default_factory=dict,
+        description="The tool's arguments (a JSON object).",
+        json_schema_extra={"type": "object", "additionalProperties": True},
+    )
+    idempotency_key: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="Replays the first result for the same key and payload; another payload gives 409.",
+    )
+
+
+# --- output -----------------------------------------------------------------------------------
+class ToolResultOut(Output):
+    """The result envelope (seed contract): `ok`, the tool's `output`, a stable `code` and a
+    `message` on failure, and the live UI mutation metadata."""
+
+    ok: bool
+    output: Any = Field(description="The tool's output (free JSON); on failure the error details.")
+    code: str | None = Field(description="Stable failure code; null on success.")
+    message: str
+    ui_actions: list[dict[str, Any]] = Field(description="Live UI actions of the mutation (uiActions).")
+    trigger_reload: bool
+    refresh_topic: str
+    mutation_event_id: int | None = Field(description="The mutation event the call recorded, if any.")
+
+
+class ToolDescription(Output):
+    name: str
+    description: str
+    family: str
+    families: list[str] = Field(description="Every family the tool belongs to (its own first).")
+    toolbox: str = Field(description="The toolbox (family) that brings the tool into a run.")
+    module: str | None = Field(description="The installable module that gates the tool; null: never gated.")
+    read_only: bool
+    reads_foreign_content: bool
+    surfaces: list[str]
+    parameters: dict[str, Any] = Field(description="The arguments' JSON schema (OpenAI function calling).")
+
+
+class ToolCatalog(Output):
+    tools: list[ToolDescription]
