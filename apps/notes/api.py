@@ -26,7 +26,9 @@ class FolderListView(ApiView):
         tags=TAGS,
     )
     def post(self, request, body: c.NoteFolderCreate):
-        return {"folder": folder_record(services.create_folder(request.principal, **body.model_dump()))}
+        return {
+            "folder": folder_record(services.create_folder(request.principal, **body.model_dump(mode="json")))
+        }
 
 
 class FolderDetailView(ApiView):

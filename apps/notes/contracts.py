@@ -10,6 +10,7 @@ editor; the tools additionally declare the item shape, so the model sees it in i
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, StringConstraints
@@ -19,7 +20,14 @@ from apps.core.contracts import Input, Output, PageInput, paged, wrapped
 from apps.notes import attachments
 from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, PAGE_HTML_MAX, PAGE_TITLE_MAX
 
-Visibility = Literal["shared", "private"]
+
+class NoteVisibility(StrEnum):
+    """Who sees a folder or note (its own OpenAPI component: other apps share the choices)."""
+
+    SHARED = "shared"
+    PRIVATE = "private"
+
+
 # Rich text and plain text keep their whitespace (indentation, blank lines) as sent.
 Content = Annotated[str, StringConstraints(strip_whitespace=False, max_length=PAGE_HTML_MAX)]
 
@@ -29,7 +37,7 @@ class NoteFolderOut(Output):
     id: int
     name: str
     parent_id: int | None
-    visibility: Visibility
+    visibility: NoteVisibility
     owner_id: int | None
     sort_order: int
     version: int
@@ -43,7 +51,7 @@ class NoteOut(Output):
     name: str
     folder_id: int | None
     folder_name: str | None
-    visibility: Visibility
+    visibility: NoteVisibility
     owner: PersonRef | None
     created_by_service: str | None = Field(description="The service principal that created it.")
     version: int
@@ -130,7 +138,7 @@ NotePageResult = wrapped(NotePageOut, "page")
 class NoteFolderCreate(Input):
     name: str = Field(min_length=1, max_length=FOLDER_NAME_MAX)
     parent_id: int | None = Field(default=None, description="Parent folder; default: top level.")
-    visibility: Visibility | None = Field(
+    visibility: NoteVisibility | None = Field(
         default=None, description="Default: the parent's visibility, else shared with the office."
     )
 
@@ -170,7 +178,7 @@ class NoteId(Input):
 class NoteCreate(Input):
     name: str = Field(min_length=1, max_length=NOTE_NAME_MAX)
     folder_id: int | None = Field(default=None, description="Folder; default: top level.")
-    visibility: Visibility | None = Field(
+    visibility: NoteVisibility | None = Field(
         default=None, description="Default: the folder's visibility, else private to you."
     )
     page_title: str | None = Field(
@@ -180,7 +188,7 @@ class NoteCreate(Input):
     text: Content | None = Field(default=None, description="First page as plain text.")
 
     def service_kwargs(self) -> dict[str, Any]:
-        return self.model_dump() | {"page_title": self.page_title or ""}
+        return self.model_dump(mode="json") | {"page_title": self.page_title or ""}
 
 
 class NoteUpdate(Input):
@@ -189,7 +197,7 @@ class NoteUpdate(Input):
 
     name: str | None = Field(default=None, min_length=1, max_length=NOTE_NAME_MAX)
     folder_id: int | None = Field(default=None, description="Move into this folder.")
-    visibility: Visibility | None = None
+    visibility: NoteVisibility | None = None
     clear_fields: list[Literal["folder_id"]] = Field(
         default_factory=list, description='["folder_id"] moves the note to the top level.'
     )
@@ -198,7 +206,7 @@ class NoteUpdate(Input):
     )
 
     def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
-        values = self.model_dump(include={"name", "folder_id", "visibility"})
+        values = self.model_dump(mode="json", include={"name", "folder_id", "visibility"})
         given = (
             self.model_fields_set if explicit_null_clears else {k for k, v in values.items() if v is not None}
         )

@@ -36,7 +36,7 @@ def list_folders(ctx: ToolContext, args: Input) -> dict:
     description="Create a note folder.",
 )
 def create_folder(ctx: ToolContext, args: c.NoteFolderCreate) -> dict:
-    return {"folder": folder_record(services.create_folder(ctx.principal, **args.model_dump()))}
+    return {"folder": folder_record(services.create_folder(ctx.principal, **args.model_dump(mode="json")))}
 
 
 @tool(
