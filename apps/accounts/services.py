@@ -4,25 +4,26 @@ from __future__ import annotations
 
 import secrets
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from apps.accounts.models import ServicePrincipal, User, validate_time_zone
 from apps.accounts.principal import Principal
-from apps.core.errors import DomainError
-
-
-class AccountsError(DomainError):
-    code = "accounts_error"
+from apps.core import validation
+from apps.core.errors import Forbidden, InvalidInput
 
 
 @transaction.atomic
 def update_preferences(principal: Principal, *, language: str, time_zone: str) -> User:
-    """A user changes their own language and time zone."""
+    """A user changes their own language and time zone (`invalid_input` names the bad field)."""
     if not principal.is_user:
-        raise AccountsError("Only a user has preferences.")
-    if language not in User.Language.values:
-        raise AccountsError(f"Unknown language {language!r}.")
-    validate_time_zone(time_zone)
+        raise Forbidden(_("Only a signed-in person has preferences."))
+    validation.choice(InvalidInput, language, "language", User.Language.values)
+    try:
+        validate_time_zone(time_zone)
+    except ValidationError as exc:
+        raise InvalidInput.field("time_zone", exc.messages[0]) from None
     user = User.objects.select_for_update().get(pk=principal.user.pk)
     user.language, user.time_zone = language, time_zone
     user.save(update_fields=["language", "time_zone"])

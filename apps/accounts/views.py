@@ -1,6 +1,5 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -13,7 +12,8 @@ from django.views.i18n import set_language
 from apps.accounts import services
 from apps.accounts.forms import PreferencesForm
 from apps.accounts.models import User
-from apps.accounts.principal import Principal
+from apps.core.errors import DomainError
+from apps.core.web import domain_errors, form_errors
 
 
 @login_required
@@ -23,9 +23,9 @@ def settings_page(request):
         form = PreferencesForm(request.POST)
         if form.is_valid():
             try:
-                services.update_preferences(Principal.for_user(user), **form.cleaned_data)
-            except (services.AccountsError, ValidationError):
-                form.add_error(None, _("These settings could not be saved. Please check your input."))
+                services.update_preferences(request.principal, **form.cleaned_data)
+            except DomainError as exc:
+                form_errors(form, exc)
             else:
                 translation.activate(form.cleaned_data["language"])
                 messages.success(request, _("Your settings have been saved."))
@@ -38,12 +38,13 @@ def settings_page(request):
 
 
 @require_POST
+@domain_errors
 def switch_language(request):
     """The header's language switch: stored in the profile when signed in, else in a cookie."""
     language = request.POST.get("language", "")
     user = request.user
     if user.is_authenticated and language in User.Language.values:
-        services.update_preferences(Principal.for_user(user), language=language, time_zone=user.time_zone)
+        services.update_preferences(request.principal, language=language, time_zone=user.time_zone)
         target = request.POST.get("next") or "/"
         if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
             target = "/"
