@@ -1,39 +1,27 @@
+"""Admin control plane of the wiki. Content changes through the pages and services (revisions,
+live events); the admin looks, deletes pages through the service and decides on proposals
+through the same service functions."""
+
 from django.contrib import admin, messages
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from apps.accounts.principal import Principal
+from apps.core.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.core.errors import DomainError
 from apps.wiki import proposals, services
 from apps.wiki.models import WikiPage, WikiProposal, WikiRevision
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Wiki content changes through the pages and services (revisions, live events); the admin
-    looks, and decides on proposals through the same service functions."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-
-class RevisionInline(admin.TabularInline):
+class RevisionInline(ReadOnlyInline):
     model = WikiRevision
     fk_name = "page"
-    extra = 0
     fields = ("number", "title", "author", "comment", "created_at")
     readonly_fields = fields
-    can_delete = False
     ordering = ("-number",)
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(WikiPage)
-class WikiPageAdmin(ReadOnlyAdmin):
+class WikiPageAdmin(NoAddMixin, ServiceAdmin):
     list_display = ("title", "slug", "updated_by", "updated_at")
     search_fields = ("title", "slug", "body")
     list_select_related = ("updated_by",)
@@ -41,20 +29,16 @@ class WikiPageAdmin(ReadOnlyAdmin):
     exclude = ("search",)
     inlines = [RevisionInline]
 
+    def has_change_permission(self, request, obj=None):
+        return False  # pages are edited on the wiki itself (revisions, live events)
+
     def get_deleted_objects(self, objs, request):
         """A page's revisions and proposals go with it; they are not deletable on their own."""
         deleted, counts, _perms_needed, protected = super().get_deleted_objects(objs, request)
         return deleted, counts, set(), protected
 
-    def delete_model(self, request, obj):
-        try:
-            services.delete_page(Principal.for_user(request.user), page_id=obj.pk)
-        except DomainError as exc:
-            messages.error(request, exc.message)
-
-    def delete_queryset(self, request, queryset):
-        for page in queryset:
-            self.delete_model(request, page)
+    def service_delete(self, request, obj):
+        services.delete_page(request.principal, page_id=obj.pk)
 
 
 @admin.register(WikiRevision)
@@ -62,9 +46,6 @@ class WikiRevisionAdmin(ReadOnlyAdmin):
     list_display = ("page", "number", "author", "comment", "created_at")
     list_select_related = ("page", "author")
     search_fields = ("page__title", "comment")
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(WikiProposal)
@@ -76,11 +57,12 @@ class WikiProposalAdmin(ReadOnlyAdmin):
     actions = ["accept", "reject"]
 
     def _decide(self, request, queryset, decide, done_message):
-        principal = Principal.for_user(request.user)
+        """Each proposal is decided on its own: one refusal (already decided, page moved on) is
+        reported with the proposal's name and does not stop the others."""
         done = 0
         for proposal in queryset:
             try:
-                decide(principal, proposal.pk)
+                decide(request.principal, proposal.pk)
                 done += 1
             except DomainError as exc:
                 messages.error(request, f"{proposal}: {exc.message}")

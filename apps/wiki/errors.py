@@ -1,6 +1,7 @@
-"""Stable failure codes of the wiki (tools, API and pages map them in one place)."""
+"""Stable failure codes of the wiki. Forbidden, invalid input and version conflicts use the shared
+bases of `apps.core.errors` as they are."""
 
-from apps.core.errors import DomainError, NotFound
+from apps.core.errors import Conflict, NotFound
 
 
 class PageNotFound(NotFound):
@@ -11,36 +12,19 @@ class ProposalNotFound(NotFound):
     code = "wiki_proposal_not_found"
 
 
-class InvalidWikiInput(DomainError):
-    """Bad values; `details` maps field → message."""
+class SlugTaken(Conflict):
+    """Another wiki page already has this address; `details.slug` names it."""
 
-    code = "invalid_input"
-
-
-class SlugTaken(DomainError):
-    code = "slug_taken"
-    http_status = 409
+    code = "wiki_slug_taken"
 
 
-class WikiForbidden(DomainError):
-    code = "forbidden"
-    http_status = 403
-
-
-class VersionConflict(DomainError):
-    """A direct edit was written against an older revision than the current one."""
-
-    code = "version_conflict"
-    http_status = 409
-
-
-class ProposalConflict(DomainError):
+class ProposalConflict(Conflict):
     """The page changed since the proposal was written: it cannot be applied as it is."""
 
     code = "proposal_conflict"
-    http_status = 409
 
 
-class ProposalNotPending(DomainError):
+class ProposalNotPending(Conflict):
+    """The proposal was already accepted or rejected."""
+
     code = "proposal_not_pending"
-    http_status = 409

@@ -52,6 +52,11 @@ class WikiPage(models.Model):
     def revision_number(self) -> int:
         return self.current_revision.number if self.current_revision_id and self.current_revision else 0
 
+    @property
+    def version(self) -> int:
+        """The page's version for optimistic checks (`apps.core.versioning`): its revision."""
+        return self.revision_number
+
 
 class WikiRevision(models.Model):
     page = models.ForeignKey(WikiPage, on_delete=models.CASCADE, related_name="revisions")

@@ -1,4 +1,5 @@
-"""The wire shapes of wiki pages, revisions and proposals (tools, pages and live events)."""
+"""The wire shapes of wiki pages, revisions and proposals (tools, pages and live events). Fast
+dict builders; `apps.wiki.contracts` declares every key they emit."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import html
 from django.db.models import QuerySet
 from django.urls import reverse
 
+from apps.accounts.contracts import person_ref
 from apps.wiki.models import WikiPage, WikiProposal, WikiRevision
 
 # ts_headline marks matches with these control characters; they never occur in page text, so
@@ -20,10 +22,6 @@ def with_relations(qs: QuerySet[WikiPage]) -> QuerySet[WikiPage]:
 
 def page_url(slug: str) -> str:
     return reverse("wiki:page", args=[slug])
-
-
-def _person(user) -> dict | None:
-    return {"id": user.pk, "name": user.get_full_name()} if user else None
 
 
 def page_summary(page: WikiPage) -> dict:
@@ -41,7 +39,7 @@ def page_summary(page: WikiPage) -> dict:
 def page_record(page: WikiPage) -> dict:
     return page_summary(page) | {
         "body": page.body,
-        "updated_by": _person(page.updated_by),
+        "updated_by": person_ref(page.updated_by),
         "created_at": page.created_at.isoformat(),
     }
 
@@ -49,6 +47,11 @@ def page_record(page: WikiPage) -> dict:
 def snippet_text(raw: str) -> str:
     """Plain-text snippet for the model: matches wrapped in **…**."""
     return (raw or "").replace(MARK_START, "**").replace(MARK_STOP, "**")
+
+
+def search_hit(page: WikiPage) -> dict:
+    """A page found by `services.search_pages` (annotated with `snippet` and `rank`)."""
+    return page_summary(page) | {"snippet": snippet_text(page.snippet), "rank": round(float(page.rank), 4)}
 
 
 def snippet_html(raw: str) -> str:
@@ -61,7 +64,7 @@ def revision_record(revision: WikiRevision) -> dict:
     return {
         "number": revision.number,
         "title": revision.title,
-        "author": _person(revision.author),
+        "author": person_ref(revision.author),
         "comment": revision.comment,
         "created_at": revision.created_at.isoformat(),
         "proposal_id": revision.proposal_id,
@@ -78,10 +81,10 @@ def proposal_record(proposal: WikiProposal) -> dict:
         "title": proposal.title,
         "comment": proposal.comment,
         "status": proposal.status,
-        "proposed_by": _person(proposal.proposed_by),
+        "proposed_by": person_ref(proposal.proposed_by),
         "proposed_by_service": proposal.proposed_by_service.name if proposal.proposed_by_service else None,
         "run_id": proposal.run_id or None,
-        "reviewer": _person(proposal.reviewer),
+        "reviewer": person_ref(proposal.reviewer),
         "decided_at": proposal.decided_at.isoformat() if proposal.decided_at else None,
         "reason": proposal.reason,
         "created_at": proposal.created_at.isoformat(),

@@ -18,8 +18,10 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.errors import Forbidden, InvalidInput
+from apps.core.versioning import check_version
 from apps.wiki import events
-from apps.wiki.errors import InvalidWikiInput, PageNotFound, SlugTaken, VersionConflict, WikiForbidden
+from apps.wiki.errors import PageNotFound, SlugTaken
 from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX, WikiPage, WikiProposal, WikiRevision
 from apps.wiki.records import MARK_START, MARK_STOP, page_record, with_relations
 
@@ -32,12 +34,12 @@ _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "
 
 
 # --- checks -----------------------------------------------------------------------------------
-def invalid(field: str, message: str) -> InvalidWikiInput:
-    return validation.field_error(InvalidWikiInput, field, message)
+def invalid(field: str, message: str) -> InvalidInput:
+    return validation.field_error(InvalidInput, field, message)
 
 
 def text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidWikiInput, value, field, max_length=max_length, required=required)
+    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
 
 
 def body_text(value: Any, field: str = "body") -> str:
@@ -65,12 +67,12 @@ def slug_from(value: Any, field: str = "slug") -> str:
 def require_reader(principal: Principal) -> None:
     service = principal.service
     if service is not None and service.kind == service.Kind.PUBLIC_EMBED:
-        raise WikiForbidden(_("The office wiki is not available here."))
+        raise Forbidden(_("The office wiki is not available here."))
 
 
 def require_person(principal: Principal, message: str | None = None) -> None:
     if principal.user is None:
-        raise WikiForbidden(message or _("Only a person can edit the wiki; propose a change instead."))
+        raise Forbidden(message or _("Only a person can edit the wiki; propose a change instead."))
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -221,12 +223,13 @@ def update_page(
     require_reader(principal)
     require_person(principal)
     page = get_page(principal, slug=slug, page_id=page_id, for_update=True)
-    if base_revision is not None and int(base_revision) != page.revision_number:
-        raise VersionConflict(
-            _("The page was changed by someone else in the meantime (now revision %(n)d).")
-            % {"n": page.revision_number},
-            details={"page": page_record(page)},
-        )
+    check_version(
+        page,
+        int(base_revision) if base_revision is not None else None,
+        message=_("The page was changed by someone else in the meantime (now revision %(n)d).")
+        % {"n": page.revision_number},
+        current=lambda: {"page": page_record(page)},
+    )
     new_title = text(title, "title", max_length=TITLE_MAX, required=True) if title is not None else page.title
     new_body = body_text(body) if body is not None else page.body
     comment = text(comment, "comment", max_length=COMMENT_MAX)
@@ -245,7 +248,7 @@ def delete_page(principal: Principal, *, page_id: Any) -> int:
     """Removing handbook pages is an administrator's decision (revisions and proposals go too)."""
     require_person(principal)
     if not principal.user.is_admin:
-        raise WikiForbidden(_("Only administrators can delete wiki pages."))
+        raise Forbidden(_("Only administrators can delete wiki pages."))
     page = get_page(principal, page_id=page_id, for_update=True)
     pk = page.pk
     page.delete()

@@ -11,20 +11,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.accounts.principal import Principal
-from apps.core.errors import DomainError
+from apps.core.errors import DomainError, VersionConflict
+from apps.core.web import domain_errors, form_errors, reported
 from apps.wiki import proposals, services
 from apps.wiki.diff import diff_lines
-from apps.wiki.errors import InvalidWikiInput, PageNotFound, SlugTaken, VersionConflict
 from apps.wiki.forms import PageForm, RejectForm
 from apps.wiki.markdown import render as render_markdown
 from apps.wiki.records import snippet_html
 
 PAGE_SIZE = 25
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
 
 
 def _page_number(request) -> int:
@@ -34,40 +29,20 @@ def _page_number(request) -> int:
         return 1
 
 
-def _page_or_404(request, slug: str):
-    try:
-        return services.get_page(_principal(request), slug=slug)
-    except PageNotFound:
-        raise Http404(_("This wiki page does not exist.")) from None
-
-
-def _form_errors(form, exc: DomainError) -> None:
-    fields = (exc.details or {}).get("field_errors", {}) if isinstance(exc.details, dict) else {}
-    placed = False
-    for field, message in fields.items():
-        if field in form.fields:
-            form.add_error(field, message)
-            placed = True
-    if not placed:
-        form.add_error(None, exc.message)
-
-
 @login_required
 def index(request):
-    principal = _principal(request)
+    principal = request.principal
     query = (request.GET.get("q") or "").strip()[:200]
     number = _page_number(request)
     offset = (number - 1) * PAGE_SIZE
     pages, total = [], 0
-    try:
+    with reported(request):
         if query and services.ts_query(query) is not None:
             pages, total = services.search_pages(principal, query, limit=PAGE_SIZE, offset=offset)
             for p in pages:
                 p.snippet_html = snippet_html(p.snippet)
         else:
             pages, total = services.list_pages(principal, limit=PAGE_SIZE, offset=offset)
-    except DomainError as exc:
-        messages.error(request, exc.message)
     params = request.GET.copy()
     params.pop("page", None)
     context = {
@@ -83,8 +58,9 @@ def index(request):
 
 
 @login_required
+@domain_errors
 def page(request, slug: str):
-    wiki_page = _page_or_404(request, slug)
+    wiki_page = services.get_page(request.principal, slug=slug)
     context = {
         "page": wiki_page,
         "html": render_markdown(wiki_page.body),
@@ -100,14 +76,14 @@ def create(request):
         data = form.cleaned_data
         try:
             created = services.create_page(
-                _principal(request),
+                request.principal,
                 title=data["title"],
                 slug=data["slug"] or None,
                 body=data["body"],
                 comment=data["comment"] or _("Created"),
             )
-        except (InvalidWikiInput, SlugTaken) as exc:
-            _form_errors(form, exc)
+        except DomainError as exc:  # bad values, a taken address: shown on the form
+            form_errors(form, exc)
         else:
             messages.success(request, _("The page was created."))
             return redirect("wiki:page", slug=created.slug)
@@ -115,8 +91,9 @@ def create(request):
 
 
 @login_required
+@domain_errors
 def edit(request, slug: str):
-    wiki_page = _page_or_404(request, slug)
+    wiki_page = services.get_page(request.principal, slug=slug)
     initial = {"title": wiki_page.title, "body": wiki_page.body, "base_revision": wiki_page.revision_number}
     form = PageForm(request.POST or None, initial=initial, editing=True)
     conflict = None
@@ -124,7 +101,7 @@ def edit(request, slug: str):
         data = form.cleaned_data
         try:
             services.update_page(
-                _principal(request),
+                request.principal,
                 page_id=wiki_page.pk,
                 title=data["title"],
                 body=data["body"],
@@ -133,13 +110,13 @@ def edit(request, slug: str):
             )
         except VersionConflict as exc:
             form.add_error(None, exc.message)
-            current = services.get_page(_principal(request), page_id=wiki_page.pk)
+            current = services.get_page(request.principal, page_id=wiki_page.pk)
             conflict = diff_lines(current.body, data["body"])
             # Saving again, after looking at the differences, deliberately replaces the new version.
             form.data = form.data.copy()
             form.data["base_revision"] = str(current.revision_number)
-        except InvalidWikiInput as exc:
-            _form_errors(form, exc)
+        except DomainError as exc:
+            form_errors(form, exc)
         else:
             messages.success(request, _("Saved."))
             return redirect("wiki:page", slug=wiki_page.slug)
@@ -147,9 +124,10 @@ def edit(request, slug: str):
 
 
 @login_required
+@domain_errors
 def history(request, slug: str):
-    principal = _principal(request)
-    wiki_page = _page_or_404(request, slug)
+    principal = request.principal
+    wiki_page = services.get_page(principal, slug=slug)
     revisions = services.list_revisions(principal, wiki_page)
     by_number = {r.number: r for r in revisions}
     newest = revisions[0].number if revisions else 0
@@ -170,12 +148,10 @@ def history(request, slug: str):
 
 
 @login_required
+@domain_errors
 def revision(request, slug: str, number: int):
-    wiki_page = _page_or_404(request, slug)
-    try:
-        rev = services.get_revision(_principal(request), wiki_page, number)
-    except PageNotFound:
-        raise Http404 from None
+    wiki_page = services.get_page(request.principal, slug=slug)
+    rev = services.get_revision(request.principal, wiki_page, number)
     context = {"page": wiki_page, "revision": rev, "html": render_markdown(rev.body)}
     return render(request, "wiki/revision.html", context)
 
@@ -189,7 +165,7 @@ def _int(value, default: int) -> int:
 
 @login_required
 def proposal_queue(request):
-    rows, total = proposals.list_proposals(_principal(request), limit=proposals.MAX_PAGE)
+    rows, total = proposals.list_proposals(request.principal, limit=proposals.MAX_PAGE)
     items = []
     for proposal in rows:
         current = proposal.page
@@ -210,11 +186,9 @@ def proposal_queue(request):
 @login_required
 @require_POST
 def accept(request, proposal_id: int):
-    try:
-        accepted_page = proposals.accept_proposal(_principal(request), proposal_id)[1]
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
+    with reported(request) as outcome:
+        accepted_page = proposals.accept_proposal(request.principal, proposal_id)[1]
+    if not outcome.failed:
         messages.success(
             request, _("Accepted: “%(title)s” has a new revision.") % {"title": accepted_page.title}
         )
@@ -228,10 +202,8 @@ def reject(request, proposal_id: int):
     if not form.is_valid():
         messages.error(request, _("Please give a reason for the rejection."))
         return redirect("wiki:proposals")
-    try:
-        proposals.reject_proposal(_principal(request), proposal_id, reason=form.cleaned_data["reason"])
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
+    with reported(request) as outcome:
+        proposals.reject_proposal(request.principal, proposal_id, reason=form.cleaned_data["reason"])
+    if not outcome.failed:
         messages.success(request, _("The proposal was rejected."))
     return redirect("wiki:proposals")

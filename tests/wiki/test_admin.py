@@ -26,12 +26,12 @@ def test_admin_lists_and_decides(client, admin_user, as_anna, handbook):
 
 
 def test_admin_deletes_pages_through_the_service(client, admin_user, handbook, as_anna):
+    from apps.core.errors import Forbidden
     from apps.mutations.models import MutationEvent
     from apps.wiki import services
-    from apps.wiki.errors import WikiForbidden
     from apps.wiki.models import WikiPage
 
-    with pytest.raises(WikiForbidden):
+    with pytest.raises(Forbidden):
         services.delete_page(as_anna, page_id=handbook["daten"].pk)
     client.force_login(admin_user)
     url = reverse("admin:wiki_wikipage_changelist")

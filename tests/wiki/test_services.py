@@ -2,16 +2,10 @@
 
 import pytest
 
+from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.mutations.models import MutationEvent
 from apps.wiki import proposals, services
-from apps.wiki.errors import (
-    InvalidWikiInput,
-    ProposalConflict,
-    ProposalNotPending,
-    SlugTaken,
-    VersionConflict,
-    WikiForbidden,
-)
+from apps.wiki.errors import ProposalConflict, ProposalNotPending, SlugTaken
 from apps.wiki.models import WikiPage, WikiProposal, WikiRevision
 
 pytestmark = pytest.mark.django_db
@@ -35,11 +29,11 @@ def test_create_and_edit_keep_numbered_revisions(as_anna, as_ben, ben, django_ca
 def test_slug_clash_and_reserved_slugs_have_clear_codes(as_anna, handbook):
     with pytest.raises(SlugTaken) as clash:
         services.create_page(as_anna, title="Noch einmal", slug="posteingang")
-    assert clash.value.code == "slug_taken" and "slug" in clash.value.details["field_errors"]
-    with pytest.raises(InvalidWikiInput) as reserved:
+    assert clash.value.code == "wiki_slug_taken" and "slug" in clash.value.details["field_errors"]
+    with pytest.raises(InvalidInput) as reserved:
         services.create_page(as_anna, title="Neu")
     assert reserved.value.details["field_errors"].keys() == {"title"}
-    with pytest.raises(InvalidWikiInput):
+    with pytest.raises(InvalidInput):
         services.create_page(as_anna, title="   ")
     assert WikiPage.objects.count() == 3 and WikiRevision.objects.count() == 3
 
@@ -53,14 +47,14 @@ def test_stale_edit_is_refused(as_anna, as_ben, handbook):
 
 
 def test_only_people_edit_and_public_embeds_cannot_read(as_robot, as_embed, handbook):
-    with pytest.raises(WikiForbidden):
+    with pytest.raises(Forbidden):
         services.update_page(as_robot, slug="posteingang", body="Automatisch")
-    with pytest.raises(WikiForbidden):
+    with pytest.raises(Forbidden):
         services.create_page(as_robot, title="Automatisch")
     assert services.get_page(as_robot, slug="posteingang").title == "Posteingang"
-    with pytest.raises(WikiForbidden):
+    with pytest.raises(Forbidden):
         services.get_page(as_embed, slug="posteingang")
-    with pytest.raises(WikiForbidden):
+    with pytest.raises(Forbidden):
         services.search_pages(as_embed, "post")
 
 
@@ -69,7 +63,7 @@ def test_search_is_ranked_german_and_has_marked_snippets(as_anna, handbook):
     assert total == 2 and pages[0].slug == "fristenkontrolle"  # the title match ranks first
     assert "\x02" in pages[1].snippet  # the hit is marked
     assert services.search_pages(as_anna, "bescheid")[0][0].slug == "posteingang"  # stemmed: Bescheide
-    with pytest.raises(InvalidWikiInput):
+    with pytest.raises(InvalidInput):
         services.search_pages(as_anna, "!!!")
 
 
@@ -97,7 +91,7 @@ def test_proposal_for_a_new_page_and_rejection(as_anna, as_ben, as_robot, handbo
     _, page = proposals.accept_proposal(as_ben, new.pk)
     assert page.slug == "kanzleikueche" and page.revision_number == 1
     other, _ = proposals.propose_change(as_anna, page_id=handbook["daten"].pk, body="Alles egal.")
-    with pytest.raises(InvalidWikiInput):
+    with pytest.raises(InvalidInput):
         proposals.reject_proposal(as_ben, other.pk, reason=" ")
     rejected = proposals.reject_proposal(as_ben, other.pk, reason="Widerspricht der DSGVO")
     assert rejected.status == "rejected" and rejected.reason == "Widerspricht der DSGVO"
@@ -124,7 +118,7 @@ def test_new_page_proposal_whose_slug_was_taken_meanwhile(as_anna, as_ben):
 
 def test_only_people_decide_on_proposals(as_anna, as_robot, handbook):
     proposal, _ = proposals.propose_change(as_anna, slug="posteingang", body="Neu")
-    with pytest.raises(WikiForbidden):
+    with pytest.raises(Forbidden):
         proposals.accept_proposal(as_robot, proposal.pk)
-    with pytest.raises(InvalidWikiInput):
+    with pytest.raises(InvalidInput):
         proposals.propose_change(as_anna, slug="posteingang", body=handbook["post"].body)
