@@ -9,6 +9,12 @@ class CalendarConfig(DomainApp):
     verbose_name = _("Calendar")
     navigation = [NavEntry("calendar", _("Calendar"), "calendar:index", order=30)]
     tool_families = [ToolFamily("calendar")]
+    extends = {
+        "clients.page_sections": [
+            "apps.calendar.client_page.deadlines",
+            "apps.calendar.client_page.appointments",
+        ]
+    }
     periodic_jobs = [
         PeriodicJob(
             "Kalender: Erinnerungen senden", "apps.calendar.jobs.send_due_reminders", every_seconds=60

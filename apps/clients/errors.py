@@ -1,6 +1,7 @@
-"""Stable failure codes of the Mandanten domain (tools, API and pages map them in one place)."""
+"""Stable failure codes of the Mandanten domain. Invalid input and version conflicts use the shared
+bases of `apps.core.errors` as they are (`invalid_input`, `version_conflict`)."""
 
-from apps.core.errors import DomainError, NotFound
+from apps.core.errors import NotFound
 
 
 class ClientNotFound(NotFound):
@@ -9,16 +10,3 @@ class ClientNotFound(NotFound):
 
 class CaseNotFound(NotFound):
     code = "case_not_found"
-
-
-class InvalidClientInput(DomainError):
-    """Bad values; `details` maps field → message so the model or the form can fix them."""
-
-    code = "invalid_input"
-
-
-class VersionConflict(DomainError):
-    """The record changed since the caller read it; `details` carries the current record."""
-
-    code = "version_conflict"
-    http_status = 409

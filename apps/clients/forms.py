@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.clients.models import NAME_MAX, NOTES_MAX, Client
+from apps.core.forms import BaselineEditor
 
 # Fields of the editor, with the service field each maps to.
 EDITOR_FIELDS = {
@@ -25,10 +26,11 @@ EDITOR_FIELDS = {
 }
 
 
-class ClientForm(forms.Form):
-    """Create and edit. When editing, each field has a hidden `base_<field>`: the value the user
-    started from. Only fields whose value differs from their base are saved, so a save never
-    reverts a change someone else made meanwhile to a field this user did not touch."""
+class ClientForm(BaselineEditor):
+    """Create and edit. When editing, only the fields the person changed are saved (see
+    `BaselineEditor`), on top of the version the editor started from."""
+
+    EDITOR_FIELDS = EDITOR_FIELDS
 
     name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
     client_number = forms.CharField(label=_("Client number"), max_length=40)
@@ -54,9 +56,7 @@ class ClientForm(forms.Form):
             (str(p.pk), p.get_full_name()) for p in people
         ]
         if client is not None:
-            for name in EDITOR_FIELDS:
-                self.fields[f"base_{name}"] = forms.CharField(required=False, widget=forms.HiddenInput)
-                self.initial[f"base_{name}"] = self.initial[name]
+            self.add_baselines()
             # The version the editor started from: a save on top of someone else's newer change is
             # refused (`version_conflict`) instead of silently mixing the two.
             self.fields["version"] = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
@@ -72,14 +72,3 @@ class ClientForm(forms.Form):
         values = {service: self.cleaned_data.get(name) or "" for name, service in EDITOR_FIELDS.items()}
         values["responsible_id"] = values["responsible_id"] or None
         return values
-
-    def changed_against_baseline(self) -> dict:
-        changes = {}
-        for name, service_field in EDITOR_FIELDS.items():
-            submitted = self.data.get(name, "")
-            base = self.data.get(f"base_{name}", submitted)
-            if submitted.replace("\r\n", "\n") == base.replace("\r\n", "\n"):
-                continue
-            value = self.cleaned_data.get(name)
-            changes[service_field] = (value or None) if name == "responsible" else (value or "")
-        return changes

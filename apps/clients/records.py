@@ -1,10 +1,13 @@
-"""The one wire shape of a client and of a case: tools, REST API, pages and live events send it."""
+"""The one wire shape of a client and of a case: tools, REST API, pages and live events send it.
+Fast dict builders; every key is declared by the output models in `apps.clients.contracts`
+(`ClientOut`, `CaseOut`, `ClientRef`)."""
 
 from __future__ import annotations
 
 from django.db.models import QuerySet
 from django.urls import reverse
 
+from apps.accounts.contracts import person_ref
 from apps.clients.models import Case, Client
 
 _DETAIL_URL: str | None = None
@@ -16,10 +19,6 @@ def detail_url(client_id: int) -> str:
     if _DETAIL_URL is None:
         _DETAIL_URL = reverse("clients:detail", args=[987654321])
     return _DETAIL_URL.replace("987654321", str(client_id))
-
-
-def _person(user) -> dict | None:
-    return {"id": user.pk, "name": user.get_full_name(), "email": user.email} if user else None
 
 
 def client_ref(client: Client | None) -> dict | None:
@@ -56,7 +55,7 @@ def client_record(client: Client) -> dict:
         "postal_code": client.postal_code,
         "city": client.city,
         "country": client.country,
-        "responsible": _person(client.responsible),
+        "responsible": person_ref(client.responsible),
         "status": client.status,
         "notes": client.notes,
         "version": client.version,
@@ -71,13 +70,9 @@ def case_record(case: Case) -> dict:
         "id": case.pk,
         "reference": case.reference,
         "subject": case.subject,
-        "client": {
-            "id": case.client_id,
-            "name": case.client.name,
-            "client_number": case.client.client_number,
-        },
+        "client": client_ref(case.client),
         "status": case.status,
-        "responsible": _person(case.responsible),
+        "responsible": person_ref(case.responsible),
         "version": case.version,
         "created_at": case.created_at.isoformat(),
         "updated_at": case.updated_at.isoformat(),

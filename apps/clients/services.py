@@ -1,9 +1,13 @@
 """The only place that changes Mandanten and Akten state. Tools, REST API, pages, admin and demo
 call these functions with a `Principal` and plain values; visibility, validation and live events
-are enforced here once. Unknown ids answer `client_not_found` / `case_not_found`."""
+are enforced here once. Unknown ids answer `client_not_found` / `case_not_found`.
+
+Other domains read Mandanten through the functions "for other domains" below (links, pickers,
+name matches), which all go through `apps.clients.visibility.visible_clients`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -15,11 +19,13 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.clients import events, visibility
-from apps.clients.errors import CaseNotFound, ClientNotFound, InvalidClientInput, VersionConflict
+from apps.clients.errors import CaseNotFound, ClientNotFound
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_record, case_relations, client_record, client_relations
 from apps.core import validation
+from apps.core.errors import InvalidInput
 from apps.core.search import search
+from apps.core.versioning import check_version
 
 MAX_PAGE = 200
 CLIENT_TEXT_FIELDS = {
@@ -38,16 +44,16 @@ CASE_FIELDS = frozenset({"reference", "subject", "client_id", "status", "respons
 
 
 # --- validation helpers -----------------------------------------------------------------------
-def _invalid(field: str, message: str) -> InvalidClientInput:
-    return validation.field_error(InvalidClientInput, field, message)
+def _invalid(field: str, message: str) -> InvalidInput:
+    return validation.field_error(InvalidInput, field, message)
 
 
 def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidClientInput, value, field, max_length=max_length, required=required)
+    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
 
 
 def _choice(value: Any, field: str, choices: list[str]) -> str:
-    return validation.choice(InvalidClientInput, value, field, choices)
+    return validation.choice(InvalidInput, value, field, choices)
 
 
 def _email(value: Any) -> str:
@@ -90,6 +96,7 @@ def get_client(principal: Principal, client_id: Any, *, for_update: bool = False
         raise ClientNotFound(_("There is no client with id %(id)s.") % {"id": client_id}) from None
 
 
+# --- for other domains: their reads of Mandanten, all through the visibility rule -------------
 def resolve_client(principal: Principal, client_id: Any, *, field: str = "client_id") -> Client | None:
     """The client a task, calendar entry or document links to: None when no id is given, else a
     client the principal can see. Unknown and invisible ids answer alike (`client_not_found`,
@@ -116,6 +123,27 @@ def client_choices(principal: Principal) -> list[tuple[int, str]]:
     return [(pk, f"{name} ({number})") for pk, name, number in rows]
 
 
+def resolve_clients(principal: Principal, client_ids: Iterable[int]) -> list[Client]:
+    """The clients among `client_ids` the principal can see, by id (one query). Unknown and
+    invisible ids are left out alike; the caller decides how to answer for them."""
+    ids = sorted(set(client_ids))
+    if not ids:
+        return []
+    return list(visibility.visible_clients(principal).filter(pk__in=ids).order_by("pk"))
+
+
+def visible_client_ids(principal: Principal) -> QuerySet:
+    """The ids of the clients the principal can see, as a subquery (`client_id__in=…`)."""
+    return visibility.visible_clients(principal).order_by().values("id")
+
+
+def client_ids_matching(principal: Principal, words: str) -> QuerySet:
+    """The ids of the visible clients whose name, number, city … match `words` (full text), as a
+    subquery: how other domains let a search for "meier" find what is linked to Meier GmbH."""
+    return search(visibility.visible_clients(principal), words).order_by().values("id")
+
+
+# --- clients: listing -------------------------------------------------------------------------
 def _filtered_clients(principal: Principal, query: str | None, status: str | None) -> QuerySet[Client]:
     qs = visibility.visible_clients(principal)
     if status:
@@ -208,11 +236,12 @@ def update_client(
     if unknown:
         raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
     client = get_client(principal, client_id, for_update=True)
-    if expected_version is not None and expected_version != client.version:
-        raise VersionConflict(
-            _("The client was changed by someone else in the meantime."),
-            details={"client": client_record(get_client(principal, client.pk))},
-        )
+    check_version(
+        client,
+        expected_version,
+        message=_("The client was changed by someone else in the meantime."),
+        current=lambda: {"client": client_record(get_client(principal, client.pk))},
+    )
     _set_client_fields(client, changes)
     if "client_number" in changes:
         _number_free(client.client_number, exclude_id=client.pk)
@@ -304,11 +333,12 @@ def update_case(
     if unknown:
         raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
     case = get_case(principal, case_id, for_update=True)
-    if expected_version is not None and expected_version != case.version:
-        raise VersionConflict(
-            _("The case was changed by someone else in the meantime."),
-            details={"case": case_record(get_case(principal, case.pk))},
-        )
+    check_version(
+        case,
+        expected_version,
+        message=_("The case was changed by someone else in the meantime."),
+        current=lambda: {"case": case_record(get_case(principal, case.pk))},
+    )
     _set_case_fields(principal, case, changes)
     case.version += 1
     _save_case(case)

@@ -9,6 +9,7 @@ class DocumentsConfig(DomainApp):
     verbose_name = _("Documents")
     navigation = [NavEntry("documents", _("Documents"), "documents:index", order=40)]
     tool_families = [ToolFamily("documents")]
+    extends = {"clients.page_sections": ["apps.documents.client_page.section"]}
     periodic_jobs = [
         PeriodicJob(
             "Dokumente: verwaiste Dateien entfernen",

@@ -121,9 +121,9 @@ function onClientChange(event) {
 }
 
 if (root) {
-  registerMutationHandler("aufgaben.task", onLinkedChange);
-  registerMutationHandler("calendar.event", onLinkedChange);
-  registerMutationHandler("cases.case", onLinkedChange);
-  registerMutationHandler("documents.document", onLinkedChange);
+  // The topics of the linked sections, declared by the apps that contribute them (apps.clients.page).
+  for (const topic of (root.dataset.linkedTopics || "").split(" ").filter(Boolean)) {
+    registerMutationHandler(topic, onLinkedChange);
+  }
   registerMutationHandler("mandanten.client", onClientChange);
 }

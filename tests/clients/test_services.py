@@ -3,8 +3,9 @@
 import pytest
 
 from apps.clients import services
-from apps.clients.errors import CaseNotFound, ClientNotFound, InvalidClientInput
+from apps.clients.errors import CaseNotFound, ClientNotFound
 from apps.clients.models import Case, Client
+from apps.core.errors import InvalidInput
 from apps.mutations.models import MutationEvent
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ def test_create_client_publishes_one_all_users_event(as_anna, anna):
 
 def test_client_number_clash_is_a_field_error_and_writes_nothing(as_anna, make_client):
     make_client("Meier GmbH", client_number="10003")
-    with pytest.raises(InvalidClientInput) as exc:
+    with pytest.raises(InvalidInput) as exc:
         services.create_client(as_anna, name="Andere GmbH", client_number="10003")
     assert exc.value.code == "invalid_input"
     assert "client_number" in exc.value.details["field_errors"]
@@ -34,7 +35,7 @@ def test_client_number_clash_is_a_field_error_and_writes_nothing(as_anna, make_c
 def test_update_to_a_taken_number_is_refused(as_anna, make_client):
     make_client("Meier GmbH", client_number="10003")
     other = make_client("Vogel", client_number="10005")
-    with pytest.raises(InvalidClientInput) as exc:
+    with pytest.raises(InvalidInput) as exc:
         services.update_client(as_anna, other.pk, {"client_number": "10003", "city": "München"})
     assert "client_number" in exc.value.details["field_errors"]
     other.refresh_from_db()
@@ -53,7 +54,7 @@ def test_update_to_a_taken_number_is_refused(as_anna, make_client):
 )
 def test_bad_input_names_the_field(as_anna, values, field):
     args = {"name": "Familie Hoffmann", "client_number": "10001", **values}
-    with pytest.raises(InvalidClientInput) as exc:
+    with pytest.raises(InvalidInput) as exc:
         services.create_client(as_anna, **args)
     assert field in exc.value.details["field_errors"]
     assert not Client.objects.exists() and not MutationEvent.objects.exists()
@@ -107,7 +108,7 @@ def test_case_for_unknown_client_writes_nothing(as_anna):
 def test_case_reference_clash_and_unknown_case(as_anna, make_client, make_case):
     client = make_client()
     make_case(client, reference="2026-0001")
-    with pytest.raises(InvalidClientInput) as exc:
+    with pytest.raises(InvalidInput) as exc:
         services.create_case(as_anna, client_id=client.pk, reference="2026-0001", subject="Doppelt")
     assert "reference" in exc.value.details["field_errors"]
     with pytest.raises(CaseNotFound):
