@@ -201,9 +201,9 @@ def test_a_refused_write_rolls_back_the_whole_run(
     from apps.calendar import services as calendar
 
     def refuse(*args, **kwargs):
-        from apps.calendar.errors import InvalidEventInput
+        from apps.core.errors import InvalidInput
 
-        raise InvalidEventInput("start: nope")
+        raise InvalidInput("start: nope")
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(calendar, "create_event", refuse)
