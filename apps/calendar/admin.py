@@ -3,11 +3,12 @@ from django.contrib import admin, messages
 from apps.accounts.principal import Principal
 from apps.calendar import feed
 from apps.calendar.models import CalendarEvent, CalendarFeedToken
-from apps.core.errors import DomainError
+from apps.core.admin_bases import ReadOnlyAdmin
+from apps.core.web import reported
 
 
 @admin.register(CalendarEvent)
-class CalendarEventAdmin(admin.ModelAdmin):
+class CalendarEventAdmin(ReadOnlyAdmin):
     """Entries change through the pages, the API and the tools (services publish live events and
     keep private entries private); the admin looks, filters and searches."""
 
@@ -42,19 +43,11 @@ class CalendarEventAdmin(admin.ModelAdmin):
         "version",
     )
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(CalendarFeedToken)
-class CalendarFeedTokenAdmin(admin.ModelAdmin):
-    """Admins can see who subscribed and revoke a link; tokens are only ever shown once."""
+class CalendarFeedTokenAdmin(ReadOnlyAdmin):
+    """Admins can see who subscribed and revoke a link (the action, through `feed.revoke_token`);
+    tokens are only ever shown once."""
 
     list_display = ("user", "prefix", "created_at", "last_used_at", "revoked_at")
     list_filter = ("revoked_at",)
@@ -63,19 +56,11 @@ class CalendarFeedTokenAdmin(admin.ModelAdmin):
     readonly_fields = ("user", "token_hash", "prefix", "created_at", "last_used_at", "revoked_at")
     actions = ["revoke"]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
     @admin.action(description="Revoke selected links")
     def revoke(self, request, queryset):
         done = 0
         for row in queryset.filter(revoked_at__isnull=True).select_related("user"):
-            try:
+            with reported(request) as outcome:
                 feed.revoke_token(Principal.for_user(row.user), row.pk)
-                done += 1
-            except DomainError as exc:
-                messages.error(request, exc.message)
+            done += not outcome.failed
         messages.success(request, f"{done} revoked.")

@@ -1,134 +1,145 @@
-"""REST API of the Kalender for mobile clients (`/api/v1/calendar/…`). Same services, same
-records, same filters as the tools and pages; domain errors map to HTTP in `apps.core.api`."""
+"""REST API of the Kalender for mobile clients (`/api/v1/calendar/…`): thin typed adapters over the
+same services, input models and records as the tools and pages (see `apps.core.api.endpoint`),
+and the public `.ics` subscription feed that Outlook and Apple Calendar poll."""
 
 from __future__ import annotations
 
+from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
-from rest_framework.response import Response
-from rest_framework.views import APIView
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer
 
-from apps.calendar import services
-from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
+from apps.calendar import contracts as c
+from apps.calendar import feed, services
+from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record
-from apps.core.api import page, principal, validated
+from apps.core.api import ApiView, endpoint
+from apps.core.contracts import page
+
+TAGS = ["calendar"]
 
 
-class WindowSerializer(serializers.Serializer):
-    start = serializers.CharField(required=False, max_length=40)
-    end = serializers.CharField(required=False, max_length=40)
-    kind = serializers.ChoiceField(choices=CalendarEvent.Kind.values, required=False)
-    q = serializers.CharField(required=False, max_length=200)
-    client_id = serializers.IntegerField(required=False)
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_PAGE, default=50)
-    offset = serializers.IntegerField(required=False, min_value=0, default=0)
-
-
-class EventWriteSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=TITLE_MAX)
-    start = serializers.CharField(max_length=40)
-    end = serializers.CharField(max_length=40, required=False, allow_null=True)
-    kind = serializers.ChoiceField(choices=CalendarEvent.Kind.values, required=False)
-    all_day = serializers.BooleanField(required=False)
-    time_zone = serializers.CharField(max_length=64, required=False)
-    description = serializers.CharField(max_length=DESCRIPTION_MAX, required=False, allow_blank=True)
-    location = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    visibility = serializers.ChoiceField(choices=CalendarEvent.Visibility.values, required=False)
-    attendee_ids = serializers.ListField(child=serializers.IntegerField(), required=False)
-    conference_url = serializers.CharField(max_length=500, required=False, allow_blank=True)
-    conference_provider = serializers.CharField(max_length=60, required=False, allow_blank=True)
-    legal_basis = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    criticality = serializers.ChoiceField(choices=CalendarEvent.Criticality.values, required=False)
-    source_label = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    client_id = serializers.IntegerField(required=False, allow_null=True)
-    rrule = serializers.CharField(max_length=RRULE_MAX, required=False, allow_blank=True)
-    recurrence_until = serializers.CharField(max_length=40, required=False)
-    remind_minutes_before = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-
-
-class DeadlineFilterSerializer(serializers.Serializer):
-    q = serializers.CharField(required=False, max_length=200)
-    client_id = serializers.IntegerField(required=False)
-
-
-class EventPatchSerializer(EventWriteSerializer):
-    title = serializers.CharField(max_length=TITLE_MAX, required=False)
-    start = serializers.CharField(max_length=40, required=False)
-    expected_version = serializers.IntegerField(required=False, min_value=1)
-
-
-@extend_schema(tags=["calendar"])
-class EventListView(APIView):
-    @extend_schema(
-        operation_id="calendar_events_list",
-        responses={200: OpenApiTypes.OBJECT},
+class EventListView(ApiView):
+    @endpoint(
+        query=c.EventFilter,
+        output=c.EventPage,
         summary="Occurrences in a window (series expanded), with total",
-        parameters=[WindowSerializer],
+        operation_id="calendar_events_list",
+        tags=TAGS,
     )
-    def get(self, request):
-        f = validated(WindowSerializer, request.query_params)
-        found, total = services.list_events(
-            principal(request),
-            start=f.get("start"),
-            end=f.get("end"),
-            kind=f.get("kind"),
-            query=f.get("q"),
-            client_id=f.get("client_id"),
-            limit=f["limit"],
-            offset=f["offset"],
-        )
-        return page("events", [event_record(o.event, o) for o in found], total, f["limit"], f["offset"])
+    def get(self, request, query: c.EventFilter):
+        found, total = services.list_events(request.principal, **query.model_dump())
+        records = [event_record(o.event, o) for o in found]
+        return page("events", records, total, limit=query.limit, offset=query.offset)
 
-    @extend_schema(
-        operation_id="calendar_events_create",
-        responses={201: OpenApiTypes.OBJECT},
+    @endpoint(
+        body=c.EventCreate,
+        output=c.EventResult,
+        status=201,
         summary="Create an appointment or a Frist",
-        request=EventWriteSerializer,
+        operation_id="calendar_events_create",
+        tags=TAGS,
     )
-    def post(self, request):
-        data = validated(EventWriteSerializer, request.data)
-        event = services.create_event(principal(request), **data, source_origin=CalendarEvent.Source.API)
-        return Response({"event": event_record(event)}, status=201)
-
-
-@extend_schema(tags=["calendar"])
-class EventDetailView(APIView):
-    @extend_schema(
-        operation_id="calendar_events_retrieve", responses={200: OpenApiTypes.OBJECT}, summary="One entry"
-    )
-    def get(self, request, event_id: int):
-        return Response({"event": event_record(services.get_event(principal(request), event_id))})
-
-    @extend_schema(
-        operation_id="calendar_events_partial_update",
-        responses={200: OpenApiTypes.OBJECT},
-        summary="Change some fields (partial); optional expected_version",
-        request=EventPatchSerializer,
-    )
-    def patch(self, request, event_id: int):
-        data = validated(EventPatchSerializer, request.data)
-        expected = data.pop("expected_version", None)
-        event = services.update_event(principal(request), event_id, data, expected_version=expected)
-        return Response({"event": event_record(event)})
-
-    @extend_schema(operation_id="calendar_events_destroy", responses={204: None}, summary="Delete an entry")
-    def delete(self, request, event_id: int):
-        services.delete_event(principal(request), event_id)
-        return Response(status=204)
-
-
-@extend_schema(tags=["calendar"])
-class DeadlineListView(APIView):
-    @extend_schema(
-        operation_id="calendar_deadlines_list",
-        responses={200: OpenApiTypes.OBJECT},
-        summary="Fristen by urgency (overdue of the last 30 days first)",
-        parameters=[DeadlineFilterSerializer],
-    )
-    def get(self, request):
-        f = validated(DeadlineFilterSerializer, request.query_params)
-        deadlines = services.list_deadlines(
-            principal(request), query=f.get("q") or None, client_id=f.get("client_id")
+    def post(self, request, body: c.EventCreate):
+        event = services.create_event(
+            request.principal, **body.service_kwargs(), source_origin=CalendarEvent.Source.API
         )
-        return Response({"deadlines": [event_record(e) for e in deadlines]})
+        return {"event": event_record(event)}
+
+
+class EventDetailView(ApiView):
+    @endpoint(output=c.EventResult, summary="One entry", operation_id="calendar_events_retrieve", tags=TAGS)
+    def get(self, request, event_id: int):
+        return {"event": event_record(services.get_event(request.principal, event_id))}
+
+    @endpoint(
+        body=c.EventUpdate,
+        output=c.EventResult,
+        summary="Change some fields (partial); optional expected_version (409 version_conflict)",
+        operation_id="calendar_events_partial_update",
+        tags=TAGS,
+    )
+    def patch(self, request, event_id: int, body: c.EventUpdate):
+        event = services.update_event(
+            request.principal, event_id, body.changes(), expected_version=body.expected_version
+        )
+        return {"event": event_record(event)}
+
+    @endpoint(
+        output=None, status=204, summary="Delete an entry", operation_id="calendar_events_destroy", tags=TAGS
+    )
+    def delete(self, request, event_id: int):
+        services.delete_event(request.principal, event_id)
+
+
+class DeadlineListView(ApiView):
+    @endpoint(
+        query=c.DeadlineFilter,
+        output=c.DeadlineList,
+        summary="Fristen by urgency (overdue of the last 30 days first)",
+        operation_id="calendar_deadlines_list",
+        tags=TAGS,
+    )
+    def get(self, request, query: c.DeadlineFilter):
+        deadlines = services.list_deadlines(
+            request.principal, query=query.query or None, client_id=query.client_id
+        )
+        return {"deadlines": [event_record(e) for e in deadlines]}
+
+
+# --- the .ics feed --------------------------------------------------------------------------------
+class ICalendarRenderer(BaseRenderer):
+    """The feed's media type. The feed answers with its own response; this renders only DRF's
+    own refusals (an unknown link's 404, a 405), as their text."""
+
+    media_type = "text/calendar"
+    format = "ics"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        if isinstance(data, dict):
+            data = data.get("detail") or data.get("message") or ""
+        return str(data or "").encode(self.charset)
+
+
+class AnyAccept(BaseContentNegotiation):
+    """Calendar clients send whatever Accept header they like: the feed is always text/calendar."""
+
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+class FeedView(ApiView):
+    """Public (no login, no rate limit): the secret in the path is the credential."""
+
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    throttle_classes = ()
+    renderer_classes = (ICalendarRenderer,)
+    content_negotiation_class = AnyAccept
+    http_method_names = ["get"]
+
+    @endpoint(
+        output=None,
+        summary="A person's calendar as an iCalendar subscription (series as RRULE)",
+        operation_id="calendar_feed",
+        tags=TAGS,
+        extra_responses={
+            200: OpenApiResponse(OpenApiTypes.STR, description="VCALENDAR text (RFC 5545)."),
+            404: OpenApiResponse(description="Unknown, revoked or disabled link."),
+        },
+    )
+    def get(self, request, token: str):
+        user = feed.user_for_token(token)
+        if user is None:
+            raise Http404
+        response = HttpResponse(feed.render_feed(user), content_type="text/calendar; charset=utf-8")
+        response["Content-Disposition"] = 'inline; filename="clapilot.ics"'
+        response["Cache-Control"] = "private, max-age=300"
+        response["X-Robots-Tag"] = "noindex"
+        return response

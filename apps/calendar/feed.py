@@ -19,10 +19,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.calendar.errors import EventForbidden, FeedTokenNotFound
+from apps.calendar.errors import FeedTokenNotFound
 from apps.calendar.models import CalendarEvent, CalendarFeedToken
 from apps.calendar.recurrence import zone
 from apps.calendar.visibility import user_filter
+from apps.core.errors import Forbidden
 
 FEED_PAST_DAYS = 180
 FEED_MAX_EVENTS = 5000
@@ -34,7 +35,7 @@ def _digest(token: str) -> str:
 
 def _require_user(principal: Principal):
     if principal.user is None:
-        raise EventForbidden(_("Only a person can subscribe to a calendar."))
+        raise Forbidden(_("Only a person can subscribe to a calendar."))
     return principal.user
 
 

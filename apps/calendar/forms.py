@@ -9,10 +9,13 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.recurrence import zone
+from apps.core.errors import DomainError
+from apps.core.forms import BaselineEditor
+from apps.core.web import form_errors
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 
-# Editor fields and the service field each maps to. Everything else is passed through as text.
+# Editor fields and the service field each maps to.
 EDITOR_FIELDS = {
     "title": "title",
     "kind": "kind",
@@ -32,12 +35,17 @@ EDITOR_FIELDS = {
     "remind_minutes_before": "remind_minutes_before",
     "description": "description",
 }
+# Service fields whose errors belong on an editor field of another name (`client_id` → `client`
+# is `form_errors`' own rule).
+ERROR_FIELDS = {"attendee_ids": "attendees", "recurrence_until": "rrule"}
 
 
-class EventForm(forms.Form):
-    """Create and edit. Each field has a hidden `base_<field>` (the value the user started from):
-    only fields whose value differs from it are saved, so a save never reverts a change someone
-    else (or the copilot) made meanwhile to a field this user did not touch."""
+class EventForm(BaselineEditor):
+    """Create and edit. Editing saves only the fields the person changed against their hidden
+    `base_<field>` (see BaselineEditor), so a save never reverts a change someone else (or the
+    copilot) made meanwhile to a field this person did not touch."""
+
+    EDITOR_FIELDS = EDITOR_FIELDS
 
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     kind = forms.ChoiceField(label=_("Kind"), choices=CalendarEvent.Kind.choices)
@@ -77,10 +85,7 @@ class EventForm(forms.Form):
         super().__init__(data, initial=initial or {})
         self.fields["attendees"].choices = [(str(p.pk), p.get_full_name()) for p in people]
         self.fields["client"].choices = [("", _("No client"))] + [(str(pk), label) for pk, label in clients]
-        for name in EDITOR_FIELDS:
-            self.fields[f"base_{name}"] = forms.CharField(required=False, widget=forms.HiddenInput)
-            value = self.initial.get(name, "")
-            self.initial[f"base_{name}"] = ",".join(value) if isinstance(value, list) else value
+        self.add_baselines()
 
     @staticmethod
     def values_of(event: CalendarEvent) -> dict:
@@ -110,32 +115,37 @@ class EventForm(forms.Form):
             "description": event.description,
         }
 
-    def _submitted(self, name: str) -> str:
-        if name == "attendees":
-            return ",".join(sorted(self.data.getlist(name)))
-        if name == "all_day":
-            return "on" if self.data.get(name) else ""
-        return self.data.get(name, "").replace("\r\n", "\n")
-
-    def service_values(self, *, only_changed: bool) -> dict:
-        """Plain values for the service: all fields (create) or those the user changed (edit)."""
-        values = {}
-        for name, service_field in EDITOR_FIELDS.items():
-            submitted = self._submitted(name)
-            if only_changed:
-                base = self.data.get(f"base_{name}", submitted).replace("\r\n", "\n")
-                if name == "attendees":
-                    base = ",".join(sorted(filter(None, base.split(","))))
-                if submitted == base:
-                    continue
-            if name == "attendees":
-                values[service_field] = [int(i) for i in submitted.split(",") if i.isdigit()]
-            elif name == "all_day":
-                values[service_field] = bool(submitted)
-            elif name in ("remind_minutes_before", "client"):
-                values[service_field] = submitted or None
-            else:
-                values[service_field] = submitted
-        if not only_changed and not values.get("end"):
+    def create_values(self) -> dict:
+        """Every field, as the service takes it (an empty end: the default duration)."""
+        values = {
+            service: self._for_service(service, self.cleaned_data.get(name))
+            for name, service in EDITOR_FIELDS.items()
+        }
+        if not values["end"]:
             values["end"] = None
         return values
+
+    def changes(self) -> dict:
+        """The fields the person changed, as the service takes them."""
+        return {
+            service: self._for_service(service, value)
+            for service, value in self.changed_against_baseline().items()
+        }
+
+    @staticmethod
+    def _for_service(service_field: str, value):
+        if service_field == "attendee_ids":
+            return [int(pk) for pk in value or ()]
+        if service_field == "client_id":
+            return value or None
+        if isinstance(value, str):
+            return value.replace("\r\n", "\n")  # browsers send textarea lines with CRLF
+        return value
+
+    def show_refusal(self, exc: DomainError) -> None:
+        """The service's refusal on the form, each field error on the field the person edits."""
+        fields = exc.field_errors
+        if any(field in ERROR_FIELDS for field in fields):
+            renamed = {ERROR_FIELDS.get(field, field): message for field, message in fields.items()}
+            exc = type(exc)(exc.message, details={**exc.details, "field_errors": renamed})
+        form_errors(self, exc)

@@ -1,6 +1,8 @@
-"""The one wire shape of a calendar entry: tools, REST API, pages and live events send this record.
-Deadline (Frist) and conference fields are always present, so an open calendar can render a
-countdown, a critical badge or a meeting link from a live event without a reload."""
+"""The one wire shape of a calendar entry: tools, REST API, pages and live events send this record
+(declared as `apps.calendar.contracts.EventOut`; a plain dict builder, because lists and live
+events serialize hundreds of them). Deadline (Frist) and conference fields are always present, so
+an open calendar can render a countdown, a critical badge or a meeting link from a live event
+without a reload."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.accounts.contracts import person_ref
 from apps.calendar.models import CalendarEvent
 from apps.clients.records import client_ref
 
@@ -46,10 +49,6 @@ def detail_url(event_id: int) -> str:
     if _DETAIL_URL is None:
         _DETAIL_URL = reverse("calendar:detail", args=[987654321])
     return _DETAIL_URL.replace("987654321", str(event_id))
-
-
-def _person(user) -> dict | None:
-    return {"id": user.pk, "name": user.get_full_name(), "email": user.email} if user else None
 
 
 def _tz(event: CalendarEvent) -> dt.tzinfo:
@@ -92,9 +91,9 @@ def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> 
         "time_zone": event.time_zone,
         "location": event.location,
         "visibility": event.visibility,
-        "owner": _person(event.owner),
-        "attendees": [_person(u) for u in event.attendees.all()],
-        "created_by": _person(event.created_by),
+        "owner": person_ref(event.owner),
+        "attendees": [person_ref(u) for u in event.attendees.all()],
+        "created_by": person_ref(event.created_by),
         "created_by_service": event.created_by_service.name if event.created_by_service else None,
         "conference_url": event.conference_url,
         "conference_provider": event.conference_provider,

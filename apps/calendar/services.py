@@ -22,14 +22,16 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.calendar import events, recurrence
-from apps.calendar.errors import EventForbidden, EventNotFound, InvalidEventInput, VersionConflict
+from apps.calendar.errors import EventNotFound
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.records import Occurrence, event_record, with_relations
 from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_client
 from apps.core import validation
+from apps.core.errors import Forbidden, InvalidInput
 from apps.core.search import search
+from apps.core.versioning import check_version
 
 MAX_PAGE = 200
 MAX_WINDOW_DAYS = 800
@@ -52,16 +54,16 @@ TEXT_FIELDS = {
 
 
 # --- validation helpers -----------------------------------------------------------------------
-def _invalid(field: str, message: str) -> InvalidEventInput:
-    return validation.field_error(InvalidEventInput, field, message)
+def _invalid(field: str, message: str) -> InvalidInput:
+    return validation.field_error(InvalidInput, field, message)
 
 
 def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidEventInput, value, field, max_length=max_length, required=required)
+    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
 
 
 def _choice(value: Any, field: str, choices: list[str]) -> str:
-    return validation.choice(InvalidEventInput, value, field, choices)
+    return validation.choice(InvalidInput, value, field, choices)
 
 
 def _zone_name(value: Any, principal: Principal) -> str:
@@ -355,7 +357,7 @@ def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, An
         if event.owner_id is None:
             event.owner = principal.user
         elif principal.user is None or principal.user.pk != event.owner_id:
-            raise EventForbidden(_("Only the owner can make this entry private."))
+            raise Forbidden(_("Only the owner can make this entry private."))
     attendee_ids = _attendees(values["attendee_ids"]) if "attendee_ids" in values else None
     if (
         event.visibility == CalendarEvent.Visibility.PRIVATE
@@ -412,11 +414,12 @@ def update_event(
     if unknown:
         raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
     event = get_event(principal, event_id, for_update=True)
-    if expected_version is not None and expected_version != event.version:
-        raise VersionConflict(
-            _("The entry was changed by someone else in the meantime."),
-            details={"event": event_record(get_event(principal, event.pk))},
-        )
+    check_version(
+        event,
+        expected_version,
+        message=_("The entry was changed by someone else in the meantime."),
+        current=lambda: {"event": event_record(get_event(principal, event.pk))},
+    )
     old_visibility, old_owner_id = event.visibility, event.owner_id
     local = recurrence.zone(event.time_zone)
     old_start, old_end = event.start.astimezone(local), event.end.astimezone(local)

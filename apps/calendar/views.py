@@ -1,6 +1,7 @@
 """Server-rendered Kalender pages: month, week, agenda, Fristen, entry editor, the drag-to-move
-endpoint, feed-token management and the public `.ics` feed. Every write goes through
-`apps.calendar.services` (feed tokens: `apps.calendar.feed`); views only parse input and render."""
+endpoint and feed-token management (the public `.ics` feed itself is `api.FeedView`). Every write
+goes through `apps.calendar.services` (feed tokens: `apps.calendar.feed`); views only parse input
+and render."""
 
 from __future__ import annotations
 
@@ -10,28 +11,24 @@ from collections import defaultdict
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
 from apps.calendar import feed, services
-from apps.calendar.errors import EventNotFound
 from apps.calendar.forms import LOCAL_FORMAT, EventForm
 from apps.calendar.records import Occurrence, countdown_days, detail_url, event_record, is_critical_soon
 from apps.clients.services import client_choices
 from apps.core.errors import DomainError
+from apps.core.web import domain_errors, reported
 
 AGENDA_DAYS = 30
 CHIPS_PER_DAY = 4  # the month grid shows this many per day and "+N more" (to the week view)
 FEED_URL_SESSION_KEY = "calendar_feed_url"
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
 
 
 def _people():
@@ -134,7 +131,7 @@ def _tabs_context(request, view: str) -> dict:
 
 @login_required
 def month_page(request):
-    principal = _principal(request)
+    principal = request.principal
     today = _today(principal)
     first = _date_param(request, "month", today).replace(day=1)
     grid_start = first - dt.timedelta(days=first.weekday())
@@ -159,7 +156,7 @@ def month_page(request):
 
 @login_required
 def week_page(request):
-    principal = _principal(request)
+    principal = request.principal
     today = _today(principal)
     day = _date_param(request, "week", today)
     monday = day - dt.timedelta(days=day.weekday())
@@ -178,15 +175,13 @@ def week_page(request):
 
 @login_required
 def agenda_page(request):
-    principal = _principal(request)
+    principal = request.principal
     today = _today(principal)
     first = _date_param(request, "from", today)
     context = _tabs_context(request, "agenda")
-    try:
+    days = []
+    with reported(request):  # a query the service refuses: say so, list nothing
         days = [d for d in _days(principal, first, AGENDA_DAYS, query=context["query"] or None) if d["items"]]
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        days = []
     context.update(
         {
             "days": days,
@@ -203,7 +198,7 @@ def agenda_page(request):
 
 @login_required
 def deadlines_page(request):
-    principal = _principal(request)
+    principal = request.principal
     context = _tabs_context(request, "deadlines")
     today = _today(principal)
     deadlines = services.list_deadlines(principal, query=context["query"] or None)
@@ -217,28 +212,17 @@ def deadlines_page(request):
     return render(request, "calendar/deadlines.html", context)
 
 
-def _apply_errors(form: EventForm, exc: DomainError) -> None:
-    field_errors = exc.details.get("field_errors", {}) if isinstance(exc.details, dict) else {}
-    for field, message in field_errors.items():
-        name = {"attendee_ids": "attendees", "recurrence_until": "rrule", "client_id": "client"}.get(
-            field, field
-        )
-        form.add_error(name if name in form.fields else None, message)
-    if not field_errors:
-        form.add_error(None, exc.message)
-
-
 @login_required
 def create_page(request):
-    principal = _principal(request)
+    principal = request.principal
     clients = client_choices(principal)
     if request.method == "POST":
         form = EventForm(request.POST, people=_people(), clients=clients)
         if form.is_valid():
             try:
-                event = services.create_event(principal, **form.service_values(only_changed=False))
+                event = services.create_event(principal, **form.create_values())
             except DomainError as exc:
-                _apply_errors(form, exc)
+                form.show_refusal(exc)
             else:
                 messages.success(request, _("Saved."))
                 return redirect(_month_url(event.start.astimezone(principal.time_zone).date()))
@@ -258,23 +242,21 @@ def create_page(request):
 
 
 @login_required
+@domain_errors
 def detail_page(request, event_id: int):
-    principal = _principal(request)
-    try:
-        event = services.get_event(principal, event_id)
-    except EventNotFound:
-        raise Http404(_("This entry does not exist or you cannot see it.")) from None
+    principal = request.principal
+    event = services.get_event(principal, event_id)
     clients = client_choices(principal)
     form = EventForm(people=_people(), clients=clients, initial=EventForm.values_of(event))
     if request.method == "POST":
         form = EventForm(request.POST, people=_people(), clients=clients)
         if form.is_valid():
+            changes = form.changes()
             try:
-                changes = form.service_values(only_changed=True)
                 if changes:
                     services.update_event(principal, event.pk, changes)
             except DomainError as exc:
-                _apply_errors(form, exc)
+                form.show_refusal(exc)
             else:
                 messages.success(request, _("Saved."))
                 return redirect("calendar:detail", event_id=event.pk)
@@ -288,41 +270,35 @@ def _month_url(day: dt.date) -> str:
 
 @login_required
 @require_POST
+@domain_errors
 def delete(request, event_id: int):
-    principal = _principal(request)
-    try:
-        event = services.get_event(principal, event_id)
-        services.delete_event(principal, event_id)
-    except EventNotFound:
-        raise Http404 from None
+    principal = request.principal
+    event = services.get_event(principal, event_id)
+    services.delete_event(principal, event_id)
     messages.success(request, _("The entry “%(title)s” was deleted.") % {"title": event.title})
     return redirect(_month_url(event.start.astimezone(principal.time_zone).date()))
 
 
 @login_required
 @require_POST
+@domain_errors(json=True)
 def move(request, event_id: int):
     """Drag and drop in the month view: the entry moves by the days between the two dates."""
-    try:
-        event = services.move_event(
-            _principal(request),
-            event_id,
-            from_date=request.POST.get("from_date", ""),
-            to_date=request.POST.get("to_date", ""),
-        )
-    except DomainError as exc:
-        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
+    event = services.move_event(
+        request.principal,
+        event_id,
+        from_date=request.POST.get("from_date", ""),
+        to_date=request.POST.get("to_date", ""),
+    )
     return JsonResponse({"event": event_record(event)})
 
 
 @login_required
 @require_POST
 def feed_create(request):
-    try:
-        _row, token = feed.create_token(_principal(request))
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
+    with reported(request) as outcome:
+        _row, token = feed.create_token(request.principal)
+    if not outcome.failed:
         url = request.build_absolute_uri(reverse("calendar:feed", args=[token]))
         request.session[FEED_URL_SESSION_KEY] = url
         messages.success(
@@ -334,23 +310,8 @@ def feed_create(request):
 @login_required
 @require_POST
 def feed_revoke(request, token_id: int):
-    try:
-        feed.revoke_token(_principal(request), token_id)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
+    with reported(request) as outcome:
+        feed.revoke_token(request.principal, token_id)
+    if not outcome.failed:
         messages.success(request, _("The subscription link no longer works."))
     return redirect(f"{reverse('calendar:agenda')}#subscribe")
-
-
-@require_GET
-def feed_ics(request, token: str):
-    """Public (no login): the secret in the path is the credential."""
-    user = feed.user_for_token(token)
-    if user is None:
-        raise Http404
-    response = HttpResponse(feed.render_feed(user), content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = 'inline; filename="clapilot.ics"'
-    response["Cache-Control"] = "private, max-age=300"
-    response["X-Robots-Tag"] = "noindex"
-    return response

@@ -70,3 +70,22 @@ def test_cannot_revoke_someone_elses_token(client, as_anna, ben):
     client.post(reverse("calendar:feed-revoke", args=[row.pk]))
     row.refresh_from_db()
     assert row.revoked_at is None
+
+
+@pytest.mark.parametrize("accept", ["*/*", "text/calendar", "application/json", "text/html"])
+def test_any_accept_header_gets_the_calendar(client, as_anna, make_event, accept):
+    make_event("Termin")
+    _row, token = feed.create_token(as_anna)
+    response = client.get(reverse("calendar:feed", args=[token]), HTTP_ACCEPT=accept)
+    assert response.status_code == 200 and response["Content-Type"] == "text/calendar; charset=utf-8"
+    assert response["Cache-Control"] == "private, max-age=300" and response["X-Robots-Tag"] == "noindex"
+    assert response["Content-Disposition"] == 'inline; filename="clapilot.ics"'
+    assert [str(e["summary"]) for e in icalendar.Calendar.from_ical(response.content).walk("VEVENT")] == [
+        "Termin"
+    ]
+
+
+def test_the_feed_only_answers_get(client, as_anna):
+    _row, token = feed.create_token(as_anna)
+    url = reverse("calendar:feed", args=[token])
+    assert client.post(url).status_code == 405 and client.head(url).status_code == 405

@@ -5,8 +5,9 @@ import datetime as dt
 import pytest
 
 from apps.calendar import services
-from apps.calendar.errors import EventForbidden, EventNotFound, InvalidEventInput, VersionConflict
+from apps.calendar.errors import EventNotFound
 from apps.calendar.models import CalendarEvent
+from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.mutations.models import MutationEvent
 from tests.calendar.conftest import BERLIN
 
@@ -65,14 +66,14 @@ def test_making_a_shared_event_private_removes_it_for_everyone_else(as_anna, ann
 
 def test_only_the_owner_or_a_person_can_make_entries_private(as_anna, as_ben, as_robot, soon):
     event = services.create_event(as_anna, title="Team", start=soon.isoformat())
-    with pytest.raises(EventForbidden):
+    with pytest.raises(Forbidden):
         services.update_event(as_ben, event.pk, {"visibility": "private"})
-    with pytest.raises(InvalidEventInput):
+    with pytest.raises(InvalidInput):
         services.create_event(as_robot, title="x", start=soon.isoformat(), visibility="private")
 
 
 def test_end_before_start_is_a_field_error_and_writes_nothing(as_anna, soon):
-    with pytest.raises(InvalidEventInput) as err:
+    with pytest.raises(InvalidInput) as err:
         services.create_event(
             as_anna, title="x", start=soon.isoformat(), end=(soon - dt.timedelta(hours=1)).isoformat()
         )
@@ -99,7 +100,7 @@ def test_end_before_start_is_a_field_error_and_writes_nothing(as_anna, soon):
 )
 def test_bad_values_name_their_field(as_anna, soon, values, field):
     args = {"title": "Termin", "start": soon.isoformat(), **values}
-    with pytest.raises(InvalidEventInput) as err:
+    with pytest.raises(InvalidInput) as err:
         services.create_event(as_anna, **args)
     assert field in err.value.details["field_errors"]
     assert not CalendarEvent.objects.exists()
@@ -149,7 +150,7 @@ def test_list_events_filters_by_kind_query_and_paginates(as_anna, make_event, so
     page, total = services.list_events(as_anna, query="meier", limit=2, offset=2)
     assert total == 5 and len(page) == 2 and page[0].event.title.endswith("2")
     assert services.list_events(as_anna, kind="deadline")[1] == 1
-    with pytest.raises(InvalidEventInput):
+    with pytest.raises(InvalidInput):
         services.list_events(as_anna, start="2026-01-01T00:00:00+01:00", end="2025-01-01T00:00:00+01:00")
 
 
