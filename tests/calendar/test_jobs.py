@@ -6,17 +6,19 @@ import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from django.apps import apps
 from django.utils import timezone
 
 from apps.calendar import services
-from apps.calendar.jobs import PERIODIC_JOBS, send_due_reminders
+from apps.calendar.jobs import send_due_reminders
 from apps.calendar.models import CalendarEvent
 from apps.notifications.models import Notification
 from clapilot.celery import app
 
 
 def test_periodic_job_runs_every_minute():
-    assert [(j.task, j.every_seconds) for j in PERIODIC_JOBS] == [
+    periodic_jobs = apps.get_app_config("office_calendar").periodic_jobs  # declared on the AppConfig
+    assert [(j.task, j.every_seconds) for j in periodic_jobs] == [
         ("apps.calendar.jobs.send_due_reminders", 60)
     ]
 
