@@ -3,31 +3,21 @@ purge, cancel, consent) goes through the services so purges and job cancels happ
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from apps.accounts.principal import Principal
-from apps.core.errors import DomainError
+from apps.core.admin_bases import ReadOnlyAdmin, ServiceAdmin
+from apps.core.web import reported
 from apps.knowledge import consent, services
 from apps.knowledge.models import ConsentRule, IndexJob, KnowledgeFile
 
 
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
-
-
-class ReadOnlyMixin:
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-
 @admin.register(KnowledgeFile)
-class KnowledgeFileAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class KnowledgeFileAdmin(ReadOnlyAdmin):
+    """A file row follows its source: no deletes here; purge instead."""
+
     list_display = (
         "title",
         "ref",
@@ -52,11 +42,9 @@ class KnowledgeFileAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def reindex(self, request, queryset):
         count = 0
         for file in queryset:
-            try:
-                services.reindex_file(_principal(request), file.pk)
-                count += 1
-            except DomainError as exc:
-                self.message_user(request, f"{file}: {exc.message}", messages.WARNING)
+            with reported(request) as outcome:
+                services.reindex_file(request.principal, file.pk)
+            count += not outcome.failed
         self.message_user(request, ngettext("%d file queued.", "%d files queued.", count) % count)
 
     @admin.action(description=_("Remove from the index (keeps the source)"))
@@ -66,12 +54,9 @@ class KnowledgeFileAdmin(ReadOnlyMixin, admin.ModelAdmin):
                 consent.purge_file(file, status=KnowledgeFile.Status.CANCELLED)
         self.message_user(request, _("The selected files were removed from the index."))
 
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False  # a file row follows its source; purge instead
-
 
 @admin.register(IndexJob)
-class IndexJobAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class IndexJobAdmin(ReadOnlyAdmin):
     list_display = (
         "id",
         "file",
@@ -93,30 +78,29 @@ class IndexJobAdmin(ReadOnlyMixin, admin.ModelAdmin):
     @admin.action(description=_("Cancel"))
     def cancel(self, request, queryset):
         for job in queryset:
-            services.cancel_job(_principal(request), job.pk)
+            with reported(request):
+                services.cancel_job(request.principal, job.pk)
         self.message_user(request, _("The selected jobs stop after their current step."))
 
 
 @admin.register(ConsentRule)
-class ConsentRuleAdmin(admin.ModelAdmin):
+class ConsentRuleAdmin(ServiceAdmin):
+    """Index switches are set and cleared by the consent service (purges, queued re-indexing)."""
+
     list_display = ("path_prefix", "connection_key", "enabled", "changed_by", "updated_at")
     list_filter = ("enabled", "connection_key")
     fields = ("path_prefix", "connection_key", "enabled")
 
-    def save_model(self, request, obj, form, change):
+    def service_save(self, request, obj, form, change):
         if change and obj.pk:
             old = ConsentRule.objects.get(pk=obj.pk)
             if (old.path_prefix, old.connection_key) != (obj.path_prefix, obj.connection_key):
-                consent.clear_rule(_principal(request), old.pk)
+                consent.clear_rule(request.principal, old.pk)
         rule, changed = consent.set_consent(
-            _principal(request), obj.path_prefix, obj.enabled, connection_key=obj.connection_key
+            request.principal, obj.path_prefix, obj.enabled, connection_key=obj.connection_key
         )
-        obj.pk = rule.pk
         self.message_user(request, ngettext("%d file affected.", "%d files affected.", changed) % changed)
+        return rule
 
-    def delete_model(self, request, obj):
-        consent.clear_rule(_principal(request), obj.pk)
-
-    def delete_queryset(self, request, queryset):
-        for rule in queryset:
-            consent.clear_rule(_principal(request), rule.pk)
+    def service_delete(self, request, obj) -> None:
+        consent.clear_rule(request.principal, obj.pk)

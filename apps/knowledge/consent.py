@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.knowledge.errors import InvalidKnowledgeInput, KnowledgeForbidden, KnowledgeNotFound
+from apps.core.errors import Forbidden, InvalidInput
+from apps.knowledge.errors import KnowledgeNotFound
 from apps.knowledge.models import PATH_MAX, ConsentRule, IndexJob, KnowledgeFile, Scope
 
 
@@ -25,7 +26,7 @@ def normalize_path(path: str | None) -> str:
     """`/Kanzlei/Steuern` form: one leading slash, no trailing slash, the root is ''."""
     parts = [p.strip() for p in str(path or "").replace("\\", "/").split("/")]
     if any(p in (".", "..") for p in parts):
-        raise validation.field_error(InvalidKnowledgeInput, "path", _("must not contain . or .. segments"))
+        raise validation.field_error(InvalidInput, "path", _("must not contain . or .. segments"))
     parts = [p for p in parts if p]
     return "/" + "/".join(parts) if parts else ""
 
@@ -83,16 +84,14 @@ def _check_may_change(principal: Principal, prefix: str, connection_key: str) ->
     if scope.is_admin:
         return
     if scope.user_id is None:
-        raise KnowledgeForbidden(_("Only a person can change what is indexed."))
+        raise Forbidden(_("Only a person can change what is indexed."))
     files = _affected(prefix, connection_key)
     if (
         prefix == ""
         or not files.exists()
         or files.exclude(scope=Scope.PERSONAL, owner_id=scope.user_id).exists()
     ):
-        raise KnowledgeForbidden(
-            _("Only administrators can change indexing for shared folders or connections.")
-        )
+        raise Forbidden(_("Only administrators can change indexing for shared folders or connections."))
 
 
 def purge_file(file: KnowledgeFile, *, status: str = KnowledgeFile.Status.EXCLUDED) -> None:
@@ -116,10 +115,10 @@ def set_consent(
     Returns the rule and how many files were purged (off) or queued again (on)."""
     prefix = normalize_path(path)
     if len(prefix) > PATH_MAX:
-        raise validation.field_error(InvalidKnowledgeInput, "path", _("is too long"))
-    connection_key = validation.text(InvalidKnowledgeInput, connection_key, "connection_key", max_length=100)
+        raise validation.field_error(InvalidInput, "path", _("is too long"))
+    connection_key = validation.text(InvalidInput, connection_key, "connection_key", max_length=100)
     if not isinstance(enabled, bool):
-        raise validation.field_error(InvalidKnowledgeInput, "enabled", _("must be true or false"))
+        raise validation.field_error(InvalidInput, "enabled", _("must be true or false"))
     _check_may_change(principal, prefix, connection_key)
     rule, _created = ConsentRule.objects.update_or_create(
         connection_key=connection_key,
@@ -162,6 +161,6 @@ def _apply(principal: Principal, prefix: str, connection_key: str) -> int:
 def stop_connection_jobs(principal: Principal, connection_key: str) -> int:
     """Cancel every running or queued job of one connection (the "stop" button)."""
     if not principal.resource_scope.is_admin:
-        raise KnowledgeForbidden(_("Only administrators can stop a connection's indexing."))
+        raise Forbidden(_("Only administrators can stop a connection's indexing."))
     jobs = IndexJob.objects.filter(status__in=IndexJob.ACTIVE, file__connection_key=connection_key)
     return jobs.update(cancel_requested=True)

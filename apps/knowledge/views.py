@@ -3,6 +3,9 @@ the badge's JSON status and the POST actions. Every change goes through the serv
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
@@ -11,14 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
-from apps.core.errors import DomainError
+from apps.core.web import domain_errors, reported
 from apps.knowledge import consent, embeddings, services
 from apps.knowledge.labels import path_labels
 from apps.knowledge.models import ConsentRule
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
 
 
 def _folders(principal: Principal, files, rules, labels: dict[str, str]) -> list[dict]:
@@ -66,7 +65,7 @@ def _jobs_context(principal: Principal) -> dict:
 
 @login_required
 def index_page(request):
-    principal = _principal(request)
+    principal = request.principal
     files = services.inventory(principal)
     rules = list(ConsentRule.objects.select_related("changed_by"))
     if not principal.resource_scope.is_admin:
@@ -87,76 +86,84 @@ def index_page(request):
 
 @login_required
 def jobs_partial(request):
-    return render(request, "knowledge/_jobs.html", _jobs_context(_principal(request)))
+    return render(request, "knowledge/_jobs.html", _jobs_context(request.principal))
 
 
 @login_required
 def status_json(request):
-    response = JsonResponse(services.status_summary(_principal(request)))
+    response = JsonResponse(services.status_summary(request.principal))
     response["Cache-Control"] = "no-store"
     return response
 
 
-def _done(request, ok_message: str | None = None, error: DomainError | None = None):
+def _act(request, action: Callable[[], Any], done: str | Callable[[Any], str]) -> HttpResponse:
+    """One POST action of the Wissen page. htmx gets the jobs partial (a refusal answers with its
+    status through `@domain_errors`); a page gets the outcome as a message on the Wissen page."""
     if request.htmx:
-        if error is not None:
-            return HttpResponse(error.message, status=error.http_status)
-        return render(request, "knowledge/_jobs.html", _jobs_context(_principal(request)))
-    if error is not None:
-        messages.error(request, error.message)
-    elif ok_message:
-        messages.success(request, ok_message)
+        action()
+        return render(request, "knowledge/_jobs.html", _jobs_context(request.principal))
+    with reported(request) as outcome:
+        result = action()
+    if not outcome.failed:
+        messages.success(request, done(result) if callable(done) else done)
     return redirect("knowledge:index")
 
 
 @login_required
 @require_POST
+@domain_errors
 def cancel_job(request, job_id: int):
-    try:
-        services.cancel_job(_principal(request), job_id)
-    except DomainError as exc:
-        return _done(request, error=exc)
-    return _done(request, _("The indexing job stops after its current step."))
+    return _act(
+        request,
+        lambda: services.cancel_job(request.principal, job_id),
+        _("The indexing job stops after its current step."),
+    )
 
 
 @login_required
 @require_POST
+@domain_errors
 def reindex_file(request, file_id: int):
-    try:
-        services.reindex_file(_principal(request), file_id)
-    except DomainError as exc:
-        return _done(request, error=exc)
-    return _done(request, _("The file is queued for indexing."))
+    return _act(
+        request,
+        lambda: services.reindex_file(request.principal, file_id),
+        _("The file is queued for indexing."),
+    )
 
 
 @login_required
 @require_POST
+@domain_errors
 def set_consent(request):
     enabled = request.POST.get("enabled") == "1"
-    try:
-        _rule, changed = consent.set_consent(
-            _principal(request),
+
+    def switched(result) -> str:
+        _rule, changed = result
+        if enabled:
+            return _("Indexing is on for this folder; %(n)s files queued.") % {"n": changed}
+        return _("Indexing is off for this folder; %(n)s files removed from the index.") % {"n": changed}
+
+    return _act(
+        request,
+        lambda: consent.set_consent(
+            request.principal,
             request.POST.get("path", ""),
             enabled,
             connection_key=request.POST.get("connection_key", ""),
-        )
-    except DomainError as exc:
-        return _done(request, error=exc)
-    if enabled:
-        text = _("Indexing is on for this folder; %(n)s files queued.") % {"n": changed}
-    else:
-        text = _("Indexing is off for this folder; %(n)s files removed from the index.") % {"n": changed}
-    return _done(request, text)
+        ),
+        switched,
+    )
 
 
 @login_required
 @require_POST
+@domain_errors
 def clear_consent(request, rule_id: int):
-    try:
-        consent.clear_rule(_principal(request), rule_id)
-    except DomainError as exc:
-        return _done(request, error=exc)
-    return _done(request, _("The folder inherits its switch again."))
+    return _act(
+        request,
+        lambda: consent.clear_rule(request.principal, rule_id),
+        _("The folder inherits its switch again."),
+    )
 
 
 @login_required
@@ -164,21 +171,19 @@ def clear_consent(request, rule_id: int):
 def configure_model(request):
     """Admins switch the embedding provider; a new model re-indexes everything."""
     post = request.POST
-    try:
+    with reported(request) as outcome:
         config, queued = services.configure_embeddings(
-            _principal(request),
+            request.principal,
             provider=post.get("provider", ""),
             base_url=post.get("base_url", ""),
             model=post.get("model", ""),
             api_key=post.get("api_key") or None,  # empty: keep the stored key
             send_dimensions=post.get("send_dimensions") == "1",
         )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        return redirect("knowledge:index")
-    messages.success(
-        request,
-        _("Embedding model: %(model)s; %(n)s files queued for indexing.")
-        % {"model": config.model_id, "n": queued},
-    )
+    if not outcome.failed:
+        messages.success(
+            request,
+            _("Embedding model: %(model)s; %(n)s files queued for indexing.")
+            % {"model": config.model_id, "n": queued},
+        )
     return redirect("knowledge:index")

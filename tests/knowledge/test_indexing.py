@@ -4,8 +4,8 @@ sources purged on removal."""
 import pytest
 from django.db import connection
 
+from apps.core.errors import InvalidInput
 from apps.knowledge import embeddings, indexing
-from apps.knowledge.errors import InvalidKnowledgeInput
 from apps.knowledge.models import Chunk, IndexJob, KnowledgeFile
 from tests.knowledge.conftest import payload
 
@@ -105,16 +105,16 @@ def test_a_newer_version_cancels_the_running_job(index_now):
     ],
 )
 def test_bad_payloads_are_refused_and_write_nothing(data, field):
-    with pytest.raises(InvalidKnowledgeInput) as info:
+    with pytest.raises(InvalidInput) as info:
         indexing.index_source("document", 11, data)
     assert info.value.code == "invalid_input" and field in info.value.details["field_errors"]
     assert not KnowledgeFile.objects.exists() and not IndexJob.objects.exists()
 
 
 def test_bad_source_keys_are_refused():
-    with pytest.raises(InvalidKnowledgeInput):
+    with pytest.raises(InvalidInput):
         indexing.index_source("doc ument; drop", 1, payload("x"))
-    with pytest.raises(InvalidKnowledgeInput):
+    with pytest.raises(InvalidInput):
         indexing.index_source("document", "", payload("x"))
 
 

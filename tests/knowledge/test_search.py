@@ -4,8 +4,8 @@ HNSW index serves the vector part, other models' vectors are never used."""
 import pytest
 from django.db import connection
 
+from apps.core.errors import InvalidInput
 from apps.knowledge import search
-from apps.knowledge.errors import InvalidKnowledgeInput
 from apps.knowledge.models import Chunk
 from tests.knowledge.conftest import payload
 
@@ -108,7 +108,7 @@ def test_the_vector_part_uses_the_hnsw_index(corpus):
     ("query", "kwargs"), [("", {}), ("x" * 2000, {}), ("ok", {"limit": 0}), ("ok", {"scope": "everyone"})]
 )
 def test_bad_search_input_has_a_clear_code(as_anna, query, kwargs):
-    with pytest.raises(InvalidKnowledgeInput) as info:
+    with pytest.raises(InvalidInput) as info:
         search.hybrid_search(as_anna, query, **kwargs)
     assert info.value.code == "invalid_input"
 

@@ -1,0 +1,37 @@
+"""The typed contract of unified retrieval (`context_search`, `context_get`): what callers send.
+
+The answers are shaped by the sources (`context.ContextSource`: each source adds its own fields
+to a hit and answers `context_get` for its ids), so they have no fixed output model here; the
+knowledge store's own source is described in `context.knowledge_source`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from apps.core.contracts import Input
+from apps.knowledge.context import GET_MAX_CHARS
+from apps.knowledge.search import QUERY_MAX
+
+
+class ContextSearch(Input):
+    query: str = Field(min_length=1, max_length=QUERY_MAX, description="What to look for, in plain words.")
+    sources: list[str] | None = Field(
+        default=None,
+        max_length=10,
+        description='Only these sources, e.g. ["document"]; default: all sources.',
+    )
+    scope: Literal["personal", "shared", "all"] = Field(
+        default="all", description="personal: only your own content; shared: office and client content."
+    )
+    limit: int = Field(default=10, ge=1, le=30, description="How many results at most.")
+
+
+class ContextGet(Input):
+    id: str = Field(
+        min_length=3, max_length=140, description="A result id from context_search, e.g. document:12."
+    )
+    offset: int = Field(default=0, ge=0, description="Start reading at this character (for long texts).")
+    max_chars: int = Field(default=8000, ge=100, le=GET_MAX_CHARS, description="How much text to return.")
