@@ -14,32 +14,56 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from apps.accounts.principal import Principal
+from apps.agent import contracts as c
 from apps.agent import services
 from apps.agent.models import Run, RunEvent
+from apps.core.api import ApiView, endpoint, parse
 
 POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 15.0
 STREAM_MAX_SECONDS = 10 * 60
 RETRY_MILLISECONDS = 2000
 BATCH = 500
+STREAM_RESPONSE = OpenApiResponse(
+    OpenApiTypes.STR,
+    description="text/event-stream: one event per run event (`id:` = its id, `event:` = its kind, "
+    "`data:` = the event as `chat_runs_retrieve` lists it), `: keepalive` comments, `event: end`.",
+)
 
 
-class _StreamGate(APIView):
-    """DRF authentication and the owner check, run by the async stream view."""
+class _StreamGate(ApiView):
+    """DRF authentication and the owner check, run by the async stream view, and its OpenAPI
+    description (the stream itself is not a DRF view, see `run_event_stream`)."""
 
-    def get(self, request: Request, run_id: int) -> Response:
-        run = services.get_run(Principal.for_user(request.user), run_id)
-        raw = request.headers.get("Last-Event-ID") or request.query_params.get("after") or "0"
-        try:
-            after = max(int(raw), 0)
-        except ValueError:
-            return Response({"code": "invalid_arguments", "message": "after must be an integer"}, status=400)
-        return Response({"run_id": run.pk, "after": after})
+    # The body is text, not JSON: the media-typed response replaces the endpoint's own.
+    @extend_schema(responses={(200, "text/event-stream"): STREAM_RESPONSE})
+    @endpoint(
+        query=c.StreamCursor,
+        output=None,
+        summary="A run's events as Server-Sent Events",
+        description="For clients without WebSockets: the same payloads as the socket; resumes after "
+        "`?after=` or `Last-Event-ID`; ends after the run's final status event.",
+        operation_id="chat_runs_events_stream",
+        tags=["chat"],
+        parameters=[
+            OpenApiParameter(
+                "Last-Event-ID",
+                int,
+                OpenApiParameter.HEADER,
+                description="Resume after this event id (sent by an EventSource); wins over ?after=.",
+            )
+        ],
+    )
+    def get(self, request: Request, run_id: int, query: c.StreamCursor) -> Response:
+        run = services.get_run(request.principal, run_id)
+        header = request.headers.get("Last-Event-ID")
+        after = parse(c.StreamCursor, {"after": header}).after if header else query.after
+        return Response({"run_id": run.pk, "after": max(after, 0)})
 
 
 _gate_view = _StreamGate.as_view()
@@ -56,6 +80,11 @@ async def run_event_stream(request: HttpRequest, run_id: int) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+# The URL routes to the async view; OpenAPI finds an API view by its `cls`, as `as_view()` sets it.
+run_event_stream.cls = _StreamGate
+run_event_stream.initkwargs = {}
 
 
 def format_sse(event: dict[str, Any]) -> str:

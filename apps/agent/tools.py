@@ -5,20 +5,12 @@ from their results; the handlers only validate and answer."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from pydantic import Field
 
+from apps.agent import contracts as c
 from apps.tools import catalog
-from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.errors import UnknownFamily
 from apps.tools.registry import normalize_family, tool
-
-
-class RequestToolboxArgs(Args):
-    toolbox: str = Field(
-        min_length=1, max_length=64, description="Toolbox (tool family) to activate, e.g. mandanten."
-    )
-    reason: str = Field(default="", max_length=300, description="Why you need it, in a few words.")
 
 
 @tool(
@@ -29,7 +21,7 @@ class RequestToolboxArgs(Args):
     description="""Activate a further toolbox (tool family) for the rest of this run: its tools can be
     called directly from the next round on. tool_catalog_search shows which toolboxes exist.""",
 )
-def request_toolbox(ctx: ToolContext, args: RequestToolboxArgs) -> dict:
+def request_toolbox(ctx: ToolContext, args: c.RequestToolbox) -> dict:
     family = normalize_family(args.toolbox)
     tools = catalog.expand(ctx, family)
     if not tools:
@@ -40,17 +32,6 @@ def request_toolbox(ctx: ToolContext, args: RequestToolboxArgs) -> dict:
     return {"toolbox": family, "tools": [t["name"] for t in tools]}
 
 
-class TodoItem(Args):
-    title: str = Field(min_length=1, max_length=200, description="One step of your plan.")
-    status: str = Field(
-        default="pending", pattern="^(pending|in_progress|done)$", description="pending, in_progress or done."
-    )
-
-
-class TodoArgs(Args):
-    items: list[TodoItem] = Field(max_length=30, description="The whole todo list, in order.")
-
-
 @tool(
     name="agent_todo_update",
     family="agent",
@@ -59,5 +40,5 @@ class TodoArgs(Args):
     description="""Show the user your plan for a multi-step request as a todo list. Send the whole list
     each time; mark items in_progress and done as you go.""",
 )
-def agent_todo_update(ctx: ToolContext, args: TodoArgs) -> dict:
+def agent_todo_update(ctx: ToolContext, args: c.TodoUpdate) -> dict:
     return {"items": [item.model_dump() for item in args.items]}
