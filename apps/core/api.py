@@ -49,8 +49,10 @@ def exception_handler(exc, context):
     return response
 
 
+# Base of every REST view (authentication, scopes and throttles come from the settings). No
+# docstring on purpose: drf-spectacular would show it as every operation's description.
 class ApiView(APIView):
-    """Base of every REST view (authentication, scopes and throttles come from the settings)."""
+    pass
 
 
 def endpoint(
