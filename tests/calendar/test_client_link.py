@@ -130,12 +130,6 @@ def test_api_unknown_client_is_a_clear_error(api, soon):
 
 
 # --- pages ------------------------------------------------------------------------------------
-@pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
 def test_form_picker_preselects_links_and_unlinks(web, make_event, meier):
     form = web.get(reverse("calendar:create"), {"client": meier.pk}).context["form"]
     assert (str(meier.pk), "Meier GmbH (10003)") in form.fields["client"].choices

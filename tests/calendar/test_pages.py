@@ -13,12 +13,6 @@ from tests.calendar.conftest import BERLIN
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
 def test_month_view_renders_grid_navigation_and_entries(web, make_event, soon):
     make_event("Mandantengespräch Hoffmann", start=soon)
     make_event("Einspruchsfrist Meier", start=soon, kind="deadline", minutes=0, criticality="critical")

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.calendar.models import CalendarEvent
-from apps.tasks.models import Board, Task, TaskStatus
+from apps.tasks.models import Board, Task
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -19,22 +19,8 @@ BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 
 
 @pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
-@pytest.fixture
 def board(db):
     return Board.objects.create(name="Steuern")
-
-
-@pytest.fixture
-def statuses(db):
-    return {
-        "offen": TaskStatus.objects.create(key="offen", name="Offen", category="open", sort_order=0),
-        "erledigt": TaskStatus.objects.create(key="erledigt", name="Erledigt", category="done", sort_order=1),
-    }
 
 
 def _at(days: int, hour: int = 10) -> dt.datetime:

@@ -10,12 +10,6 @@ from apps.clients.models import Client
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
 def test_navigation_links_to_the_client_list():
     assert reverse("clients:index") == "/mandanten/"
 

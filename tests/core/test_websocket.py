@@ -5,7 +5,11 @@ from channels.testing import WebsocketCommunicator
 from clapilot.asgi import application
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_channel_layer"),
+]
 
 
 async def _session_cookie(user) -> bytes:

@@ -1,26 +1,21 @@
 """Background work through a real Celery worker (not eager), over the configured broker."""
 
-import time
-
 import pytest
-from celery.contrib.testing.worker import start_worker
 
 from apps.core.jobs import heartbeat
 from apps.core.models import Heartbeat
 from clapilot.celery import app
+from tests.waiting import wait_for
+from tests.workers import in_process_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_heartbeat_job_runs_in_a_real_worker():
     assert not app.conf.task_always_eager
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+    with in_process_worker():
         heartbeat.delay(component="worker-test")
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if Heartbeat.objects.filter(component="worker-test").exists():
-                break
-            time.sleep(0.2)
+        wait_for(Heartbeat.objects.filter(component="worker-test").exists)
     beat = Heartbeat.objects.get(component="worker-test")
     assert beat.count == 1
 

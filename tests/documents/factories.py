@@ -13,6 +13,8 @@ from apps.documents.models import Document, Folder
 class FolderFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Folder
+        # `_path` saves the one field it sets; factory_boy's extra save afterwards is not needed.
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Ordner {n}")
     kind = Folder.Kind.SHARED

@@ -12,12 +12,6 @@ from tests.documents.factories import DocumentFactory, FolderFactory, pdf_bytes
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
 def test_index_renders_tree_list_and_empty_state(web, anna):
     body = web.get(reverse("documents:index")).content.decode()
     assert "Persönlich" in body and 'id="upload-zone"' in body

@@ -7,11 +7,12 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from django.db import connection
+
+from tests.waiting import wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,15 +45,14 @@ def server(transactional_db):
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+
+    def listening() -> bool:
         if process.poll() is not None:
             raise RuntimeError(f"daphne exited: {process.stderr.read()[-2000:]}")
         with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.2)
-    else:
+            return sock.connect_ex(("127.0.0.1", port)) == 0
+
+    if not wait_for(listening, timeout=30):
         process.kill()
         raise RuntimeError("daphne did not start within 30 s")
     yield f"http://127.0.0.1:{port}"
@@ -110,14 +110,13 @@ def worker(transactional_db, tmp_path):
             stderr=subprocess.STDOUT,
             text=True,
         )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+
+    def ready() -> bool:
         if process.poll() is not None:
             raise RuntimeError(f"celery worker exited: {log.read_text()[-2000:]}")
-        if " ready." in log.read_text():
-            break
-        time.sleep(0.2)
-    else:
+        return " ready." in log.read_text()
+
+    if not wait_for(ready, timeout=30):
         process.kill()
         raise RuntimeError(f"celery worker did not start within 30 s: {log.read_text()[-2000:]}")
     yield log

@@ -1,9 +1,7 @@
 """What the browser tests do again and again: call a tool as an API client, sign in through the form."""
 
 import json
-import time
 import urllib.request
-from collections.abc import Callable
 
 from tests.factories import PASSWORD
 
@@ -34,14 +32,3 @@ def log_in(page, base_url: str, email: str) -> None:
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_load_state()
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> bool:
-    """Poll a database condition the page's action leads to (the page's own "saved" text may
-    already show from before the action)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return condition()

@@ -3,7 +3,6 @@ POST /api/v1/tools/execute) moves the entry to another day without a reload, kee
 dragging it to a third day persists through the move endpoint."""
 
 import datetime as dt
-import time
 import zoneinfo
 
 import pytest
@@ -14,6 +13,7 @@ from apps.calendar import services
 from apps.calendar.models import CalendarEvent
 from tests.e2e.helpers import execute_tool, log_in
 from tests.factories import ClientFactory, UserFactory
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
@@ -44,9 +44,7 @@ def test_event_moves_live_and_drag_persists(server, page):
     assert "Meier GmbH" in (page.locator(chip.format("2026-12-10")).get_attribute("title") or "")
 
     page.locator(chip.format("2026-12-10")).drag_to(page.locator('.cal-day[data-date="2026-12-17"]'))
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and CalendarEvent.objects.get(pk=event.pk).start.day != 17:
-        time.sleep(0.1)
+    wait_for(lambda: CalendarEvent.objects.get(pk=event.pk).start.day == 17, timeout=5)
     saved = CalendarEvent.objects.get(pk=event.pk)
     assert saved.start == dt.datetime(2026, 12, 17, 10, tzinfo=BERLIN)
     assert saved.end - saved.start == dt.timedelta(hours=1) and saved.client_id == meier.pk

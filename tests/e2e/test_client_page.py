@@ -8,15 +8,14 @@ import pytest
 
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
-from apps.tasks.models import Board, TaskStatus
+from apps.tasks.models import Board
 from tests.e2e.helpers import execute_tool, log_in
 from tests.factories import ClientFactory, UserFactory
 
 pytestmark = pytest.mark.e2e
 
 
-def test_client_page_shows_linked_changes_live(server, page):
-    TaskStatus.objects.create(key="offen", name="Offen", category="open", sort_order=0)
+def test_client_page_shows_linked_changes_live(server, page, statuses):
     board = Board.objects.create(name="Steuern")
     user = UserFactory(email="anna@kanzlei.example", role="admin", is_superuser=True)
     _, key = keys.create_api_key(Principal.for_user(user), name="e2e", scopes=["tools:execute"])

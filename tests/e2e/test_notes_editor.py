@@ -7,8 +7,9 @@ import pytest
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
 from apps.notes.models import Note, NotePage
-from tests.e2e.helpers import execute_tool, log_in, wait_until
+from tests.e2e.helpers import execute_tool, log_in
 from tests.factories import UserFactory
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -65,7 +66,8 @@ def test_open_editor_follows_tool_changes_and_saves(server, page):
     page.keyboard.press("End")
     page.keyboard.type(" Ergänzung von Anna")
     page.click("#save-page")
-    assert wait_until(lambda: "Ergänzung von Anna" in NotePage.objects.get(pk=first.pk).text)
+    # the page's own "saved" text may already show from before the action: wait on the database
+    assert wait_for(lambda: "Ergänzung von Anna" in NotePage.objects.get(pk=first.pk).text, timeout=10)
 
     # Someone else saves while Anna types: nothing of hers is lost, she decides which version wins.
     page.click("#page-body")

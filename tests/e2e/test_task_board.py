@@ -2,16 +2,16 @@
 dragging it to another column persists."""
 
 import json
-import time
 import urllib.request
 
 import pytest
 
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
-from apps.tasks.models import Board, Task, TaskStatus
+from apps.tasks.models import Board, Task
 from tests.e2e.helpers import log_in
 from tests.factories import UserFactory
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -27,9 +27,8 @@ def execute_tool(base_url: str, key: str, tool: str, arguments: dict) -> dict:
         return json.loads(response.read())
 
 
-def test_card_appears_live_and_drag_persists(server, page):
-    open_status = TaskStatus.objects.create(key="offen", name="Offen", category="open", sort_order=0)
-    doing = TaskStatus.objects.create(key="in_arbeit", name="In Arbeit", category="in_progress", sort_order=1)
+def test_card_appears_live_and_drag_persists(server, page, statuses):
+    open_status, doing = statuses["offen"], statuses["in_arbeit"]
     board = Board.objects.create(name="Steuern")
     user = UserFactory(email="anna@kanzlei.example", role="admin", is_superuser=True)
     _, key = keys.create_api_key(Principal.for_user(user), name="e2e", scopes=["tools:execute"])
@@ -56,11 +55,7 @@ def test_card_appears_live_and_drag_persists(server, page):
     page.locator(f'.column[data-status-id="{doing.pk}"] .task-card[data-task-id="{task_id}"]').wait_for(
         timeout=5000
     )
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if Task.objects.get(pk=task_id).status_id == doing.pk:
-            break
-        time.sleep(0.1)
+    wait_for(lambda: Task.objects.get(pk=task_id).status_id == doing.pk, timeout=5)
     assert Task.objects.get(pk=task_id).status_id == doing.pk
     page.reload()
     page.locator(f'.column[data-status-id="{doing.pk}"] .task-card[data-task-id="{task_id}"]').wait_for(

@@ -20,7 +20,8 @@ STREAM_URL = "/api/ui-mutation-events/stream"
 
 # --- JSON cursor ----------------------------------------------------------------------------
 @pytest.mark.django_db
-def test_cursor_pages_through_the_callers_events(logged_in_client, user, other_user, layer):
+@pytest.mark.parametrize("web_user", ["user"], indirect=True)
+def test_cursor_pages_through_the_callers_events(web, user, other_user, layer):
     visible = [record_mutation(audience="all", topic=f"aufgaben.task.n{i}").id for i in range(3)]
     record_mutation(audience="user", user=other_user, topic="notizen.note.secret")
     visible.append(record_mutation(audience="user", user=user, topic="notizen.note.mine").id)
@@ -29,7 +30,7 @@ def test_cursor_pages_through_the_callers_events(logged_in_client, user, other_u
 
     seen, after = [], 0
     for _ in range(10):
-        response = logged_in_client.get(URL, {"after": after, "limit": 2})
+        response = web.get(URL, {"after": after, "limit": 2})
         assert response.status_code == 200
         body = response.json()
         seen += [event["id"] for event in body["events"]]
@@ -39,7 +40,7 @@ def test_cursor_pages_through_the_callers_events(logged_in_client, user, other_u
         after = body["next_after"]
 
     assert seen == visible
-    first = logged_in_client.get(URL).json()["events"][0]
+    first = web.get(URL).json()["events"][0]
     assert set(first) >= {"id", "topic", "ui_actions", "trigger_reload", "refresh_topic", "created_at"}
 
 
@@ -54,8 +55,8 @@ def test_cursor_pages_through_the_callers_events(logged_in_client, user, other_u
         ({"limit": "viele"}, "limit"),
     ],
 )
-def test_cursor_rejects_bad_input(logged_in_client, query, field):
-    response = logged_in_client.get(URL, query)
+def test_cursor_rejects_bad_input(web, query, field):
+    response = web.get(URL, query)
     assert response.status_code == 400
     assert field in response.json()
 
@@ -68,14 +69,12 @@ def test_cursor_and_stream_need_login(client):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("count", [1, 60])
-def test_cursor_query_count_does_not_grow_with_events(
-    logged_in_client, layer, count, django_assert_max_num_queries
-):
+def test_cursor_query_count_does_not_grow_with_events(web, layer, count, django_assert_max_num_queries):
     for i in range(count):
         record_mutation(audience="all", topic=f"a.n{i}")
     # session + user + the event query (the settle check is a subquery of it)
     with django_assert_max_num_queries(3):
-        response = logged_in_client.get(URL, {"limit": 100})
+        response = web.get(URL, {"limit": 100})
     assert len(response.json()["events"]) == count
 
 

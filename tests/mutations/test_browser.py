@@ -23,11 +23,6 @@ document.addEventListener("clapilot:refresh", (e) => { window.refreshed.push(e.d
 """
 
 
-@pytest.fixture
-def fast_password_hashing():
-    """Off here: daphne runs with the real settings and must verify the password itself."""
-
-
 def record_mutation(**kwargs):
     """Playwright's sync API runs an event loop in this thread; services run outside one (like
     in a request or a worker), where publishing after commit can reach the channel layer."""

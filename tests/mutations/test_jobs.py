@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.utils import timezone
 
 from apps.mutations.jobs import PRUNE_TASK, prune_mutation_events
 from apps.mutations.models import MutationEvent
 from apps.mutations.services import record_mutation
-from clapilot.celery import app
+from tests.waiting import wait_for
+from tests.workers import in_process_worker
 
 
 @pytest.mark.django_db(transaction=True)
@@ -22,11 +21,9 @@ def test_prune_job_runs_in_a_real_worker(settings, layer):
     kept = record_mutation(audience="all", topic="a.kept")
     MutationEvent.objects.filter(pk=expired.pk).update(created_at=timezone.now() - timedelta(days=4))
 
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+    with in_process_worker():
         prune_mutation_events.delay()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and MutationEvent.objects.filter(pk=expired.pk).exists():
-            time.sleep(0.2)
+        wait_for(lambda: not MutationEvent.objects.filter(pk=expired.pk).exists())
 
     assert list(MutationEvent.objects.values_list("id", flat=True)) == [kept.id]
 

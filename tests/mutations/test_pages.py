@@ -8,9 +8,9 @@ from apps.mutations.services import record_mutation
 
 
 @pytest.mark.django_db
-def test_signed_in_pages_start_the_live_connection_at_the_head(logged_in_client, layer):
+def test_signed_in_pages_start_the_live_connection_at_the_head(web, layer):
     event = record_mutation(audience="all", topic="a.b")
-    html = logged_in_client.get("/").content.decode()
+    html = web.get("/").content.decode()
     assert 'type="module" src="/static/js/mutations.js"' in html
     assert f"connectMutations({{ after: {event.id} }})" in html
 

@@ -13,12 +13,6 @@ from apps.notes.models import Note, NoteFolder, NotePage
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
 def test_index_renders_folders_notes_and_the_empty_editor(web, shared_folder, make_note):
     make_note("Jahresgespräch Vogel", folder=shared_folder)
     response = web.get(reverse("notes:index"))

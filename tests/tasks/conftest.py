@@ -1,22 +1,8 @@
 import pytest
 
 from apps.accounts.principal import Principal
-from apps.tasks.models import Board, Task, TaskStatus
+from apps.tasks.models import Board, Task
 from tests.factories import ServicePrincipalFactory
-
-
-@pytest.fixture
-def statuses(db):
-    rows = [
-        ("offen", "Offen", "open"),
-        ("in_arbeit", "In Arbeit", "in_progress"),
-        ("wiedervorlage", "Wiedervorlage", "waiting"),
-        ("erledigt", "Erledigt", "done"),
-    ]
-    return {
-        key: TaskStatus.objects.create(key=key, name=name, category=cat, sort_order=i)
-        for i, (key, name, cat) in enumerate(rows)
-    }
 
 
 @pytest.fixture

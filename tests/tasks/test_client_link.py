@@ -121,12 +121,6 @@ def test_api_unknown_client_is_a_clear_error(api, shared_board, statuses):
 
 
 # --- pages ------------------------------------------------------------------------------------
-@pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
 def test_detail_picker_links_and_unlinks_a_client(web, make_task, meier):
     task = make_task("Einspruch")
     url = reverse("tasks:detail", args=[task.pk])

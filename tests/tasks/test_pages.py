@@ -10,12 +10,6 @@ from apps.tasks.models import Comment, Task
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
 def test_board_renders_columns_in_status_order_with_cards(web, make_task, statuses):
     make_task("Einkommensteuer Hoffmann")
     make_task("Erledigtes", status="erledigt")

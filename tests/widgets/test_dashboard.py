@@ -13,12 +13,6 @@ from tests.widgets.factories import WidgetFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
 def test_every_type_renders(web, as_anna):
     services.create_widget(as_anna, title="Zahlen", data={"Offen": 5, "Kritisch": 1})
     services.create_widget(as_anna, title="Liste", data=["Meier GmbH", "Bäckerei Schulz"])

@@ -14,12 +14,6 @@ pytestmark = pytest.mark.django_db
 XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> [klick](javascript:alert(1))'
 
 
-@pytest.fixture
-def web(client, anna):
-    client.force_login(anna)
-    return client
-
-
 def test_index_lists_pages_and_searches(web, handbook):
     body = web.get(reverse("wiki:index")).content.decode()
     assert all(title in body for title in ("Fristenkontrolle", "Posteingang", "Datenschutz"))
