@@ -16,11 +16,6 @@ def fake_openai():
     server.stop()
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def provider(db, fake_openai):
     from apps.agent.models import Provider
@@ -48,21 +43,10 @@ def model(provider):
 
 
 @pytest.fixture
-def statuses(db):
-    from apps.tasks.models import TaskStatus
-
-    rows = [("offen", "Offen", "open"), ("erledigt", "Erledigt", "done")]
-    return {
-        key: TaskStatus.objects.create(key=key, name=name, category=cat, sort_order=i)
-        for i, (key, name, cat) in enumerate(rows)
-    }
-
-
-@pytest.fixture
 def board(db):
     from apps.tasks.models import Board
 
     return Board.objects.create(name="Steuern", visibility=Board.Visibility.SHARED)
 
 
-from tests.mutations.conftest import close_channel_layer, fresh_channel_layer, session_cookie  # noqa: E402, F401
+from tests.mutations.conftest import session_cookie  # noqa: E402, F401

@@ -12,15 +12,16 @@ from apps.agent.models import Message
 pytestmark = pytest.mark.django_db
 
 
-def test_without_provider_the_page_explains_the_setup(logged_in_client):
-    response = logged_in_client.get(reverse("chat:index"))
+def test_without_provider_the_page_explains_the_setup(web):
+    response = web.get(reverse("chat:index"))
     assert response.status_code == 200
     body = response.content.decode()
     assert "OPENAI_API_KEY" in body and 'id="chat-setup"' in body
 
 
-def test_new_session_and_transcript_render_sanitized(logged_in_client, user, model):
-    response = logged_in_client.post(reverse("chat:new"))
+@pytest.mark.parametrize("web_user", ["user"], indirect=True)
+def test_new_session_and_transcript_render_sanitized(web, user, model):
+    response = web.post(reverse("chat:new"))
     session = services.list_sessions(Principal.for_user(user)).get()
     assert response.url == reverse("chat:session", args=[session.pk])
     run = services.post_user_message(Principal.for_user(user), session.pk, "Was steht an?")
@@ -29,18 +30,18 @@ def test_new_session_and_transcript_render_sanitized(logged_in_client, user, mod
     )
     services.add_message(run, Message.Role.ASSISTANT, "**Zwei** Aufgaben <script>alert(1)</script>")
 
-    body = logged_in_client.get(reverse("chat:session", args=[session.pk])).content.decode()
+    body = web.get(reverse("chat:session", args=[session.pk])).content.decode()
     assert "<strong>Zwei</strong>" in body
     assert "<script>alert(1)" not in body
     assert "aufgaben_list_tasks" in body and "js/chat.js" in body
     assert 'id="chat-setup"' not in body
 
 
-def test_foreign_session_is_404(logged_in_client, model):
+def test_foreign_session_is_404(web, model):
     from tests.factories import UserFactory
 
     session = services.create_session(Principal.for_user(UserFactory()))
-    assert logged_in_client.get(reverse("chat:session", args=[session.pk])).status_code == 404
+    assert web.get(reverse("chat:session", args=[session.pk])).status_code == 404
 
 
 def test_anonymous_is_redirected_to_login(client, db):

@@ -117,9 +117,10 @@ def test_moa_fans_out_once_per_reference_and_the_aggregator_answers(
     assert run.prompt_tokens == 200 + 2 * 10
 
 
-def test_moa_is_offered_as_a_virtual_model(user, preset, logged_in_client):
+@pytest.mark.parametrize("web_user", ["user"], indirect=True)
+def test_moa_is_offered_as_a_virtual_model(user, preset, web):
     assert ("moa/rat", "Rat der Modelle (moa/rat)") in services.model_choices()
-    page = logged_in_client.get(f"/chat/{services.create_session(Principal.for_user(user)).pk}/")
+    page = web.get(f"/chat/{services.create_session(Principal.for_user(user)).pk}/")
     assert 'value="moa/rat"' in page.content.decode()
 
 

@@ -2,10 +2,8 @@
 a real Celery worker."""
 
 import datetime as dt
-import time
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.apps import apps
 from django.utils import timezone
 
@@ -13,7 +11,8 @@ from apps.calendar import services
 from apps.calendar.jobs import send_due_reminders
 from apps.calendar.models import CalendarEvent
 from apps.notifications.models import Notification
-from clapilot.celery import app
+from tests.waiting import wait_for
+from tests.workers import in_process_worker
 
 
 def test_periodic_job_runs_every_minute():
@@ -80,10 +79,8 @@ def test_due_reminders_are_sent_through_the_worker(anna, as_anna):
     event = services.create_event(
         as_anna, title="Finanzamt", start=start.isoformat(), remind_minutes_before=30
     )
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+    with in_process_worker():
         send_due_reminders.delay()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and CalendarEvent.objects.get(pk=event.pk).reminded_at is None:
-            time.sleep(0.2)
+        wait_for(lambda: CalendarEvent.objects.get(pk=event.pk).reminded_at is not None)
     assert CalendarEvent.objects.get(pk=event.pk).reminded_at is not None
     assert Notification.objects.filter(user=anna, kind="calendar.reminder").count() == 1

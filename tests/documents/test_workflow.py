@@ -44,15 +44,6 @@ ANSWER = {
 
 
 @pytest.fixture
-def statuses(db):
-    rows = [("offen", "Offen", "open"), ("erledigt", "Erledigt", "done")]
-    return {
-        key: TaskStatus.objects.create(key=key, name=name, category=cat, sort_order=i)
-        for i, (key, name, cat) in enumerate(rows)
-    }
-
-
-@pytest.fixture
 def board(db, statuses):
     return Board.objects.create(name="Steuern", visibility=Board.Visibility.SHARED)
 

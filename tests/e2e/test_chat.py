@@ -7,7 +7,7 @@ import pytest
 
 from apps.agent.models import ModelConfig, Provider, Run
 from apps.core.services import set_setting
-from apps.tasks.models import Board, Task, TaskStatus
+from apps.tasks.models import Board, Task
 from tests.factories import PASSWORD, UserFactory
 from tests.fakes.openai_server import FakeOpenAI
 
@@ -24,9 +24,7 @@ def fake_openai():
     server.stop()
 
 
-def test_chat_creates_task_and_board_shows_it(server, worker, fake_openai, page):
-    TaskStatus.objects.create(key="offen", name="Offen", category="open", sort_order=0)
-    TaskStatus.objects.create(key="erledigt", name="Erledigt", category="done", sort_order=1)
+def test_chat_creates_task_and_board_shows_it(server, worker, fake_openai, page, statuses):
     board = Board.objects.create(name="Steuern", visibility=Board.Visibility.SHARED)
     user = UserFactory(email="anna@kanzlei.example")
     provider = Provider.objects.create(
