@@ -102,11 +102,13 @@ def measure(opts) -> None:
 
     from apps.accounts.models import User
     from apps.accounts.principal import Principal
-    from apps.agent import llm, runtime, services
-    from apps.agent.models import ModelConfig, Provider, Run, RunEvent
+    from apps.agent import runtime, services
+    from apps.agent.models import Run, RunEvent
     from apps.agent.runtime import run_agent
     from apps.clients.models import Client
     from apps.core.services import set_setting
+    from apps.llm import client as llm
+    from apps.llm.models import ModelConfig, Provider
     from apps.tools.args import Args
     from apps.tools.registry import tool
     from tests.fakes.openai_server import FakeOpenAI
@@ -140,8 +142,8 @@ def measure(opts) -> None:
 
     # 1. loop overhead per round -----------------------------------------------------------------
     # RAG hooks (apps.knowledge) embed the question every round: their own cost, not the loop's.
-    rag_hooks = list(runtime.context_providers)
-    runtime.context_providers[:] = []
+    rag_hooks = runtime.context_providers
+    runtime.context_providers = lambda: ()
     real_client_for = llm.client_for
     llm.client_for = lambda provider: _stub_client(fake, ChatCompletionChunk)
     services._enqueue = lambda run_id: None
@@ -180,7 +182,7 @@ def measure(opts) -> None:
     finally:
         llm.client_for = real_client_for
         runtime.execute_batch = real_batch
-        runtime.context_providers[:] = rag_hooks
+        runtime.context_providers = rag_hooks
     print(
         f"loop overhead per round (3 tool calls, zero-latency model, {opts.clients} clients neutralized): "
         f"median {statistics.median(per_round):.2f} ms, max {max(per_round):.2f} ms "

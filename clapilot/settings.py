@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "apps.core",
     "apps.tools",
     "apps.mutations",
+    "apps.llm",
     "apps.apikeys",
     "apps.notifications",
     "apps.tasks",
@@ -84,6 +85,7 @@ INSTALLED_APPS = [
     "apps.notes",
     "apps.wiki",
     "apps.widgets",
+    "apps.dashboard",
 ]
 
 MIDDLEWARE = [

@@ -7,3 +7,4 @@ class AccountsConfig(DomainApp):
     name = "apps.accounts"
     verbose_name = _("Accounts")
     navigation = [NavEntry("settings", _("Settings"), "settings", order=90)]
+    extends = {"llm.personal_terms": ["apps.accounts.personal_terms.staff_terms"]}

@@ -1,33 +1,9 @@
-"""Stable error codes of the agent runtime: provider failures and chat-input errors."""
+"""Stable error codes of the agent runtime: chat-input and run errors. Provider failures are the
+model layer's (`apps.llm.errors`)."""
 
 from __future__ import annotations
 
 from apps.core.errors import DomainError, Forbidden, NotFound
-
-
-class ProviderError(DomainError):
-    """A model call failed. The message never contains the provider's key or raw response body."""
-
-    code = "provider_error"
-    http_status = 502
-
-
-class ProviderUnreachable(ProviderError):
-    code = "provider_unreachable"
-
-
-class ProviderAuthFailed(ProviderError):
-    code = "provider_auth"
-
-
-class ProviderRateLimited(ProviderError):
-    code = "provider_rate_limited"
-    http_status = 429
-
-
-class ProviderTimeout(ProviderError):
-    code = "provider_timeout"
-    http_status = 504
 
 
 class NoModelConfigured(DomainError):

@@ -20,12 +20,15 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.agent import llm, services
-from apps.agent.errors import ModelNotFound, ProviderError, ToolsNotSupported
-from apps.agent.models import InferenceUsage, ModelConfig
-from apps.agent.neutralize import Gate
+from apps.agent import services
+from apps.agent.errors import ModelNotFound, ToolsNotSupported
+from apps.agent.models import InferenceUsage
 from apps.apikeys.models import ApiKey, Scope
 from apps.core.errors import Forbidden
+from apps.llm import client as llm
+from apps.llm.errors import ProviderError
+from apps.llm.models import ModelConfig
+from apps.llm.neutralize import Gate
 
 SCOPE = Scope.INFERENCE_EXECUTE.value
 MAX_MESSAGES = 500

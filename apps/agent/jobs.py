@@ -9,14 +9,7 @@ RUN_AGENT_TASK = "apps.agent.jobs.run_agent_job"
 def run_agent_job(run_id: int) -> str:
     """Thin: the runtime loads the run and does everything else. Not acked late: a redelivered
     run would call the model (and tools) twice."""
+    # Imported when the job runs: the runtime writes through services, which queue this job.
     from apps.agent.runtime import run_agent
 
     return run_agent(run_id).status
-
-
-@shared_task(name="apps.agent.jobs.probe_models_job")
-def probe_models_job(model_ids: list[int]) -> int:
-    """Thin: probe each model of the ids (one tiny request each); answers how many were probed."""
-    from apps.agent.probe import probe_models
-
-    return len(probe_models(model_ids))

@@ -8,10 +8,12 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from apps.agent import llm, services
-from apps.agent.errors import ProviderError
-from apps.agent.models import MoAPreset, ModelConfig, Run
-from apps.agent.neutralize import Gate
+from apps.agent import services
+from apps.agent.models import MoAPreset, Run
+from apps.llm import client as llm
+from apps.llm.errors import ProviderError
+from apps.llm.models import ModelConfig
+from apps.llm.neutralize import Gate
 
 logger = logging.getLogger(__name__)
 

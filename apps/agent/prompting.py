@@ -9,6 +9,9 @@ import zoneinfo
 from django.utils import timezone
 
 from apps.agent.models import ChatSession, Message, Run
+from apps.agent.toolbox import Toolbox
+from apps.documents import services as documents
+from apps.documents.errors import DocumentNotFound
 from apps.tools.context import ToolContext
 from apps.tools.registry import Tool
 
@@ -47,8 +50,6 @@ def system_prompt(tz: zoneinfo.ZoneInfo, language: str) -> str:
 
 
 def starting_tools(ctx: ToolContext) -> list[Tool]:
-    from apps.agent.toolbox import Toolbox
-
     return Toolbox().tools(ctx)
 
 
@@ -86,9 +87,6 @@ def attachment_note(principal, document_ids: list[int]) -> str:
     """The context line after a user message with attachments: each document as `document:<id>`
     (the ref the tools and the knowledge store understand), its title and extraction status,
     read now with the user's visibility."""
-    from apps.documents import services as documents
-    from apps.documents.errors import DocumentNotFound
-
     parts = []
     for document_id in document_ids:
         try:

@@ -19,13 +19,16 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal, PrincipalError
-from apps.agent import guards, llm, markdown, prompting, recovery, services, summarize
-from apps.agent.errors import ProviderError
+from apps.agent import guards, prompting, recovery, services, summarize
 from apps.agent.guards import Stop
 from apps.agent.moa import Mixture
 from apps.agent.models import Message, Run, RunEvent
-from apps.agent.neutralize import Gate
 from apps.agent.toolbox import Toolbox
+from apps.core import plugins
+from apps.llm import client as llm
+from apps.llm import markdown
+from apps.llm.errors import ProviderError
+from apps.llm.neutralize import Gate
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import ToolCall, execute_batch
 from apps.tools.results import ToolResult
@@ -47,8 +50,14 @@ class RoundContext:
     attached_document_ids: tuple[int, ...] = ()
 
 
-# RAG hook: callables returning extra context text (or None). Failures are logged and skipped.
-context_providers: list[Callable[[RoundContext], str | None]] = []
+CONTEXT_PROVIDERS = "agent.context_providers"
+
+
+def context_providers() -> tuple[Callable[[RoundContext], str | None], ...]:
+    """The RAG hooks: what the apps declare for `agent.context_providers` (`extends` on their
+    `DomainApp`), callables taking a `RoundContext` and returning extra context text or None.
+    A failing provider is logged and skipped."""
+    return plugins.contributions(CONTEXT_PROVIDERS)
 
 
 class LoopDetected(Exception):
@@ -336,7 +345,8 @@ class _Loop:
 
     def _gather_context(self, messages: list[dict]) -> list[dict]:
         extra = []
-        for provider in list(context_providers):
+        providers = context_providers()
+        for provider in providers:
             try:
                 text = provider(
                     RoundContext(
@@ -351,7 +361,7 @@ class _Loop:
                 continue
             if text:
                 extra.append({"role": "system", "content": str(text)})
-        if context_providers and self.signal.poll_now():  # a provider may take a while
+        if providers and self.signal.poll_now():  # a provider may take a while
             raise Stop(self.signal.reason)
         return extra
 

@@ -28,30 +28,17 @@ from apps.agent.errors import (
     RunNotFound,
     SessionNotFound,
 )
-from apps.agent.models import ChatSession, Message, ModelConfig, Run, RunEvent
+from apps.agent.models import ChatSession, Message, Run, RunEvent
 from apps.core.errors import Forbidden
-from apps.core.services import get_setting
+from apps.documents import services as documents
+from apps.documents.errors import DocumentNotFound
+from apps.llm.models import ModelConfig
+from apps.llm.selection import default_model, offered_models
 
 CONTENT_MAX = 20_000
 ATTACHMENTS_MAX = 20
 TITLE_LENGTH = 60
 ACTIVE = (Run.Status.QUEUED, Run.Status.RUNNING, Run.Status.CANCELLING)
-
-
-# --- models ---------------------------------------------------------------------------------
-def offered_models():
-    """Models a user may pick: enabled provider, probe not failed."""
-    return ModelConfig.objects.select_related("provider").filter(provider__enabled=True, probe_failed=False)
-
-
-def default_model() -> ModelConfig | None:
-    wanted = get_setting("default_chat_model")
-    models = offered_models()
-    if isinstance(wanted, int | str) and str(wanted).isdigit():
-        found = models.filter(pk=int(wanted)).first()
-        if found is not None:
-            return found
-    return models.order_by("pk").first()
 
 
 # --- sessions -------------------------------------------------------------------------------
@@ -162,9 +149,6 @@ def attached_documents(principal: Principal, document_ids: Any) -> list[dict]:
         raise InvalidChatInput(
             _("At most %(max)s documents can be attached to one message.") % {"max": ATTACHMENTS_MAX}
         )
-    from apps.documents import services as documents
-    from apps.documents.errors import DocumentNotFound
-
     found = []
     for document_id in ids:
         try:
@@ -179,14 +163,14 @@ def attached_documents(principal: Principal, document_ids: Any) -> list[dict]:
 
 
 def _enqueue(run_id: int) -> None:
-    from apps.agent.jobs import run_agent_job
+    from apps.agent.jobs import run_agent_job  # the job runs the runtime, which writes through here
 
     run_agent_job.delay(run_id)
 
 
 def model_choices() -> list[tuple[str, str]]:
     """(value, label) of every model a user may pick, the virtual `moa/<slug>` ones last."""
-    from apps.agent import moa
+    from apps.agent import moa  # moa records its usage through this module
 
     real = [(str(m.pk), m.label) for m in offered_models()]
     return real + [(p.virtual_id, f"{p.name} ({p.virtual_id})") for p in moa.presets()]
@@ -194,7 +178,7 @@ def model_choices() -> list[tuple[str, str]]:
 
 def _pick_model(model_id: Any) -> tuple[ModelConfig, Any]:
     """The model that answers and, for a virtual `moa/<slug>` id, its preset."""
-    from apps.agent import moa
+    from apps.agent import moa  # moa records its usage through this module
 
     if isinstance(model_id, str) and model_id.startswith(moa.PREFIX):
         preset = moa.find(model_id)

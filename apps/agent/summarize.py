@@ -10,11 +10,13 @@ import logging
 
 from django.conf import settings
 
-from apps.agent import llm, prompting, services
-from apps.agent.errors import ProviderError
-from apps.agent.models import Message, ModelConfig, Run
-from apps.agent.neutralize import Gate
+from apps.agent import prompting, services
+from apps.agent.models import Message, Run
 from apps.core.services import get_setting
+from apps.llm import client as llm
+from apps.llm.errors import ProviderError
+from apps.llm.models import ModelConfig
+from apps.llm.neutralize import Gate
 
 logger = logging.getLogger(__name__)
 

@@ -14,10 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
-from apps.agent import markdown, services
+from apps.agent import services
 from apps.agent.errors import SessionNotFound
 from apps.agent.models import Message, Run, RunEvent
 from apps.core.errors import DomainError
+from apps.documents import folders, storage
+from apps.documents import services as documents
+from apps.llm import markdown
 
 SESSIONS_SHOWN = 50
 
@@ -52,9 +55,6 @@ def new_session(request):
 def upload_attachment(request):
     """One file of the composer (attach button or drag & drop), stored as a document in the
     user's personal folder before the message is sent; answers the id the message then carries."""
-    from apps.documents import folders, storage
-    from apps.documents import services as documents
-
     if storage.declared_too_large(request):  # refuse before the body is read
         message = _("The file is larger than %(mb)d MB.") % {
             "mb": storage.max_upload_bytes() // (1024 * 1024)

@@ -10,4 +10,7 @@ class ClientsConfig(DomainApp):
     navigation = [NavEntry("clients", _("Clients"), "clients:index", order=50)]
     tool_families = [ToolFamily("mandanten"), ToolFamily("cases", module="cases")]
     # The client page's sections come from the apps that link rows to clients (apps.clients.page).
-    extends = {"clients.page_sections": ["apps.clients.page.cases_section"]}
+    extends = {
+        "clients.page_sections": ["apps.clients.page.cases_section"],
+        "llm.personal_terms": ["apps.clients.personal_terms.client_terms"],
+    }

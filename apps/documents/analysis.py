@@ -1,7 +1,7 @@
 """Asking the configured chat model what a document means for the office: a summary, the work it
 calls for (tasks) and at most one deadline (Frist).
 
-The call goes through `apps.agent.llm.chat`, the one place where model calls (and the
+The call goes through `apps.llm.client.chat`, the one place where model calls (and the
 neutralization gate) happen. The answer must be one JSON object; it is validated with pydantic,
 and anything else becomes `AnalysisFailed` with a stable reason — never a half-understood result.
 """
@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from apps.accounts.principal import Principal
-from apps.agent import llm
-from apps.agent.errors import ProviderError
-from apps.agent.models import ModelConfig
 from apps.documents.models import Document
+from apps.llm import client as llm
+from apps.llm.errors import ProviderError
+from apps.llm.models import ModelConfig
 
 MAX_TEXT_CHARS = 30_000
 MAX_TASKS = 10

@@ -9,7 +9,11 @@ class DocumentsConfig(DomainApp):
     verbose_name = _("Documents")
     navigation = [NavEntry("documents", _("Documents"), "documents:index", order=40)]
     tool_families = [ToolFamily("documents")]
-    extends = {"clients.page_sections": ["apps.documents.client_page.section"]}
+    extends = {
+        "clients.page_sections": ["apps.documents.client_page.section"],
+        "knowledge.sources": ["apps.documents.knowledge.source"],
+        "knowledge.path_labels": ["apps.documents.knowledge.folder_labels"],
+    }
     periodic_jobs = [
         PeriodicJob(
             "Dokumente: verwaiste Dateien entfernen",
@@ -32,3 +36,6 @@ class DocumentsConfig(DomainApp):
         "documents.folder.updated": _("Folder changed"),
         "documents.folder.deleted": _("Folder deleted"),
     }
+
+    def ready(self) -> None:
+        from apps.documents import knowledge  # noqa: F401 — connects the store's index/purge receivers

@@ -25,6 +25,7 @@ from apps.documents import analysis, events
 from apps.documents.models import Document, DocumentWorkflow, WorkflowItem
 from apps.documents.visibility import visible_documents
 from apps.documents.workflow_items import Filer
+from apps.llm.selection import default_model
 
 logger = logging.getLogger(__name__)
 Status = DocumentWorkflow.Status
@@ -49,8 +50,6 @@ REASONS = {
 def mark_pending(document: Document) -> None:
     """Inside the extraction's transaction: the page shows "waiting" until the job starts, and
     the job is queued only once that transaction committed. Without a model nothing is queued."""
-    from apps.agent.services import default_model
-
     if default_model() is None:  # nothing to queue: the page says why right away
         flow, _created = DocumentWorkflow.objects.update_or_create(
             document=document,
@@ -169,8 +168,6 @@ class _Skip(Exception):
 
 def run_workflow(document_id: int, content_hash: str | None = None) -> str | None:
     """One workflow run; returns the final status (None: the document is gone or was replaced)."""
-    from apps.agent.services import default_model
-
     document = _load(document_id)
     if document is None or (content_hash and document.content_hash != content_hash):
         return None

@@ -138,7 +138,7 @@ def _file_ids(refs: list[tuple[str, str]]) -> list[int]:
 
 
 def agent_context_provider(round_context) -> str | None:
-    """Registered in `apps.agent.runtime.context_providers`: the run's own user is the principal."""
+    """Declared for `agent.context_providers` (see apps.py): the run's own user is the principal."""
     messages = round_context.messages
     query = last_user_message(messages)
     if not query.strip():

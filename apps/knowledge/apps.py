@@ -4,6 +4,14 @@ from apps.core.plugins import DomainApp, NavEntry, PeriodicJob, ToolFamily
 
 
 class KnowledgeConfig(DomainApp):
+    """The knowledge store. Extension points it owns (filled through `extends`):
+
+    - ``"knowledge.sources"``: `apps.knowledge.context.ContextSource` objects, the sources of
+      `context_search` / `context_get` (and, with `load`, of re-indexing after consent).
+    - ``"knowledge.path_labels"``: callables naming the id segments of indexed paths
+      (`apps.knowledge.labels`).
+    """
+
     name = "apps.knowledge"
     label = "knowledge"
     verbose_name = _("Knowledge")
@@ -14,15 +22,4 @@ class KnowledgeConfig(DomainApp):
             "Wissen: Embedding-Modell abgleichen", "apps.knowledge.jobs.reconcile_model", every_seconds=600
         ),
     ]
-
-    def ready(self) -> None:
-        from apps.agent import runtime
-        from apps.knowledge import receivers
-        from apps.knowledge.agent_context import agent_context_provider
-        from apps.knowledge.context import knowledge_source
-        from apps.knowledge.indexing import register_source_loader
-
-        knowledge_source(receivers.SOURCE_TYPE, description="Office documents (uploaded and extracted).")
-        register_source_loader(receivers.SOURCE_TYPE, receivers.load_document)
-        if agent_context_provider not in runtime.context_providers:
-            runtime.context_providers.append(agent_context_provider)
+    extends = {"agent.context_providers": ["apps.knowledge.agent_context.agent_context_provider"]}

@@ -1,6 +1,11 @@
 """Unified retrieval across sources (`context_search`) and reading one source-qualified result
-(`context_get`). Documents come from the knowledge store today; wiki, notes, memory and chat
-history plug in with `register_context_source` as they land.
+(`context_get`).
+
+The sources are declared by the apps that own the content, on their `DomainApp`:
+`extends = {"knowledge.sources": ["apps.<app>.<module>.source"]}`, each a `ContextSource`.
+Content indexed in the knowledge store (documents today) builds its source with
+`knowledge_source(...)` and may give it a `load` for re-indexing; an app that searches its own
+rows (wiki, Notizen) builds a `ContextSource` with its own `search` and `get`.
 
 Each source ranks its own hits; the lists are fused by reciprocal rank, and every source that
 found something keeps a few reserved places before the final limit, so one large source cannot
@@ -19,7 +24,7 @@ import numpy as np
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.core import validation
+from apps.core import plugins, validation
 from apps.core.errors import DomainError
 from apps.knowledge import embeddings, search
 from apps.knowledge.errors import InvalidKnowledgeInput, KnowledgeNotFound, UnknownSource
@@ -68,33 +73,34 @@ class ContextHit:
         }
 
 
+SOURCES = "knowledge.sources"  # the extension point: dotted paths of `ContextSource` objects
+
+
 @dataclass(frozen=True)
 class ContextSource:
     name: str
     search: Callable[[ContextQuery], list[ContextHit]]  # best first, at most query.limit
     get: Callable[[Principal, str, dict], dict]  # raises KnowledgeNotFound when invisible/missing
     description: str = ""
+    # The source's current payload for the store (None when gone): re-indexing after consent
+    # comes back, when the stored text was purged. Only for sources indexed in the store.
+    load: Callable[[str], dict | None] | None = None
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[a-z][a-z0-9_]{0,31}", self.name):
+            raise ValueError(f"bad context source name {self.name!r}")
 
 
-_SOURCES: dict[str, ContextSource] = {}
-
-
-def register_context_source(
-    name: str,
-    *,
-    search: Callable[[ContextQuery], list[ContextHit]],
-    get: Callable[[Principal, str, dict], dict],
-    description: str = "",
-) -> ContextSource:
-    if not re.fullmatch(r"[a-z][a-z0-9_]{0,31}", name):
-        raise ValueError(f"bad context source name {name!r}")
-    source = ContextSource(name=name, search=search, get=get, description=description)
-    _SOURCES[name] = source
-    return source
-
-
-def sources() -> dict[str, ContextSource]:
-    return dict(_SOURCES)
+def all_sources() -> dict[str, ContextSource]:
+    """name → source, in INSTALLED_APPS order, from every app's `knowledge.sources`."""
+    found: dict[str, ContextSource] = {}
+    for source in plugins.contributions(SOURCES):
+        if not isinstance(source, ContextSource):
+            raise plugins.ImproperlyDeclared(f"{SOURCES} expects ContextSource objects, got {source!r}")
+        if source.name in found:
+            raise plugins.ImproperlyDeclared(f"context source {source.name!r} is declared twice")
+        found[source.name] = source
+    return found
 
 
 # --- the knowledge store as a source ----------------------------------------------------------
@@ -103,8 +109,11 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
-def knowledge_source(source_type: str, description: str = "") -> ContextSource:
-    """A context source over the chunks of one source type (`document`, later `note` …)."""
+def knowledge_source(
+    source_type: str, description: str = "", *, load: Callable[[str], dict | None] | None = None
+) -> ContextSource:
+    """A context source over the store's chunks of one source type (`document` …); `load` gives
+    the store a source's current payload again (see `ContextSource.load`)."""
 
     def run_search(q: ContextQuery) -> list[ContextHit]:
         hits = search.hybrid_search(
@@ -151,19 +160,19 @@ def knowledge_source(source_type: str, description: str = "") -> ContextSource:
             "next_offset": end if end < len(file.text) else None,
         }
 
-    return register_context_source(source_type, search=run_search, get=run_get, description=description)
+    return ContextSource(source_type, search=run_search, get=run_get, description=description, load=load)
 
 
 # --- the two operations -----------------------------------------------------------------------
-def _clean_sources(names: Iterable[str] | None) -> list[str]:
+def _clean_sources(names: Iterable[str] | None, known: dict[str, ContextSource]) -> list[str]:
     if names is None:
-        return list(_SOURCES)
+        return list(known)
     names = list(dict.fromkeys(names))
-    unknown = [n for n in names if n not in _SOURCES]
+    unknown = [n for n in names if n not in known]
     if unknown:
         raise UnknownSource(
             _("Unknown source: %(names)s. Known: %(known)s.")
-            % {"names": ", ".join(unknown), "known": ", ".join(sorted(_SOURCES))},
+            % {"names": ", ".join(unknown), "known": ", ".join(sorted(known))},
             details={"field_errors": {"sources": _("unknown: %(n)s") % {"n": ", ".join(unknown)}}},
         )
     return names
@@ -203,7 +212,8 @@ def context_search(
     query = search.clean_query(query)
     if scope not in SCOPE_CHOICES:
         raise validation.field_error(InvalidKnowledgeInput, "scope", _("must be personal, shared or all"))
-    names = _clean_sources(sources)
+    known = all_sources()
+    names = _clean_sources(sources, known)
     notices: list[str] = []
     if scope == PERSONAL and principal.resource_scope.shared_only:
         notices.append(_("Personal scope is not available here; nothing was searched."))
@@ -212,7 +222,7 @@ def context_search(
     ranked: dict[str, list[ContextHit]] = {}
     for name in names:
         try:
-            ranked[name] = _SOURCES[name].search(q)[:limit]
+            ranked[name] = known[name].search(q)[:limit]
         except DomainError as exc:
             logger.warning("context source %s failed: %s", name, exc.code)
             notices.append(_("The source %(name)s is unavailable right now.") % {"name": name})
@@ -231,6 +241,7 @@ def parse_ref(ref: Any) -> tuple[str, str]:
 
 def context_get(principal: Principal, ref: str, *, offset: int = 0, max_chars: int = GET_MAX_CHARS) -> dict:
     name, source_id = parse_ref(ref)
-    if name not in _SOURCES:
+    source = all_sources().get(name)
+    if source is None:
         raise UnknownSource(_("Unknown source: %(names)s.") % {"names": name})
-    return _SOURCES[name].get(principal, source_id, {"offset": offset, "max_chars": max_chars})
+    return source.get(principal, source_id, {"offset": offset, "max_chars": max_chars})

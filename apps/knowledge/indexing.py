@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -19,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core import validation
-from apps.knowledge import chunking, consent, embeddings, events
+from apps.knowledge import chunking, consent, context, embeddings, events, jobs
 from apps.knowledge.errors import EmbeddingError, InvalidKnowledgeInput
 from apps.knowledge.models import PATH_MAX, TITLE_MAX, Chunk, IndexJob, KnowledgeFile, Scope
 
@@ -28,14 +27,6 @@ logger = logging.getLogger(__name__)
 BATCH_SIZE = 16
 SOURCE_TYPE_MAX = 32
 MAX_TEXT_CHARS = 5_000_000
-
-# source_type → callable(source_id) returning the source's current payload (or None when gone);
-# used to re-index after consent comes back, when the stored text was purged.
-_loaders: dict[str, Callable[[str], dict | None]] = {}
-
-
-def register_source_loader(source_type: str, loader: Callable[[str], dict | None]) -> None:
-    _loaders[source_type] = loader
 
 
 # --- validation -------------------------------------------------------------------------------
@@ -52,7 +43,8 @@ def _optional_id(value: Any, field: str) -> int | None:
 
 
 def clean_payload(payload: Any) -> dict:
-    """A validated copy of a source payload (see `apps.documents.signals`)."""
+    """A validated copy of a source payload: `{"title", "text" or "sections": [{"title", "text"}],
+    "scope": "personal" | "client" | "instance", "owner_id", "client_id", "path"}`."""
     if not isinstance(payload, dict):
         raise InvalidKnowledgeInput(_("The payload must be an object."))
     title = validation.text(InvalidKnowledgeInput, payload.get("title"), "title", max_length=TITLE_MAX)
@@ -157,8 +149,6 @@ def schedule(file: KnowledgeFile, *, requested_by=None, reason: str = "changed")
     cancel_file_jobs(file)
     job = IndexJob.objects.create(file=file, requested_by=requested_by, reason=reason[:40])
     events.job_changed(job, file)
-    from apps.knowledge import jobs
-
     transaction.on_commit(lambda: jobs.enqueue(job.pk))
     return job
 
@@ -168,9 +158,10 @@ def cancel_file_jobs(file: KnowledgeFile) -> int:
 
 
 def reload_source(file: KnowledgeFile, *, requested_by=None) -> bool:
-    """Queue a file again from its source (its text was purged); False when nothing can load it."""
-    loader = _loaders.get(file.source_type)
-    payload = loader(file.source_id) if loader is not None else None
+    """Queue a file again from its source (its text was purged); False when nothing can load it.
+    The source's `load` is declared with its `ContextSource` (`knowledge.sources`)."""
+    source = context.all_sources().get(file.source_type)
+    payload = source.load(file.source_id) if source is not None and source.load is not None else None
     if payload is None:
         return False
     index_source(

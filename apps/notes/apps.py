@@ -21,8 +21,4 @@ class NotesConfig(DomainApp):
         "notizen.page.updated": _("Note page changed"),
         "notizen.page.deleted": _("Note page deleted"),
     }
-
-    def ready(self) -> None:
-        from apps.notes import context
-
-        context.register()  # a source of context_search / context_get
+    extends = {"knowledge.sources": ["apps.notes.context.source"]}  # context_search / context_get

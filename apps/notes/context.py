@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core.search import WORD, search
-from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, register_context_source, snippet
+from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, ContextSource, snippet
 from apps.knowledge.errors import KnowledgeNotFound
 from apps.knowledge.visibility import PERSONAL, SHARED
 from apps.notes.models import NotePage, Visibility
@@ -65,5 +65,5 @@ def _get(principal: Principal, source_id: str, options: dict) -> dict:
     }
 
 
-def register() -> None:
-    register_context_source("note", search=_search, get=_get, description="Notizen pages")
+# Declared for `knowledge.sources` in apps.py.
+source = ContextSource("note", search=_search, get=_get, description="Notizen pages")

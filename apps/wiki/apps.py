@@ -17,8 +17,4 @@ class WikiConfig(DomainApp):
         "wiki.proposal.accepted": _("Wiki proposal accepted"),
         "wiki.proposal.rejected": _("Wiki proposal rejected"),
     }
-
-    def ready(self) -> None:
-        from apps.wiki import context
-
-        context.register()  # a source of context_search / context_get
+    extends = {"knowledge.sources": ["apps.wiki.context.source"]}  # context_search / context_get

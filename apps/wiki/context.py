@@ -4,7 +4,7 @@ search, read back with `context_get("wiki:<id>")`."""
 from __future__ import annotations
 
 from apps.accounts.principal import Principal
-from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, register_context_source
+from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, ContextSource
 from apps.knowledge.visibility import PERSONAL
 from apps.wiki import services
 from apps.wiki.records import page_url, snippet_text
@@ -46,5 +46,5 @@ def _get(principal: Principal, source_id: str, options: dict) -> dict:
     }
 
 
-def register() -> None:
-    register_context_source("wiki", search=_search, get=_get, description="Office wiki pages")
+# Declared for `knowledge.sources` in apps.py.
+source = ContextSource("wiki", search=_search, get=_get, description="Office wiki pages")

@@ -1,4 +1,4 @@
-"""Wiki pages render with the copilot's safe Markdown subset (`apps.agent.markdown`: the source is
+"""Wiki pages render with the copilot's safe Markdown subset (`apps.llm.markdown`: the source is
 HTML-escaped first, then nh3 removes anything outside the allowed tags), so a page can never carry
 scripts, event handlers or `javascript:` links."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.utils.safestring import SafeString, mark_safe
 
-from apps.agent import markdown as base
+from apps.llm import markdown as base
 
 
 def render(source: str) -> SafeString:

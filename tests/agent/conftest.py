@@ -18,7 +18,7 @@ def fake_openai():
 
 @pytest.fixture
 def provider(db, fake_openai):
-    from apps.agent.models import Provider
+    from apps.llm.models import Provider
 
     return Provider.objects.create(
         name="Fake", kind=Provider.Kind.OPENAI_COMPATIBLE, base_url=fake_openai.base_url, api_key=SECRET_KEY
@@ -29,8 +29,8 @@ def provider(db, fake_openai):
 def model(provider):
     from decimal import Decimal
 
-    from apps.agent.models import ModelConfig
     from apps.core.services import set_setting
+    from apps.llm.models import ModelConfig
 
     config = ModelConfig.objects.create(
         provider=provider,

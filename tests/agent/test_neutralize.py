@@ -8,9 +8,9 @@ import json
 import pytest
 
 from apps.agent.models import Message, Run
-from apps.agent.neutralize import Gate
 from apps.clients.models import Client
 from apps.core.services import set_setting
+from apps.llm.neutralize import Gate
 from apps.tasks.models import Task
 from tests.agent.helpers import ask, events
 

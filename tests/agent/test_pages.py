@@ -49,7 +49,7 @@ def test_anonymous_is_redirected_to_login(client, db):
 
 
 def test_markdown_subset():
-    from apps.agent.markdown import render
+    from apps.llm.markdown import render
 
     html = render("# Titel\n\n- a `x`\n- b\n\n[Link](https://example.com) und [böse](javascript:alert(1))")
     assert "<h3>Titel</h3>" in html and "<ul><li>a <code>x</code></li><li>b</li></ul>" in html

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from apps.agent import services
-from apps.agent.jobs import probe_models_job
-from apps.agent.models import ModelConfig
-from apps.agent.probe import probe_model
-from apps.agent.setup import ensure_env_provider
+from apps.llm.jobs import probe_models_job
+from apps.llm.models import ModelConfig
+from apps.llm.probe import probe_model
+from apps.llm.setup import ensure_env_provider
 from tests.agent.conftest import SECRET_KEY
 
 
@@ -98,16 +98,16 @@ def test_admin_model_action_queues_the_probe(
     client.force_login(admin_user)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            "/admin/agent/modelconfig/",
+            "/admin/llm/modelconfig/",
             {"action": "probe_capability", "_selected_action": [model.pk]},
             follow=True,
         )
     assert response.status_code == 200 and eager_probe == [[model.pk]]
     model.refresh_from_db()
     assert model.probe_failed
-    page = client.get("/admin/agent/modelconfig/").content.decode()
+    page = client.get("/admin/llm/modelconfig/").content.decode()
     assert "provider_auth" in page  # the admin shows why
-    assert client.get(f"/admin/agent/modelconfig/{model.pk}/change/").status_code == 200
+    assert client.get(f"/admin/llm/modelconfig/{model.pk}/change/").status_code == 200
 
 
 @pytest.mark.django_db
@@ -119,14 +119,14 @@ def test_admin_provider_action_probes_all_its_models(
     client.force_login(admin_user)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(
-            "/admin/agent/provider/", {"action": "probe_capability", "_selected_action": [provider.pk]}
+            "/admin/llm/provider/", {"action": "probe_capability", "_selected_action": [provider.pk]}
         )
     assert eager_probe == [sorted([model.pk, other.pk])]
     model.refresh_from_db()
     other.refresh_from_db()
     assert model.supports_tools and not other.supports_tools
     assert model.probed_at and other.probed_at
-    assert client.get(f"/admin/agent/provider/{provider.pk}/change/").status_code == 200
+    assert client.get(f"/admin/llm/provider/{provider.pk}/change/").status_code == 200
 
 
 @pytest.mark.django_db
@@ -145,7 +145,7 @@ def test_env_provider_queues_a_probe_after_commit(
 
 @pytest.mark.django_db
 def test_a_broker_failure_never_breaks_the_caller(monkeypatch, django_capture_on_commit_callbacks, model):
-    from apps.agent.probe import enqueue_probe
+    from apps.llm.probe import enqueue_probe
 
     tried = []
 

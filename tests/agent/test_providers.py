@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from apps.agent import llm
-from apps.agent.models import ModelConfig, Provider
-from apps.agent.setup import ensure_env_provider
 from apps.core import crypto
 from apps.core.services import get_setting
+from apps.llm import client as llm
+from apps.llm.models import ModelConfig, Provider
+from apps.llm.setup import ensure_env_provider
 from tests.agent.conftest import SECRET_KEY
 
 
@@ -80,7 +80,7 @@ def test_env_without_key_does_nothing():
 @pytest.mark.django_db
 def test_admin_never_shows_the_key_and_keeps_it_when_left_empty(client, admin_user, provider):
     client.force_login(admin_user)
-    url = f"/admin/agent/provider/{provider.pk}/change/"
+    url = f"/admin/llm/provider/{provider.pk}/change/"
     page = client.get(url)
     assert page.status_code == 200 and SECRET_KEY not in page.content.decode()
     data = {
@@ -107,4 +107,4 @@ def test_admin_run_and_session_pages_render(client, admin_user, model, fake_open
     client.force_login(admin_user)
     assert client.get(f"/admin/agent/run/{run.pk}/change/").status_code == 200
     assert client.get(f"/admin/agent/chatsession/{run.session_id}/change/").status_code == 200
-    assert client.get("/admin/agent/modelconfig/").status_code == 200
+    assert client.get("/admin/llm/modelconfig/").status_code == 200

@@ -152,7 +152,7 @@ def test_context_provider_failure_is_skipped_and_output_is_injected(user, model,
     def broken(rc):
         raise RuntimeError("index down")
 
-    monkeypatch.setattr(runtime, "context_providers", [broken, lambda rc: f"Wissen für Runde {rc.round}"])
+    monkeypatch.setattr(runtime, "context_providers", lambda: [broken, lambda rc: f"Wissen für Runde {rc.round}"])
     fake_openai.reply("ok")
     run = ask(user)
     assert run.status == Run.Status.COMPLETED
@@ -166,7 +166,7 @@ def test_cancel_between_rounds_ends_cancelled(user, model, fake_openai, monkeypa
         if rc.round == 2:
             services.request_cancel(rc.run)
 
-    monkeypatch.setattr(runtime, "context_providers", [cancel_in_round_two])
+    monkeypatch.setattr(runtime, "context_providers", lambda: [cancel_in_round_two])
     fake_openai.tool_calls(("session_status", {})).reply("nie")
     run = ask(user)
 

@@ -8,9 +8,10 @@ import pytest
 
 from apps.accounts.principal import Principal
 from apps.agent import services
-from apps.agent.models import Message, MoAPreset, ModelConfig, Run
+from apps.agent.models import Message, MoAPreset, Run
 from apps.agent.runtime import run_agent
 from apps.core.services import set_setting
+from apps.llm.models import ModelConfig
 
 pytestmark = pytest.mark.django_db
 

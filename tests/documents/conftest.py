@@ -72,8 +72,8 @@ def fake_openai():
 @pytest.fixture
 def chat_model(db, fake_openai):
     """The instance's default chat model, served by the scripted OpenAI-compatible server."""
-    from apps.agent.models import ModelConfig, Provider
     from apps.core.services import set_setting
+    from apps.llm.models import ModelConfig, Provider
 
     provider = Provider.objects.create(
         name="Fake", kind=Provider.Kind.OPENAI_COMPATIBLE, base_url=fake_openai.base_url, api_key="sk-test"

@@ -397,8 +397,8 @@ def test_run_again_from_the_page_after_a_model_was_configured(
     document = _doc(anna)
     _run(document, django_capture_on_commit_callbacks)
     assert DocumentWorkflow.objects.get(document=document).reason == "no_model_configured"
-    from apps.agent.models import ModelConfig, Provider
     from apps.core.services import set_setting
+    from apps.llm.models import ModelConfig, Provider
 
     provider = Provider.objects.create(
         name="Later", kind=Provider.Kind.OPENAI_COMPATIBLE, base_url=fake_openai.base_url, api_key="k"

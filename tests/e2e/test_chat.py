@@ -5,8 +5,9 @@ from decimal import Decimal
 
 import pytest
 
-from apps.agent.models import ModelConfig, Provider, Run
+from apps.agent.models import Run
 from apps.core.services import set_setting
+from apps.llm.models import ModelConfig, Provider
 from apps.tasks.models import Board, Task
 from tests.factories import PASSWORD, UserFactory
 from tests.fakes.openai_server import FakeOpenAI

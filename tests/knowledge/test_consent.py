@@ -1,10 +1,12 @@
 """Consent: longest prefix wins, subfolders override, a connection's gate; revoking purges at once
 and cancels jobs; only admins switch shared folders."""
 
+import dataclasses
+
 import pytest
 
 from apps.core.errors import Forbidden, InvalidInput
-from apps.knowledge import consent, indexing
+from apps.knowledge import consent, context, indexing
 from apps.knowledge.models import Chunk, ConsentRule, IndexJob, KnowledgeFile
 from tests.knowledge.conftest import payload
 
@@ -72,9 +74,11 @@ def test_content_under_a_disabled_path_is_excluded_and_a_subfolder_can_opt_in(in
 def test_re_enabling_reloads_from_the_source(index_now, as_boss, monkeypatch):
     file = index_now(7, payload("Vertragsentwurf Meier.", path="/Entwürfe"))
     consent.set_consent(as_boss, "/Entwürfe", False)
-    monkeypatch.setitem(
-        indexing._loaders, "document", lambda source_id: payload("Vertragsentwurf Meier.", path="/Entwürfe")
+    declared = context.all_sources()
+    reload = dataclasses.replace(
+        declared["document"], load=lambda source_id: payload("Vertragsentwurf Meier.", path="/Entwürfe")
     )
+    monkeypatch.setattr(context, "all_sources", lambda: {**declared, "document": reload})
     _rule, changed = consent.set_consent(as_boss, "/Entwürfe", True)
     file.refresh_from_db()
     assert changed == 1 and file.status == "pending" and file.jobs.filter(status="queued").exists()

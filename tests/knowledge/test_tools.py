@@ -100,14 +100,15 @@ def test_fusion_reserves_places_for_every_source():
 
 
 def test_a_registered_source_is_searched_and_fused(docs, anna_ctx, monkeypatch):
-    monkeypatch.setattr(context, "_SOURCES", dict(context._SOURCES))
-    context.register_context_source(
+    wiki = context.ContextSource(
         "wiki",
         search=lambda q: [
             ContextHit(ref="wiki:umsatzsteuer", source="wiki", title="USt im Wiki", snippet="…")
         ],
         get=lambda principal, ident, options: {"id": f"wiki:{ident}", "text": "Wiki-Seite"},
     )
+    declared = context.all_sources()
+    monkeypatch.setattr(context, "all_sources", lambda: {**declared, "wiki": wiki})
     found = dispatch("context_search", {"query": "Umsatzsteuer", "limit": 2}, anna_ctx)
     ids = [r["id"] for r in found.output["results"]]
     assert "wiki:umsatzsteuer" in ids and len(ids) == 2
@@ -153,7 +154,7 @@ def test_the_runtime_hook_uses_the_runs_user_and_the_last_user_message(docs, ann
 
     from apps.agent.runtime import RoundContext, context_providers
 
-    assert agent_context_provider in context_providers
+    assert agent_context_provider in context_providers()
     run = SimpleNamespace(pk=1, session=SimpleNamespace(user=anna))
     messages = [
         {"role": "system", "content": "…"},

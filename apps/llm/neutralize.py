@@ -1,11 +1,19 @@
 """The neutralization gate: personal data never reaches a model provider.
 
-`llm.chat` passes every outgoing request through a `Gate` and every answer back through it:
-names of clients, their contact people and staff (from the office's own records), e-mail
-addresses, phone numbers, IBANs and German tax ids become placeholders such as `[MANDANT_1]` or
-`[EMAIL_2]`, stable for the lifetime of the gate (one run). The model's streamed and final text
-and its tool-call arguments are restored before anyone sees them, so users and tools only ever
-handle real values. Tools never neutralize.
+`client.chat` passes every outgoing request through a `Gate` and every answer back through it:
+the personal data the office's own records hold (names of clients, their contact people and
+staff, their e-mail addresses …), and whatever looks like an e-mail address, phone number, IBAN
+or German tax id, become placeholders such as `[MANDANT_1]` or `[EMAIL_2]`, stable for the
+lifetime of the gate (one run). The model's streamed and final text and its tool-call arguments
+are restored before anyone sees them, so users and tools only ever handle real values. Tools
+never neutralize.
+
+Which records hold personal data is each app's own knowledge: it declares a provider on its
+`DomainApp` (`extends = {"llm.personal_terms": ["apps.<app>.personal_terms.<fn>"]}`), a callable
+without arguments that yields `(kind, literal)` pairs, read fresh for every gate. `kind` is one of
+`KINDS`; a kind ending in `~` (`"PERSON~"`, `"MANDANT~"`) is a lone surname, matched
+case-sensitively (so "Klein" but not "klein"). A provider that fails stops the model call: the
+gate never sends a request it could not neutralize.
 
 Instance setting `agent_neutralization`: "on" (default) or "off"; a run with
 `require_neutralization` (a data source demands it) is neutralized whatever the setting says.
@@ -14,17 +22,16 @@ Instance setting `agent_neutralization`: "on" (default) or "off"; a run with
 from __future__ import annotations
 
 import json
-import logging
 import re
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from apps.core import plugins
 from apps.core.services import get_setting
 
-logger = logging.getLogger(__name__)
-
 SETTING = "agent_neutralization"
+PERSONAL_TERMS = "llm.personal_terms"  # the extension point each app with personal data fills
 MIN_NAME_LENGTH = 3
 MEMO_SIZE = 10_000
 # A placeholder that may still be growing at the end of a streamed chunk: hold it back.
@@ -55,58 +62,15 @@ def enabled_for(run: Any | None) -> bool:
 
 
 def office_names() -> list[tuple[str, str]]:
-    """(kind, literal) pairs from the office's own records: clients (with their e-mail, phone and
-    tax number), the people recorded with them, and staff. Read fresh for every gate. A kind
-    ending in `~` is a lone surname, matched case-sensitively (so "Klein" but not "klein")."""
-    from django.apps import apps
-    from django.contrib.auth import get_user_model
-
+    """(kind, literal) pairs from every app's `llm.personal_terms` provider, read fresh for every
+    gate, ordered by `KINDS` (a literal two providers name differently keeps the earlier kind:
+    a client who also works in the office stays a MANDANT)."""
     found: list[tuple[str, str]] = []
-    try:
-        client_model = apps.get_model("clients", "Client")
-    except LookupError:
-        client_model = None
-    if client_model is not None:
-        for name, kind, email, phone, tax in client_model.objects.values_list(
-            "name", "kind", "email", "phone", "tax_number"
-        ):
-            found.append(("MANDANT", name))
-            if kind == "person":
-                found.extend(("MANDANT~", part) for part in _surname(name))
-            found += [("EMAIL", email), ("TELEFON", phone), ("STEUERNUMMER", tax)]
-        found += _contact_people(apps)
-    for full, email in get_user_model().objects.values_list("full_name", "email"):
-        found += [("PERSON", full), ("EMAIL", email)]
-        found.extend(("PERSON~", part) for part in _surname(full))
-    return [(k, v.strip()) for k, v in found if v and len(v.strip()) >= MIN_NAME_LENGTH]
-
-
-def _surname(name: str) -> list[str]:
-    parts = name.split()
-    return [parts[-1]] if len(parts) > 1 else []
-
-
-def _contact_people(apps) -> list[tuple[str, str]]:
-    """People recorded with clients (contact persons), whatever the clients app calls them:
-    any other model of the app with name fields."""
-    out: list[tuple[str, str]] = []
-    for model in apps.get_app_config("clients").get_models():
-        if model.__name__ in ("Client", "Case"):
-            continue
-        fields = {f.name for f in model._meta.get_fields() if getattr(f, "concrete", False)}
-        try:
-            if {"first_name", "last_name"} <= fields:
-                for first, last in model.objects.values_list("first_name", "last_name"):
-                    out.append(("PERSON", f"{first} {last}".strip()))
-                    out.append(("PERSON~", last or ""))
-            elif "name" in fields:
-                out += [("PERSON", n) for n in model.objects.values_list("name", flat=True)]
-            for extra, kind in (("email", "EMAIL"), ("phone", "TELEFON")):
-                if extra in fields:
-                    out += [(kind, v) for v in model.objects.values_list(extra, flat=True)]
-        except Exception:  # another app's model in flux must not stop the gate
-            logger.warning("could not read names from %s", model.__name__, exc_info=True)
-    return out
+    for provider in plugins.contributions(PERSONAL_TERMS):
+        found.extend((str(kind), str(value).strip()) for kind, value in provider() if value)
+    found = [(k, v) for k, v in found if len(v) >= MIN_NAME_LENGTH]
+    rank = {kind: i for i, kind in enumerate(KINDS)}
+    return sorted(found, key=lambda pair: rank.get(pair[0].rstrip("~"), len(KINDS)))
 
 
 class Gate:

@@ -1,10 +1,10 @@
-"""Capability probe: one tiny request per model, through `llm.chat` (so the neutralization gate and
+"""Capability probe: one tiny request per model, through `client.chat` (so the neutralization gate and
 the provider quirks apply), with one trivial tool definition.
 
 Outcome on the `ModelConfig`: `probe_failed` when the provider refuses (bad key, unknown model,
 unreachable); `supports_tools=False` when the model answers but cannot call tools; `probed_at`
 and a short `probe_error` (code and localized message, never the key or the provider's body).
-A failed model is not offered in any picker (`services.offered_models`).
+A failed model is not offered in any picker (`apps.llm.selection.offered_models`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.agent import llm
-from apps.agent.errors import ProviderAuthFailed, ProviderError, ProviderRateLimited
-from apps.agent.models import ModelConfig
+from apps.llm import client
+from apps.llm.errors import ProviderAuthFailed, ProviderError, ProviderRateLimited
+from apps.llm.models import ModelConfig
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def probe_model(model_config: ModelConfig) -> ModelConfig:
     probe_failed, supports_tools, note = False, model_config.supports_tools, ""
     try:
         try:
-            completion = llm.chat(candidate, PROBE_MESSAGES, [PROBE_TOOL], stream=False)
+            completion = client.chat(candidate, PROBE_MESSAGES, [PROBE_TOOL], stream=False)
             if completion.tool_calls:
                 supports_tools = True
             else:
@@ -73,7 +73,7 @@ def probe_model(model_config: ModelConfig) -> ModelConfig:
             if isinstance(exc, ProviderAuthFailed | ProviderRateLimited) or _status(exc) not in TOOLS_REFUSED:
                 raise
             # The request with a tool was refused: does the model answer without one?
-            llm.chat(model_config, PROBE_MESSAGES[1:], None, stream=False)
+            client.chat(model_config, PROBE_MESSAGES[1:], None, stream=False)
             supports_tools = False
             note = _summary("tools_unsupported", _("The provider refused tool definitions for this model."))
     except ProviderRateLimited as exc:
@@ -109,7 +109,8 @@ def enqueue_probe(model_ids: Iterable[int]) -> None:
         return
 
     def send() -> None:
-        from apps.agent.jobs import probe_models_job
+        # Here, not at the top: the jobs module imports this one (its job body is probe_models).
+        from apps.llm.jobs import probe_models_job
 
         try:
             probe_models_job.delay(ids)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from apps.agent.models import ModelConfig, Provider
-from apps.agent.probe import enqueue_probe
 from apps.core.services import get_setting, set_setting
+from apps.llm.models import ModelConfig, Provider
+from apps.llm.probe import enqueue_probe
 
 DEFAULT_MODEL = "gpt-4o-mini"
 

@@ -1,4 +1,5 @@
-"""The one module that talks to model providers (through the `openai` client).
+"""The one module that talks to model providers (through the `openai` client): every model call
+of the copilot and of the domains goes through `chat`.
 
 Provider quirks live here and nowhere else: reasoning models take `max_completion_tokens` and no
 custom `temperature`; Azure needs its own client class. Every failure becomes a `ProviderError`
@@ -19,15 +20,15 @@ import openai
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from apps.agent.errors import (
+from apps.llm.errors import (
     ProviderAuthFailed,
     ProviderError,
     ProviderRateLimited,
     ProviderTimeout,
     ProviderUnreachable,
 )
-from apps.agent.models import ModelConfig, Provider
-from apps.agent.neutralize import Gate
+from apps.llm.models import ModelConfig, Provider
+from apps.llm.neutralize import Gate
 
 logger = logging.getLogger(__name__)
 

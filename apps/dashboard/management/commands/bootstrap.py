@@ -1,12 +1,14 @@
-"""First-start setup, safe to run on every start: schedules, first admin, demo office."""
+"""First-start setup, safe to run on every start: schedules, the model provider from the
+environment, first admin, demo office. Here, in the top layer, because it calls several domains
+in an order that matters (the demo office needs the admin)."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from apps.accounts.services import ensure_admin
-from apps.agent.setup import ensure_env_provider
 from apps.core import demo
 from apps.core.services import ensure_periodic_tasks
+from apps.llm.setup import ensure_env_provider
 
 
 class Command(BaseCommand):

@@ -1,0 +1,18 @@
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.plugins import DomainApp
+
+
+class LlmConfig(DomainApp):
+    """Model providers, their models and the one way to call them (the neutralization gate
+    included). Below every domain that asks a model something; imports only core.
+
+    Extension point it owns:
+    - ``"llm.personal_terms"``: callables ``() -> Iterable[(kind, literal)]`` naming the personal
+      data an app holds (clients, staff …); the gate replaces them before a request leaves. See
+      `apps.llm.neutralize.office_terms`.
+    """
+
+    name = "apps.llm"
+    label = "llm"
+    verbose_name = _("Models")
