@@ -86,8 +86,12 @@ def endpoint(
                 return Response(status=status)
             return Response(dump(output, result), status=status)
 
-        responses = {status: output} if output is not None else {status: None}
-        responses.update(extra_responses or {})
+        extra = dict(extra_responses or {})
+        # A status the extra responses document with a media type (e.g. (200, "text/event-stream"))
+        # must not also appear bare: drf-spectacular cannot merge the two.
+        documented = {k[0] if isinstance(k, tuple) else k for k in extra}
+        responses = {} if output is None and status in documented else {status: output}
+        responses.update(extra)
         parameters = [query] if query is not None else []
         parameters += schema.pop("parameters", [])
         return extend_schema(
