@@ -32,6 +32,7 @@ from apps.core import validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.search import search
 from apps.core.versioning import check_version
+from apps.notifications.services import notify
 
 MAX_PAGE = 200
 MAX_WINDOW_DAYS = 800
@@ -487,8 +488,6 @@ def send_due_reminders(now: dt.datetime | None = None, batch: int = 500) -> int:
     """Notify the attendees (or the owner) of entries whose reminder moment has come. Each row is
     claimed with SKIP LOCKED and marked in the same transaction, so concurrent or repeated runs
     send every reminder once. A series moves on to its next occurrence's reminder."""
-    from apps.notifications.services import notify
-
     now = now or timezone.now()
     sent = 0
     with transaction.atomic():

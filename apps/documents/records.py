@@ -14,6 +14,7 @@ from apps.accounts.contracts import person_ref
 from apps.clients.models import Client
 from apps.clients.records import client_ref
 from apps.documents.models import Document, Folder, ShareLink
+from apps.knowledge.services import index_states
 
 _URLS: dict[str, str] = {}
 _PLACEHOLDER = "987654321"
@@ -120,7 +121,5 @@ def share_record(share: ShareLink, token: str) -> dict:
 
 def detailed_record(document) -> dict:
     """`document_record` plus the knowledge store's indexing state (status, chunks, indexed_at)."""
-    from apps.knowledge.services import index_states
-
     document.index_state = index_states("document", [document.pk]).get(str(document.pk))
     return document_record(document)

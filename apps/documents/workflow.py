@@ -20,12 +20,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import InactivePrincipal, Principal
+from apps.calendar.records import detail_url as event_url
 from apps.core.errors import DomainError
 from apps.documents import analysis, events
 from apps.documents.models import Document, DocumentWorkflow, WorkflowItem
 from apps.documents.visibility import visible_documents
 from apps.documents.workflow_items import Filer
 from apps.llm.selection import default_model
+from apps.tasks.records import detail_url as task_url
 
 logger = logging.getLogger(__name__)
 Status = DocumentWorkflow.Status
@@ -265,9 +267,5 @@ def _target_url(item: WorkflowItem) -> str | None:
     if not item.target_id:
         return None
     if item.target_type == "task":
-        from apps.tasks.records import detail_url
-
-        return detail_url(item.target_id)
-    from apps.calendar.records import detail_url as event_url
-
+        return task_url(item.target_id)
     return event_url(item.target_id)

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.accounts.principal import Principal
+from apps.mutations.services import record_mutation
 from apps.notifications.models import Notification
 
 MAX_PAGE = 200
@@ -16,8 +17,6 @@ MAX_PAGE = 200
 def notify(
     user: User, *, kind: str, title: str, body: str = "", url: str = "", data: dict | None = None
 ) -> Notification:
-    from apps.mutations.services import record_mutation
-
     note = Notification.objects.create(
         user=user, kind=kind, title=title[:200], body=body, url=url, data=data or {}
     )
