@@ -3,12 +3,13 @@ model layer's (`apps.llm.errors`)."""
 
 from __future__ import annotations
 
-from apps.core.errors import DomainError, Forbidden, NotFound
+from apps.core.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 
-class NoModelConfigured(DomainError):
+class NoModelConfigured(Conflict):
+    """No model provider is set up yet (an admin adds one)."""
+
     code = "no_model_configured"
-    http_status = 409
 
 
 class SessionNotFound(NotFound):
@@ -19,7 +20,9 @@ class RunNotFound(NotFound):
     code = "run_not_found"
 
 
-class InvalidChatInput(DomainError):
+class InvalidChatInput(InvalidInput):
+    """A chat message, its options or an attachment upload are not usable as sent."""
+
     code = "invalid_chat_input"
 
 
@@ -27,27 +30,29 @@ class ChatForbidden(Forbidden):
     code = "chat_forbidden"
 
 
-class ModelNotFound(DomainError):
-    """The inference passthrough was asked for a model this instance does not offer."""
+class ModelNotFound(InvalidInput):
+    """The inference passthrough was asked for a model this instance does not offer (400)."""
 
     code = "model_not_found"
 
 
-class ToolsNotSupported(DomainError):
+class ToolsNotSupported(InvalidInput):
+    """The inference passthrough was sent tools or tool turns: it runs none."""
+
     code = "tools_not_supported"
 
 
-class RunInProgress(DomainError):
-    """A new message arrived while the copilot is still answering in the same chat."""
+class RunInProgress(InvalidInput):
+    """A new message arrived while the copilot is still answering in the same chat (400, as
+    clients have always seen it)."""
 
     code = "run_in_progress"
 
 
-class CancelUnconfirmed(DomainError):
+class CancelUnconfirmed(Conflict):
     """The stop was requested but the run's finalizer did not confirm it in time."""
 
     code = "cancel_unconfirmed"
-    http_status = 409
 
 
 class AttachmentNotFound(NotFound):

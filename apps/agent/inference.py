@@ -15,39 +15,23 @@ from collections.abc import Iterator
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
-from rest_framework.response import Response
-from rest_framework.views import APIView
+from drf_spectacular.utils import OpenApiResponse
 
-from apps.agent import services
+from apps.agent import contracts as c
 from apps.agent.errors import ModelNotFound, ToolsNotSupported
 from apps.agent.models import InferenceUsage
 from apps.apikeys.models import ApiKey, Scope
+from apps.core.api import ApiView, endpoint, parse
+from apps.core.contracts import ErrorOut
 from apps.core.errors import Forbidden
 from apps.llm import client as llm
 from apps.llm.errors import ProviderError
 from apps.llm.models import ModelConfig
 from apps.llm.neutralize import Gate
+from apps.llm.selection import default_model, offered_models
 
 SCOPE = Scope.INFERENCE_EXECUTE.value
-MAX_MESSAGES = 500
-
-
-class InferenceRequest(serializers.Serializer):
-    model = serializers.CharField(required=False, allow_blank=True, max_length=300, default="")
-    messages = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=MAX_MESSAGES)
-    stream = serializers.BooleanField(required=False, default=False)
-
-    def validate_messages(self, value: list[dict]) -> list[dict]:
-        for m in value:
-            if m.get("role") not in ("system", "user", "assistant", "developer"):
-                raise serializers.ValidationError(_("Each message needs a role: system, user or assistant."))
-            if not isinstance(m.get("content"), str | list):
-                raise serializers.ValidationError(_("Each message needs a content."))
-            if m.get("tool_calls") or m.get("role") == "tool":
-                raise serializers.ValidationError(_("The inference passthrough runs no tools."))
-        return [{"role": m["role"], "content": m["content"]} for m in value]
+TAGS = ["inference"]
 
 
 def _require_key(request) -> ApiKey:
@@ -57,12 +41,12 @@ def _require_key(request) -> ApiKey:
 
 
 def _models() -> list[ModelConfig]:
-    return list(services.offered_models())
+    return list(offered_models())
 
 
 def _resolve(name: str) -> ModelConfig:
     if not name:
-        found = services.default_model()
+        found = default_model()
     else:
         found = next((m for m in _models() if name in (m.model_id, m.label)), None)
     if found is None:
@@ -70,63 +54,77 @@ def _resolve(name: str) -> ModelConfig:
     return found
 
 
-@extend_schema(tags=["inference"])
-class ModelListView(APIView):
+class ModelListView(ApiView):
     required_scopes = [SCOPE]
 
-    @extend_schema(operation_id="inference_models_list", responses={200: OpenApiTypes.OBJECT})
+    @endpoint(
+        output=c.InferenceModelList,
+        summary="Models the passthrough offers (OpenAI-compatible)",
+        operation_id="inference_models_list",
+        tags=TAGS,
+    )
     def get(self, request):
         _require_key(request)
         data = [
             {"id": m.model_id, "object": "model", "created": 0, "owned_by": m.provider.name, "name": m.label}
             for m in _models()
         ]
-        return Response({"object": "list", "data": data})
+        return {"object": "list", "data": data}
 
 
-@extend_schema(tags=["inference"])
-class ChatCompletionsView(APIView):
+class ChatCompletionsView(ApiView):
     required_scopes = [SCOPE]
 
-    @extend_schema(
-        operation_id="inference_chat_completions",
-        request=OpenApiTypes.OBJECT,
-        responses={200: OpenApiTypes.OBJECT},
+    @endpoint(
+        request=c.InferenceRequest,  # read by `post` itself: `tools` are refused before validation
+        output=c.ChatCompletion,
         summary="OpenAI-compatible chat completion (stateless, no tools)",
+        description="With `stream: true` the answer is Server-Sent Events: one `data:` line per "
+        "`ChatCompletionChunk` (the last one carries `usage`; a provider failure sends "
+        '`{"error": {"code", "message"}}`), then `data: [DONE]`.',
+        operation_id="inference_chat_completions",
+        tags=TAGS,
+        extra_responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                OpenApiTypes.STR, description="With `stream: true`: the completion as OpenAI chunks."
+            ),
+            400: OpenApiResponse(
+                ErrorOut, description="`tools_not_supported`, `model_not_found`, bad input."
+            ),
+            502: OpenApiResponse(ErrorOut, description="The provider failed (`provider_*`)."),
+        },
     )
     def post(self, request):
         key = _require_key(request)
-        if request.data.get("tools") or request.data.get("functions"):
+        data = request.data if hasattr(request.data, "get") else {}
+        if data.get("tools") or data.get("functions"):
             raise ToolsNotSupported(_("The inference passthrough runs no tools."))
-        data = InferenceRequest(data=request.data)
-        data.is_valid(raise_exception=True)
-        v = data.validated_data
-        model = _resolve(v["model"])
-        if v["stream"]:
-            response = StreamingHttpResponse(
-                _stream(key, model, v["messages"]), content_type="text/event-stream"
-            )
+        body = parse(c.InferenceRequest, request.data)
+        model = _resolve(body.model)
+        messages = [m.model_dump(mode="json") for m in body.messages]
+        if body.stream:
+            response = StreamingHttpResponse(_stream(key, model, messages), content_type="text/event-stream")
             response["Cache-Control"] = "no-cache"
             return response
         try:
-            completion = llm.chat(model, v["messages"], stream=False)
+            completion = llm.chat(model, messages, stream=False)
         except ProviderError as exc:
             _record(key, model, None, stream=False, error=exc.code)
             raise
         _record(key, model, completion, stream=False)
-        return Response(_completion_body(model, completion))
+        return _completion_body(model, completion)
 
 
 def _record(key: ApiKey, model: ModelConfig, completion, *, stream: bool, error: str = "") -> None:
-    p, c = (completion.prompt_tokens, completion.completion_tokens) if completion else (0, 0)
+    p, n = (completion.prompt_tokens, completion.completion_tokens) if completion else (0, 0)
     InferenceUsage.objects.create(
         api_key=key,
         user_id=key.created_by_id,
         model_config=model,
         model_label=model.label,
         prompt_tokens=p,
-        completion_tokens=c,
-        cost=model.cost(p, c),
+        completion_tokens=n,
+        cost=model.cost(p, n),
         stream=stream,
         ok=not error,
         error_code=error,
@@ -134,8 +132,8 @@ def _record(key: ApiKey, model: ModelConfig, completion, *, stream: bool, error:
 
 
 def _usage(completion) -> dict:
-    p, c = completion.prompt_tokens, completion.completion_tokens
-    return {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
+    p, n = completion.prompt_tokens, completion.completion_tokens
+    return {"prompt_tokens": p, "completion_tokens": n, "total_tokens": p + n}
 
 
 def _completion_body(model: ModelConfig, completion) -> dict:
@@ -170,6 +168,7 @@ def _stream(key: ApiKey, model: ModelConfig, messages: list[dict]) -> Iterator[s
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
             **extra,
         }
+        c.ChatCompletionChunk.model_validate(body)  # the declared shape, checked as it is sent
         return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
 
     gate = Gate.for_run(None)  # built here: the thread below touches no database

@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -40,11 +40,10 @@ class _StreamGate(ApiView):
     """DRF authentication and the owner check, run by the async stream view, and its OpenAPI
     description (the stream itself is not a DRF view, see `run_event_stream`)."""
 
-    # The body is text, not JSON: the media-typed response replaces the endpoint's own.
-    @extend_schema(responses={(200, "text/event-stream"): STREAM_RESPONSE})
     @endpoint(
         query=c.StreamCursor,
         output=None,
+        extra_responses={(200, "text/event-stream"): STREAM_RESPONSE},
         summary="A run's events as Server-Sent Events",
         description="For clients without WebSockets: the same payloads as the socket; resumes after "
         "`?after=` or `Last-Event-ID`; ends after the run's final status event.",

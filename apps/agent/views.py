@@ -7,26 +7,23 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Max
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.accounts.principal import Principal
 from apps.agent import services
-from apps.agent.errors import SessionNotFound
+from apps.agent.errors import InvalidChatInput
 from apps.agent.models import Message, Run, RunEvent
 from apps.core.errors import DomainError
+from apps.core.web import domain_errors
 from apps.documents import folders, storage
 from apps.documents import services as documents
+from apps.documents.errors import FileTooLarge
 from apps.llm import markdown
 
 SESSIONS_SHOWN = 50
-
-
-def _principal(request) -> Principal:
-    return Principal.for_user(request.user)
 
 
 @login_required
@@ -35,18 +32,15 @@ def index(request):
 
 
 @login_required
+@domain_errors
 def session_page(request, session_id: int):
-    try:
-        session = services.get_session(_principal(request), session_id)
-    except SessionNotFound as exc:
-        raise Http404(exc.message) from exc
-    return _render(request, session)
+    return _render(request, services.get_session(request.principal, session_id))
 
 
 @require_POST
 @login_required
 def new_session(request):
-    session = services.create_session(_principal(request))
+    session = services.create_session(request.principal)
     return redirect("chat:session", session_id=session.pk)
 
 
@@ -54,21 +48,11 @@ def new_session(request):
 @login_required
 def upload_attachment(request):
     """One file of the composer (attach button or drag & drop), stored as a document in the
-    user's personal folder before the message is sent; answers the id the message then carries."""
-    if storage.declared_too_large(request):  # refuse before the body is read
-        message = _("The file is larger than %(mb)d MB.") % {
-            "mb": storage.max_upload_bytes() // (1024 * 1024)
-        }
-        return JsonResponse({"code": "file_too_large", "message": message}, status=413)
-    upload = request.FILES.get("file")
-    if upload is None:
-        return JsonResponse({"code": "invalid_arguments", "message": _("No file was sent.")}, status=400)
-    principal = _principal(request)
+    user's personal folder before the message is sent; answers the id the message then carries.
+    Always JSON, refusals included (`{"code", "message"}` with the error's status): the composer's
+    script reads it."""
     try:
-        home = folders.ensure_home_folder(principal)
-        document = documents.upload_document(
-            principal, content=upload, filename=upload.name, folder_id=home.pk if home else None
-        )
+        document = _store_upload(request)
     except DomainError as exc:
         return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
     return JsonResponse(
@@ -80,6 +64,22 @@ def upload_attachment(request):
             "url": reverse("documents:detail", args=[document.pk]),
         },
         status=201,
+    )
+
+
+def _store_upload(request):
+    if storage.declared_too_large(request):  # refuse before the body is read
+        limit = storage.max_upload_bytes()
+        raise FileTooLarge(
+            _("The file is larger than %(mb)d MB.") % {"mb": limit // (1024 * 1024)},
+            details={"max_bytes": limit},
+        )
+    upload = request.FILES.get("file")
+    if upload is None:
+        raise InvalidChatInput(_("No file was sent."))
+    home = folders.ensure_home_folder(request.principal)
+    return documents.upload_document(
+        request.principal, content=upload, filename=upload.name, folder_id=home.pk if home else None
     )
 
 
@@ -114,7 +114,7 @@ def _bubbles(session) -> list[dict]:
 
 
 def _render(request, session):
-    principal = _principal(request)
+    principal = request.principal
     context = {
         "sessions": services.list_sessions(principal)[:SESSIONS_SHOWN],
         "session": session,
