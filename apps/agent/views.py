@@ -16,7 +16,6 @@ from django.views.decorators.http import require_POST
 from apps.agent import services
 from apps.agent.errors import InvalidChatInput
 from apps.agent.models import Message, Run, RunEvent
-from apps.core.errors import DomainError
 from apps.core.web import domain_errors
 from apps.documents import folders, storage
 from apps.documents import services as documents
@@ -46,28 +45,12 @@ def new_session(request):
 
 @require_POST
 @login_required
+@domain_errors(json=True)
 def upload_attachment(request):
     """One file of the composer (attach button or drag & drop), stored as a document in the
     user's personal folder before the message is sent; answers the id the message then carries.
     Always JSON, refusals included (`{"code", "message"}` with the error's status): the composer's
     script reads it."""
-    try:
-        document = _store_upload(request)
-    except DomainError as exc:
-        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.http_status)
-    return JsonResponse(
-        {
-            "id": document.pk,
-            "title": document.title,
-            "filename": document.original_filename,
-            "extraction_status": document.extraction_status,
-            "url": reverse("documents:detail", args=[document.pk]),
-        },
-        status=201,
-    )
-
-
-def _store_upload(request):
     if storage.declared_too_large(request):  # refuse before the body is read
         limit = storage.max_upload_bytes()
         raise FileTooLarge(
@@ -78,8 +61,18 @@ def _store_upload(request):
     if upload is None:
         raise InvalidChatInput(_("No file was sent."))
     home = folders.ensure_home_folder(request.principal)
-    return documents.upload_document(
+    document = documents.upload_document(
         request.principal, content=upload, filename=upload.name, folder_id=home.pk if home else None
+    )
+    return JsonResponse(
+        {
+            "id": document.pk,
+            "title": document.title,
+            "filename": document.original_filename,
+            "extraction_status": document.extraction_status,
+            "url": reverse("documents:detail", args=[document.pk]),
+        },
+        status=201,
     )
 
 
