@@ -112,6 +112,28 @@ def private_celery_queue():
 
 
 @pytest.fixture(autouse=True)
+def close_streamed_responses(monkeypatch):
+    """A streamed response (a file download) is closed by the server once it is sent; Django's
+    test client closes it only when the test reads it to the end. Close what a test left unread,
+    so its open file is not reported as unraisable when it is collected during a later test."""
+    from django.test import client as test_client
+
+    left_open = []
+    request = test_client.Client.request
+
+    def recording(self, **kwargs):
+        response = request(self, **kwargs)
+        if getattr(response, "streaming", False):
+            left_open.append(response)
+        return response
+
+    monkeypatch.setattr(test_client.Client, "request", recording)
+    yield
+    for response in left_open:
+        response.close()
+
+
+@pytest.fixture(autouse=True)
 def plain_static_files(settings):
     """Pages render without a collectstatic run (the hashed manifest is a deployment concern)."""
     settings.STORAGES = {
