@@ -52,15 +52,18 @@ def server(transactional_db):
         with socket.socket() as sock:
             return sock.connect_ex(("127.0.0.1", port)) == 0
 
-    if not wait_for(listening, timeout=30):
-        process.kill()
-        raise RuntimeError("daphne did not start within 30 s")
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
     try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        if not wait_for(listening, timeout=30):
+            raise RuntimeError("daphne did not start within 30 s")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stderr.close()
 
 
 @pytest.fixture
