@@ -175,20 +175,3 @@ def _query_dict(params, model: type[BaseModel]) -> dict[str, Any]:
         is_list = info is not None and getattr(info.annotation, "__origin__", None) is list
         out[key] = params.getlist(key) if is_list else params.get(key)
     return out
-
-
-# --- transitional: the pre-renovation helpers, removed once every app uses `endpoint` --------
-def principal(request):
-    return request.principal
-
-
-def validated(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-def page(key: str, records: list, total: int, limit: int, offset: int) -> Response:
-    from apps.core.contracts import page as paged_shape
-
-    return Response(paged_shape(key, records, total, limit=limit, offset=offset))

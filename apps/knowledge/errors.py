@@ -35,4 +35,3 @@ class EmbeddingDimensionMismatch(EmbeddingError):
 
 # Transitional name, not a class of its own: `context.py` and `indexing.py` (being moved to the
 # declared extension points in parallel) still import it. Remove once they import InvalidInput.
-InvalidKnowledgeInput = InvalidInput

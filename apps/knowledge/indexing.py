@@ -18,8 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core import validation
+from apps.core.errors import InvalidInput
 from apps.knowledge import chunking, consent, context, embeddings, events, jobs
-from apps.knowledge.errors import EmbeddingError, InvalidKnowledgeInput
+from apps.knowledge.errors import EmbeddingError
 from apps.knowledge.models import PATH_MAX, TITLE_MAX, Chunk, IndexJob, KnowledgeFile, Scope
 
 logger = logging.getLogger(__name__)
@@ -30,8 +31,8 @@ MAX_TEXT_CHARS = 5_000_000
 
 
 # --- validation -------------------------------------------------------------------------------
-def _invalid(field: str, message: str) -> InvalidKnowledgeInput:
-    return validation.field_error(InvalidKnowledgeInput, field, message)
+def _invalid(field: str, message: str) -> InvalidInput:
+    return validation.field_error(InvalidInput, field, message)
 
 
 def _optional_id(value: Any, field: str) -> int | None:
@@ -46,9 +47,9 @@ def clean_payload(payload: Any) -> dict:
     """A validated copy of a source payload: `{"title", "text" or "sections": [{"title", "text"}],
     "scope": "personal" | "client" | "instance", "owner_id", "client_id", "path"}`."""
     if not isinstance(payload, dict):
-        raise InvalidKnowledgeInput(_("The payload must be an object."))
-    title = validation.text(InvalidKnowledgeInput, payload.get("title"), "title", max_length=TITLE_MAX)
-    scope = validation.choice(InvalidKnowledgeInput, payload.get("scope"), "scope", Scope.values)
+        raise InvalidInput(_("The payload must be an object."))
+    title = validation.text(InvalidInput, payload.get("title"), "title", max_length=TITLE_MAX)
+    scope = validation.choice(InvalidInput, payload.get("scope"), "scope", Scope.values)
     owner_id = _optional_id(payload.get("owner_id"), "owner_id")
     client_id = _optional_id(payload.get("client_id"), "client_id")
     if scope == Scope.PERSONAL and owner_id is None:
@@ -83,12 +84,12 @@ def clean_payload(payload: Any) -> dict:
 
 def _source_key(source_type: Any, source_id: Any) -> tuple[str, str]:
     source_type = validation.text(
-        InvalidKnowledgeInput, source_type, "source_type", max_length=SOURCE_TYPE_MAX, required=True
+        InvalidInput, source_type, "source_type", max_length=SOURCE_TYPE_MAX, required=True
     )
     if not source_type.replace("_", "").isalnum():
         raise _invalid("source_type", _("may only contain letters, digits and _"))
     source_id = validation.text(
-        InvalidKnowledgeInput, str(source_id or ""), "source_id", max_length=100, required=True
+        InvalidInput, str(source_id or ""), "source_id", max_length=100, required=True
     )
     return source_type, source_id
 

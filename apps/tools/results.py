@@ -33,14 +33,3 @@ class ToolResult:
     @classmethod
     def failure(cls, code: str, message: str, output: Any = None) -> ToolResult:
         return cls(ok=False, code=code, message=message, output=output)
-
-
-def page_output(key: str, records: list, total: int, *, limit: int, offset: int) -> dict:
-    """The paginated shape every list tool answers with (`has_more` so the model knows to page)."""
-    return {
-        key: records,
-        "total": total,
-        "limit": limit,
-        "offset": offset,
-        "has_more": offset + len(records) < total,
-    }

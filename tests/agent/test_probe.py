@@ -118,9 +118,7 @@ def test_admin_provider_action_probes_all_its_models(
     fake_openai.tool_calls(("ping", {}), model="fake-model").reply("pong", model="other-model")
     client.force_login(admin_user)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(
-            "/admin/llm/provider/", {"action": "probe_capability", "_selected_action": [provider.pk]}
-        )
+        client.post("/admin/llm/provider/", {"action": "probe_capability", "_selected_action": [provider.pk]})
     assert eager_probe == [sorted([model.pk, other.pk])]
     model.refresh_from_db()
     other.refresh_from_db()

@@ -152,7 +152,9 @@ def test_context_provider_failure_is_skipped_and_output_is_injected(user, model,
     def broken(rc):
         raise RuntimeError("index down")
 
-    monkeypatch.setattr(runtime, "context_providers", lambda: [broken, lambda rc: f"Wissen für Runde {rc.round}"])
+    monkeypatch.setattr(
+        runtime, "context_providers", lambda: [broken, lambda rc: f"Wissen für Runde {rc.round}"]
+    )
     fake_openai.reply("ok")
     run = ask(user)
     assert run.status == Run.Status.COMPLETED

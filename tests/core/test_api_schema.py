@@ -49,4 +49,3 @@ def test_one_pagination_shape(schema):
         if paginated and not {"limit", "offset", "total", "has_more"} <= set(properties):
             odd.append(name)
     assert odd == []
-

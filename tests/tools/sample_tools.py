@@ -26,12 +26,13 @@ class EchoArgs(Args):
     times: int = Field(default=1, ge=1, le=3)
 
 
-
 class SampleFailure(DomainError):
     code = "testkit_failure"
 
+
 # The testkit is no installed app: declare its gated family as an AppConfig's tool_families would.
 plugins.tool_families().setdefault("testgated", ToolFamily("testgated", module="testmodule"))
+
 
 @tool(name="testkit_echo", family="testkit", read_only=True, description="Echo text. For tests.")
 def echo(ctx: ToolContext, args: EchoArgs) -> dict:

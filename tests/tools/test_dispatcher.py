@@ -76,7 +76,11 @@ def test_malformed_arguments(ctx, raw):
 
 def test_domain_error_keeps_its_code_and_rolls_back(ctx):
     result = dispatch("testkit_write", {"key": "k1", "fail": "domain"}, ctx)
-    assert (result.ok, result.code, result.message) == (False, "testkit_failure", "Die Aufgabe gibt es nicht.")
+    assert (result.ok, result.code, result.message) == (
+        False,
+        "testkit_failure",
+        "Die Aufgabe gibt es nicht.",
+    )
     assert not InstanceSetting.objects.filter(key="k1").exists()
 
 
