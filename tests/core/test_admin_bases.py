@@ -1,0 +1,49 @@
+"""ServiceAdmin: the admin saves and deletes through the domain service, and a refusal is an
+error on the page, never Django's "changed successfully" (TaskStatusAdmin as the example)."""
+
+import pytest
+
+from apps.tasks.models import Board, Task, TaskStatus
+
+pytestmark = pytest.mark.django_db
+
+CHANGE = "/admin/tasks/taskstatus/{}/change/"
+
+
+@pytest.fixture
+def admin_web(client, admin_user):
+    client.force_login(admin_user)
+    return client
+
+
+def _form(status, **overrides):
+    data = {"key": status.key, "name": status.name, "category": status.category, "sort_order": 0}
+    return data | overrides
+
+
+def test_a_refused_save_is_shown_on_the_form_and_nothing_changes(admin_web, statuses):
+    offen, erledigt = statuses["offen"], statuses["erledigt"]
+    response = admin_web.post(CHANGE.format(erledigt.pk), _form(erledigt, key=offen.key, name="Fertig"))
+    assert response.status_code == 200  # the form again, not the redirect of a success
+    page = response.content.decode()
+    assert "errorlist" in page and "erfolgreich" not in page and "successfully" not in page
+    erledigt.refresh_from_db()
+    assert (erledigt.key, erledigt.name) == ("erledigt", "Erledigt")
+
+
+def test_an_accepted_save_goes_through_the_service(admin_web, statuses):
+    offen = statuses["offen"]
+    response = admin_web.post(CHANGE.format(offen.pk), _form(offen, name="Neu"))
+    assert response.status_code == 302
+    offen.refresh_from_db()
+    assert offen.name == "Neu"
+
+
+def test_a_refused_delete_leaves_the_row_and_claims_no_success(admin_web, statuses):
+    board = Board.objects.create(name="Kanzlei")
+    Task.objects.create(title="offen", board=board, status=statuses["offen"])
+    url = f"/admin/tasks/taskstatus/{statuses['offen'].pk}/delete/"
+    response = admin_web.post(url, {"post": "yes"}, follow=True)
+    messages = [str(m) for m in response.context["messages"]]
+    assert not any("erfolgreich" in m or "successfully" in m for m in messages)
+    assert TaskStatus.objects.filter(pk=statuses["offen"].pk).exists()
