@@ -21,14 +21,35 @@ def _form(status, **overrides):
     return data | overrides
 
 
-def test_a_refused_save_is_shown_on_the_form_and_nothing_changes(admin_web, statuses):
-    offen, erledigt = statuses["offen"], statuses["erledigt"]
-    response = admin_web.post(CHANGE.format(erledigt.pk), _form(erledigt, key=offen.key, name="Fertig"))
+def test_a_refused_save_is_shown_on_the_form_and_nothing_changes(rf, admin_user, statuses):
+    """The service refuses (here: a stand-in that always does); the admin re-renders the form with
+    the refusal on its field, rolls back, and records no success."""
+    from django.contrib import admin
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from apps.accounts.middleware import attach_principal
+    from apps.core.errors import InvalidInput
+    from apps.tasks.admin import TaskStatusAdmin
+
+    class RefusingAdmin(TaskStatusAdmin):
+        def service_save(self, request, obj, form, change):
+            TaskStatus.objects.filter(pk=obj.pk).update(name="halb geschrieben")  # rolled back
+            raise InvalidInput.field("name", "Dieser Name ist nicht erlaubt.")
+
+    erledigt = statuses["erledigt"]
+    request = rf.post(CHANGE.format(erledigt.pk), _form(erledigt, name="Fertig"))
+    request.user, request.session = admin_user, SessionStore()
+    request._dont_enforce_csrf_checks = True
+    request._messages = FallbackStorage(request)
+    attach_principal(request)
+    response = RefusingAdmin(TaskStatus, admin.site).changeform_view(request, str(erledigt.pk))
     assert response.status_code == 200  # the form again, not the redirect of a success
-    page = response.content.decode()
-    assert "errorlist" in page and "erfolgreich" not in page and "successfully" not in page
+    page = response.rendered_content
+    assert "Dieser Name ist nicht erlaubt." in page and "errorlist" in page
+    assert not list(request._messages)
     erledigt.refresh_from_db()
-    assert (erledigt.key, erledigt.name) == ("erledigt", "Erledigt")
+    assert erledigt.name == "Erledigt"
 
 
 def test_an_accepted_save_goes_through_the_service(admin_web, statuses):
