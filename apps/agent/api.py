@@ -10,7 +10,6 @@ from apps.agent import services
 from apps.core.api import ApiView, endpoint
 from apps.core.contracts import ErrorOut, page
 
-TAGS = ["chat"]
 PAGE_MAX = 200  # messages per answer
 
 
@@ -24,14 +23,9 @@ def _session_record(session) -> dict:
 
 
 class SessionListView(ApiView):
-    @endpoint(
-        query=c.ChatSessionFilter,
-        output=c.ChatSessionPage,
-        summary="Your chats, most recently used first",
-        operation_id="chat_sessions_list",
-        tags=TAGS,
-    )
+    @endpoint(query=c.ChatSessionFilter, output=c.ChatSessionPage, operation_id="chat_sessions_list")
     def get(self, request, query: c.ChatSessionFilter):
+        """Your chats, most recently used first"""
         sessions = services.list_sessions(request.principal)
         rows = sessions[query.offset : query.offset + query.limit]
         return page(
@@ -43,26 +37,17 @@ class SessionListView(ApiView):
         )
 
     @endpoint(
-        body=c.ChatSessionCreate,
-        output=c.ChatSessionResult,
-        status=201,
-        summary="Start a chat",
-        operation_id="chat_sessions_create",
-        tags=TAGS,
+        body=c.ChatSessionCreate, output=c.ChatSessionResult, status=201, operation_id="chat_sessions_create"
     )
     def post(self, request, body: c.ChatSessionCreate):
+        """Start a chat"""
         return {"session": _session_record(services.create_session(request.principal, body.title))}
 
 
 class MessageListView(ApiView):
-    @endpoint(
-        query=c.MessageCursor,
-        output=c.MessageList,
-        summary="Messages of a chat, oldest first, after a cursor",
-        operation_id="chat_messages_list",
-        tags=TAGS,
-    )
+    @endpoint(query=c.MessageCursor, output=c.MessageList, operation_id="chat_messages_list")
     def get(self, request, session_id: int, query: c.MessageCursor):
+        """Messages of a chat, oldest first, after a cursor"""
         session = services.get_session(request.principal, session_id)
         rows = list(session.messages.filter(pk__gt=query.after).order_by("id")[: PAGE_MAX + 1])
         more = len(rows) > PAGE_MAX
@@ -76,9 +61,7 @@ class MessageListView(ApiView):
         body=c.MessageCreate,
         output=c.RunQueued,
         status=202,
-        summary="Send a message; the copilot answers in a background run",
         operation_id="chat_messages_create",
-        tags=TAGS,
         parameters=[OpenApiParameter("X-User-Timezone", str, OpenApiParameter.HEADER, required=False)],
         extra_responses={
             400: OpenApiResponse(ErrorOut, description="`invalid_chat_input`, `run_in_progress` …"),
@@ -87,6 +70,7 @@ class MessageListView(ApiView):
         },
     )
     def post(self, request, session_id: int, body: c.MessageCreate):
+        """Send a message; the copilot answers in a background run"""
         run = services.post_user_message(
             request.principal,
             session_id,
@@ -101,13 +85,9 @@ class MessageListView(ApiView):
 
 
 class RunDetailView(ApiView):
-    @endpoint(
-        output=c.RunDetail,
-        summary="Run status and events",
-        operation_id="chat_runs_retrieve",
-        tags=TAGS,
-    )
+    @endpoint(output=c.RunDetail, operation_id="chat_runs_retrieve")
     def get(self, request, run_id: int):
+        """Run status and events"""
         run = services.get_run(request.principal, run_id)
         return {"run": services.serialize_run(run, events=True)}
 
@@ -115,12 +95,12 @@ class RunDetailView(ApiView):
 class RunCancelView(ApiView):
     @endpoint(
         output=c.RunResult,
-        summary="Stop a run and wait (bounded) until its finalizer confirms the final status",
-        description="Answers 200 with the final run; 409 `cancel_unconfirmed` when the run did not "
-        "confirm the stop within the wait (it stays `cancelling`).",
         operation_id="chat_runs_cancel",
-        tags=TAGS,
         extra_responses={409: OpenApiResponse(ErrorOut, description="`cancel_unconfirmed`.")},
     )
     def post(self, request, run_id: int):
+        """Stop a run and wait (bounded) until its finalizer confirms the final status
+
+        Answers 200 with the final run; 409 `cancel_unconfirmed` when the run did not confirm the stop
+        within the wait (it stays `cancelling`)."""
         return {"run": services.serialize_run(services.cancel_and_wait(request.principal, run_id))}

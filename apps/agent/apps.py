@@ -6,5 +6,6 @@ from apps.core.plugins import DomainApp, NavEntry, ToolFamily
 class AgentConfig(DomainApp):
     name = "apps.agent"
     verbose_name = _("Copilot")
+    api_tag = "chat"
     navigation = [NavEntry("chat", _("Chat"), "chat:index", order=10)]
     tool_families = [ToolFamily("agent", start=True)]

@@ -57,13 +57,9 @@ def _resolve(name: str) -> ModelConfig:
 class ModelListView(ApiView):
     required_scopes = [SCOPE]
 
-    @endpoint(
-        output=c.InferenceModelList,
-        summary="Models the passthrough offers (OpenAI-compatible)",
-        operation_id="inference_models_list",
-        tags=TAGS,
-    )
+    @endpoint(output=c.InferenceModelList, operation_id="inference_models_list", tags=TAGS)
     def get(self, request):
+        """Models the passthrough offers (OpenAI-compatible)"""
         _require_key(request)
         data = [
             {"id": m.model_id, "object": "model", "created": 0, "owned_by": m.provider.name, "name": m.label}
@@ -76,12 +72,8 @@ class ChatCompletionsView(ApiView):
     required_scopes = [SCOPE]
 
     @endpoint(
-        request=c.InferenceRequest,  # read by `post` itself: `tools` are refused before validation
+        request=c.InferenceRequest,
         output=c.ChatCompletion,
-        summary="OpenAI-compatible chat completion (stateless, no tools)",
-        description="With `stream: true` the answer is Server-Sent Events: one `data:` line per "
-        "`ChatCompletionChunk` (the last one carries `usage`; a provider failure sends "
-        '`{"error": {"code", "message"}}`), then `data: [DONE]`.',
         operation_id="inference_chat_completions",
         tags=TAGS,
         extra_responses={
@@ -95,6 +87,11 @@ class ChatCompletionsView(ApiView):
         },
     )
     def post(self, request):
+        """OpenAI-compatible chat completion (stateless, no tools)
+
+        With `stream: true` the answer is Server-Sent Events: one `data:` line per `ChatCompletionChunk`
+        (the last one carries `usage`; a provider failure sends `{"error": {"code", "message"}}`), then
+        `data: [DONE]`."""
         key = _require_key(request)
         data = request.data if hasattr(request.data, "get") else {}
         if data.get("tools") or data.get("functions"):

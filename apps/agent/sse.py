@@ -44,11 +44,7 @@ class _StreamGate(ApiView):
         query=c.StreamCursor,
         output=None,
         extra_responses={(200, "text/event-stream"): STREAM_RESPONSE},
-        summary="A run's events as Server-Sent Events",
-        description="For clients without WebSockets: the same payloads as the socket; resumes after "
-        "`?after=` or `Last-Event-ID`; ends after the run's final status event.",
         operation_id="chat_runs_events_stream",
-        tags=["chat"],
         parameters=[
             OpenApiParameter(
                 "Last-Event-ID",
@@ -59,6 +55,10 @@ class _StreamGate(ApiView):
         ],
     )
     def get(self, request: Request, run_id: int, query: c.StreamCursor) -> Response:
+        """A run's events as Server-Sent Events
+
+        For clients without WebSockets: the same payloads as the socket; resumes after `?after=` or
+        `Last-Event-ID`; ends after the run's final status event."""
         run = services.get_run(request.principal, run_id)
         header = request.headers.get("Last-Event-ID")
         after = parse(c.StreamCursor, {"after": header}).after if header else query.after

@@ -20,8 +20,6 @@ from apps.apikeys.throttling import LoginFailureThrottle
 from apps.core.api import ApiView, endpoint
 from apps.core.contracts import ErrorOut, page
 
-TAGS = ["auth"]
-
 
 class ObtainDeviceTokenView(ApiView):
     authentication_classes: list = []
@@ -32,14 +30,7 @@ class ObtainDeviceTokenView(ApiView):
         body=c.ObtainToken,
         output=c.IssuedToken,
         status=201,
-        summary="Sign in a device",
-        description=(
-            "Exchange e-mail and password for a device token (`Authorization: Token <token>`). "
-            "The token is returned only in this response. Wrong credentials give one generic 400; "
-            "repeated failures for the same e-mail from the same address give 429 with Retry-After."
-        ),
         operation_id="auth_token_create",
-        tags=TAGS,
         extra_responses={
             400: OpenApiResponse(ErrorOut, description="Invalid input or wrong credentials."),
             429: OpenApiResponse(description="Too many failed logins; see Retry-After."),
@@ -47,6 +38,11 @@ class ObtainDeviceTokenView(ApiView):
         auth=[],
     )
     def post(self, request, body: c.ObtainToken):
+        """Sign in a device
+
+        Exchange e-mail and password for a device token (`Authorization: Token <token>`). The token is
+        returned only in this response. Wrong credentials give one generic 400; repeated failures for the
+        same e-mail from the same address give 429 with Retry-After."""
         user = authenticate(request._request, username=body.email, password=body.password)
         if user is None:
             LoginFailureThrottle().record_failure(request, self)
@@ -57,15 +53,11 @@ class ObtainDeviceTokenView(ApiView):
 
 
 class DeviceTokenListView(ApiView):
-    @endpoint(
-        query=c.DeviceTokenFilter,
-        output=c.DeviceTokenPage,
-        summary="List my devices",
-        description="The caller's own active device tokens (never the secrets).",
-        operation_id="auth_tokens_list",
-        tags=TAGS,
-    )
+    @endpoint(query=c.DeviceTokenFilter, output=c.DeviceTokenPage, operation_id="auth_tokens_list")
     def get(self, request, query: c.DeviceTokenFilter):
+        """List my devices
+
+        The caller's own active device tokens (never the secrets)."""
         tokens = DeviceToken.objects.filter(user=request.user, revoked_at__isnull=True).order_by(
             "-created_at"
         )
@@ -79,11 +71,11 @@ class DeviceTokenDetailView(ApiView):
     @endpoint(
         output=None,
         status=204,
-        summary="Sign out a device",
-        description="Revoke one of the caller's own device tokens (another member's id gives 404).",
         operation_id="auth_tokens_destroy",
-        tags=TAGS,
         extra_responses={404: OpenApiResponse(ErrorOut, description="No such device token.")},
     )
     def delete(self, request, token_id: int):
+        """Sign out a device
+
+        Revoke one of the caller's own device tokens (another member's id gives 404)."""
         services.revoke_device_token(request.user, token_id)

@@ -6,6 +6,7 @@ from apps.core.plugins import DomainApp
 class ApiKeysConfig(DomainApp):
     name = "apps.apikeys"
     verbose_name = _("API keys")
+    api_tag = "auth"
 
     def ready(self) -> None:
         from apps.apikeys import schema  # noqa: F401  (registers the OpenAPI security schemes)

@@ -18,31 +18,18 @@ from apps.calendar.records import event_record
 from apps.core.api import ApiView, endpoint
 from apps.core.contracts import page
 
-TAGS = ["calendar"]
-
 
 class EventListView(ApiView):
-    @endpoint(
-        query=c.EventFilter,
-        output=c.EventPage,
-        summary="Occurrences in a window (series expanded), with total",
-        operation_id="calendar_events_list",
-        tags=TAGS,
-    )
+    @endpoint(query=c.EventFilter, output=c.EventPage, operation_id="calendar_events_list")
     def get(self, request, query: c.EventFilter):
+        """Occurrences in a window (series expanded), with total"""
         found, total = services.list_events(request.principal, **query.model_dump())
         records = [event_record(o.event, o) for o in found]
         return page("events", records, total, limit=query.limit, offset=query.offset)
 
-    @endpoint(
-        body=c.EventCreate,
-        output=c.EventResult,
-        status=201,
-        summary="Create an appointment or a Frist",
-        operation_id="calendar_events_create",
-        tags=TAGS,
-    )
+    @endpoint(body=c.EventCreate, output=c.EventResult, status=201, operation_id="calendar_events_create")
     def post(self, request, body: c.EventCreate):
+        """Create an appointment or a Frist"""
         event = services.create_event(
             request.principal, **body.service_kwargs(), source_origin=CalendarEvent.Source.API
         )
@@ -50,39 +37,29 @@ class EventListView(ApiView):
 
 
 class EventDetailView(ApiView):
-    @endpoint(output=c.EventResult, summary="One entry", operation_id="calendar_events_retrieve", tags=TAGS)
+    @endpoint(output=c.EventResult, operation_id="calendar_events_retrieve")
     def get(self, request, event_id: int):
+        """One entry"""
         return {"event": event_record(services.get_event(request.principal, event_id))}
 
-    @endpoint(
-        body=c.EventUpdate,
-        output=c.EventResult,
-        summary="Change some fields (partial); optional expected_version (409 version_conflict)",
-        operation_id="calendar_events_partial_update",
-        tags=TAGS,
-    )
+    @endpoint(body=c.EventUpdate, output=c.EventResult, operation_id="calendar_events_partial_update")
     def patch(self, request, event_id: int, body: c.EventUpdate):
+        """Change some fields (partial); optional expected_version (409 version_conflict)"""
         event = services.update_event(
             request.principal, event_id, body.changes(), expected_version=body.expected_version
         )
         return {"event": event_record(event)}
 
-    @endpoint(
-        output=None, status=204, summary="Delete an entry", operation_id="calendar_events_destroy", tags=TAGS
-    )
+    @endpoint(output=None, status=204, operation_id="calendar_events_destroy")
     def delete(self, request, event_id: int):
+        """Delete an entry"""
         services.delete_event(request.principal, event_id)
 
 
 class DeadlineListView(ApiView):
-    @endpoint(
-        query=c.DeadlineFilter,
-        output=c.DeadlineList,
-        summary="Fristen by urgency (overdue of the last 30 days first)",
-        operation_id="calendar_deadlines_list",
-        tags=TAGS,
-    )
+    @endpoint(query=c.DeadlineFilter, output=c.DeadlineList, operation_id="calendar_deadlines_list")
     def get(self, request, query: c.DeadlineFilter):
+        """Fristen by urgency (overdue of the last 30 days first)"""
         deadlines = services.list_deadlines(
             request.principal, query=query.query or None, client_id=query.client_id
         )
@@ -126,15 +103,14 @@ class FeedView(ApiView):
 
     @endpoint(
         output=None,
-        summary="A person's calendar as an iCalendar subscription (series as RRULE)",
         operation_id="calendar_feed",
-        tags=TAGS,
         extra_responses={
             200: OpenApiResponse(OpenApiTypes.STR, description="VCALENDAR text (RFC 5545)."),
             404: OpenApiResponse(description="Unknown, revoked or disabled link."),
         },
     )
     def get(self, request, token: str):
+        """A person's calendar as an iCalendar subscription (series as RRULE)"""
         user = feed.user_for_token(token)
         if user is None:
             raise Http404

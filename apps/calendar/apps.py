@@ -7,6 +7,7 @@ class CalendarConfig(DomainApp):
     name = "apps.calendar"
     label = "office_calendar"  # "calendar" would shadow the standard library module name in labels
     verbose_name = _("Calendar")
+    api_tag = "calendar"
     navigation = [NavEntry("calendar", _("Calendar"), "calendar:index", order=30)]
     tool_families = [ToolFamily("calendar")]
     extends = {

@@ -10,49 +10,33 @@ from apps.clients.records import case_record, client_record
 from apps.core.api import ApiView, endpoint
 from apps.core.contracts import page
 
-CLIENT_TAGS = ["clients"]
 CASE_TAGS = ["cases"]
 
 
 class ClientListView(ApiView):
-    @endpoint(
-        query=c.ClientFilterQuery,
-        output=c.ClientPage,
-        summary="Clients by name, with total",
-        operation_id="clients_list",
-        tags=CLIENT_TAGS,
-    )
+    @endpoint(query=c.ClientFilterQuery, output=c.ClientPage, operation_id="clients_list")
     def get(self, request, query: c.ClientFilterQuery):
+        """Clients by name, with total"""
         found, total = services.list_clients(request.principal, **query.model_dump())
         return page(
             "clients", [client_record(x) for x in found], total, limit=query.limit, offset=query.offset
         )
 
-    @endpoint(
-        body=c.ClientCreateBody,
-        output=c.ClientResult,
-        status=201,
-        summary="Create a client",
-        operation_id="clients_create",
-        tags=CLIENT_TAGS,
-    )
+    @endpoint(body=c.ClientCreateBody, output=c.ClientResult, status=201, operation_id="clients_create")
     def post(self, request, body: c.ClientCreateBody):
+        """Create a client"""
         return {"client": client_record(services.create_client(request.principal, **body.service_kwargs()))}
 
 
 class ClientDetailView(ApiView):
-    @endpoint(output=c.ClientResult, summary="One client", operation_id="clients_retrieve", tags=CLIENT_TAGS)
+    @endpoint(output=c.ClientResult, operation_id="clients_retrieve")
     def get(self, request, client_id: int):
+        """One client"""
         return {"client": client_record(services.get_client(request.principal, client_id))}
 
-    @endpoint(
-        body=c.ClientUpdateBody,
-        output=c.ClientResult,
-        summary="Change some fields (partial); optional expected_version (409 version_conflict)",
-        operation_id="clients_partial_update",
-        tags=CLIENT_TAGS,
-    )
+    @endpoint(body=c.ClientUpdateBody, output=c.ClientResult, operation_id="clients_partial_update")
     def patch(self, request, client_id: int, body: c.ClientUpdateBody):
+        """Change some fields (partial); optional expected_version (409 version_conflict)"""
         client = services.update_client(
             request.principal, client_id, body.changes(), expected_version=body.expected_version
         )
@@ -60,42 +44,29 @@ class ClientDetailView(ApiView):
 
 
 class CaseListView(ApiView):
-    @endpoint(
-        query=c.CaseFilterQuery,
-        output=c.CasePage,
-        summary="Cases, newest first, with total",
-        operation_id="cases_list",
-        tags=CASE_TAGS,
-    )
+    @endpoint(query=c.CaseFilterQuery, output=c.CasePage, operation_id="cases_list", tags=CASE_TAGS)
     def get(self, request, query: c.CaseFilterQuery):
+        """Cases, newest first, with total"""
         found, total = services.list_cases(request.principal, **query.model_dump())
         return page("cases", [case_record(x) for x in found], total, limit=query.limit, offset=query.offset)
 
     @endpoint(
-        body=c.CaseCreateBody,
-        output=c.CaseResult,
-        status=201,
-        summary="Open a case for a client",
-        operation_id="cases_create",
-        tags=CASE_TAGS,
+        body=c.CaseCreateBody, output=c.CaseResult, status=201, operation_id="cases_create", tags=CASE_TAGS
     )
     def post(self, request, body: c.CaseCreateBody):
+        """Open a case for a client"""
         return {"case": case_record(services.create_case(request.principal, **body.service_kwargs()))}
 
 
 class CaseDetailView(ApiView):
-    @endpoint(output=c.CaseResult, summary="One case", operation_id="cases_retrieve", tags=CASE_TAGS)
+    @endpoint(output=c.CaseResult, operation_id="cases_retrieve", tags=CASE_TAGS)
     def get(self, request, case_id: int):
+        """One case"""
         return {"case": case_record(services.get_case(request.principal, case_id))}
 
-    @endpoint(
-        body=c.CaseUpdateBody,
-        output=c.CaseResult,
-        summary="Change some fields (partial); optional expected_version (409 version_conflict)",
-        operation_id="cases_partial_update",
-        tags=CASE_TAGS,
-    )
+    @endpoint(body=c.CaseUpdateBody, output=c.CaseResult, operation_id="cases_partial_update", tags=CASE_TAGS)
     def patch(self, request, case_id: int, body: c.CaseUpdateBody):
+        """Change some fields (partial); optional expected_version (409 version_conflict)"""
         case = services.update_case(
             request.principal, case_id, body.changes(), expected_version=body.expected_version
         )

@@ -6,10 +6,14 @@ validates the input, hands the model instance to the method, validates what the 
 against the output model and documents both in OpenAPI (drf-spectacular's pydantic support):
 
     class TaskListView(ApiView):
-        @endpoint(query=TaskFilter, output=TaskPage, summary="List tasks", operation_id="tasks_list")
+        @endpoint(query=TaskFilter, output=TaskPage, operation_id="tasks_list")
         def get(self, request, query: TaskFilter):
             tasks, total = services.list_tasks(request.principal, **query.service_kwargs())
             return page("tasks", [TaskOut.of(t) for t in tasks], total, limit=query.limit, offset=query.offset)
+
+The operation's summary is the first paragraph of the method's docstring (there: "List tasks."),
+its description the rest (or `summary=` / `description=`); its tag is the app's (`DomainApp.api_tag`, else the app
+label) unless `tags=` says otherwise.
 
 `request.principal` is resolved once by the accounts middleware and the API authentication
 classes. A `DomainError` becomes `{"code", "message", "details"}` with its HTTP status here.
@@ -18,9 +22,11 @@ classes. A `DomainError` becomes `{"code", "message", "details"}` with its HTTP 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
+from django.apps import apps
 from django.http.response import HttpResponseBase
 from drf_spectacular.utils import extend_schema
 from pydantic import BaseModel, ValidationError
@@ -61,7 +67,7 @@ def endpoint(
     body: type[BaseModel] | None = None,
     query: type[BaseModel] | None = None,
     status: int = 200,
-    summary: str = "",
+    summary: str | None = None,
     operation_id: str | None = None,
     extra_responses: dict | None = None,
     **schema: Any,
@@ -73,6 +79,11 @@ def endpoint(
     request_schema = schema.pop("request", body)
 
     def decorate(method: Callable) -> Callable:
+        doc_summary, doc_description = docstring_parts(method.__doc__)
+        schema.setdefault("tags", app_tags(method.__module__))
+        if doc_description:
+            schema.setdefault("description", doc_description)
+
         @functools.wraps(method)
         def handler(self, request, *args, **kwargs):
             if body is not None:
@@ -86,6 +97,9 @@ def endpoint(
                 return Response(status=status)
             return Response(dump(output, result), status=status)
 
+        # The docstring is summary and description now; left on the handler, drf-spectacular
+        # would show it again as the description (the view class's docstring still is one).
+        handler.__doc__ = None
         extra = dict(extra_responses or {})
         # A status the extra responses document with a media type (e.g. (200, "text/event-stream"))
         # must not also appear bare: drf-spectacular cannot merge the two.
@@ -96,7 +110,7 @@ def endpoint(
         parameters += schema.pop("parameters", [])
         return extend_schema(
             operation_id=operation_id,
-            summary=summary,
+            summary=doc_summary if summary is None else summary,
             request=request_schema,
             parameters=parameters or None,
             responses=responses,
@@ -104,6 +118,21 @@ def endpoint(
         )(handler)
 
     return decorate
+
+
+def app_tags(module: str) -> list[str]:
+    """The OpenAPI tag of the app a module belongs to: its `api_tag`, else its label."""
+    config = apps.get_containing_app_config(module)
+    if config is None:
+        raise LookupError(f"{module} belongs to no installed app: pass tags= to endpoint()")
+    return [getattr(config, "api_tag", None) or config.label]
+
+
+def docstring_parts(doc: str | None) -> tuple[str, str]:
+    """A docstring's first paragraph and the rest, each paragraph's lines joined by spaces (so a
+    wrapped docstring reads as the one-line string it replaces; paragraphs stay apart)."""
+    paragraphs = [" ".join(p.split("\n")) for p in inspect.cleandoc(doc or "").split("\n\n") if p.strip()]
+    return (paragraphs[0] if paragraphs else ""), "\n\n".join(paragraphs[1:])
 
 
 def parse(model: type[BaseModel], data: Any) -> BaseModel:
@@ -175,3 +204,18 @@ def _query_dict(params, model: type[BaseModel]) -> dict[str, Any]:
         is_list = info is not None and getattr(info.annotation, "__origin__", None) is list
         out[key] = params.getlist(key) if is_list else params.get(key)
     return out
+
+
+def document_error_codes(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the API description ends with the catalog of every
+    error code (the one `manage.py error_codes` prints), so a mobile developer finds them."""
+    from apps.core import errors
+
+    errors.load_all()
+    lines = ["", "## Error codes", "", "| code | HTTP | app | meaning |", "|---|---|---|---|"]
+    for row in errors.catalog():
+        status = row["http_status"] or "—"
+        lines.append(f"| `{row['code']}` | {status} | {row['app']} | {row['description']} |")
+    info = result.setdefault("info", {})
+    info["description"] = (info.get("description") or "") + "\n".join(lines)
+    return result

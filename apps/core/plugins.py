@@ -72,6 +72,8 @@ class DomainApp(AppConfig):
     # announce_key of a live UI action → the short notice a page shows and a screen reader speaks.
     announce: Mapping[str, Any] = {}
     tool_families: Sequence[ToolFamily] = ()
+    # The OpenAPI tag of the app's REST operations, where it is not the app label.
+    api_tag: str | None = None
     periodic_jobs: Sequence[PeriodicJob] = ()
     # "<owner app>.<extension point>" → dotted paths of what this app contributes to it.
     extends: Mapping[str, Sequence[str]] = {}

@@ -18,20 +18,13 @@ from apps.documents.errors import FileTooLarge
 from apps.documents.records import detailed_record, document_record, folder_record, share_record
 from apps.documents.responses import file_response
 
-TAGS = ["documents"]
-
 
 class DocumentListView(ApiView):
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
-    @endpoint(
-        query=c.DocumentFilter,
-        output=c.DocumentPage,
-        summary="List documents (search, folder, client, pagination, total)",
-        operation_id="documents_list",
-        tags=TAGS,
-    )
+    @endpoint(query=c.DocumentFilter, output=c.DocumentPage, operation_id="documents_list")
     def get(self, request, query: c.DocumentFilter):
+        """List documents (search, folder, client, pagination, total)"""
         found, total = services.list_documents(request.principal, **query.model_dump())
         return page(
             "documents", [document_record(d) for d in found], total, limit=query.limit, offset=query.offset
@@ -40,12 +33,11 @@ class DocumentListView(ApiView):
     @endpoint(
         output=c.DocumentResult,
         status=201,
-        summary="Upload a file (multipart field `file`); text extraction starts in the background",
         operation_id="documents_upload",
-        tags=TAGS,
         request={"multipart/form-data": c.DocumentUploadForm},
     )
     def post(self, request):
+        """Upload a file (multipart field `file`); text extraction starts in the background"""
         if storage.declared_too_large(request._request):  # refused before the body is read
             limit = storage.max_upload_bytes()
             raise FileTooLarge(
@@ -73,13 +65,9 @@ def _form_values(data) -> dict:
 
 
 class DocumentDetailView(ApiView):
-    @endpoint(
-        output=c.DocumentDetail,
-        summary="One document with its extraction and indexing state",
-        operation_id="documents_retrieve",
-        tags=TAGS,
-    )
+    @endpoint(output=c.DocumentDetail, operation_id="documents_retrieve")
     def get(self, request, document_id: int):
+        """One document with its extraction and indexing state"""
         document = services.get_document(request.principal, document_id)
         share = sharing.active_share(document)
         return {
@@ -87,39 +75,24 @@ class DocumentDetailView(ApiView):
             "share": share_record(share, sharing.token_for(share)) if share else None,
         }
 
-    @endpoint(
-        body=c.DocumentUpdate,
-        output=c.DocumentResult,
-        summary="Change metadata (partial); optional expected_version",
-        operation_id="documents_partial_update",
-        tags=TAGS,
-    )
+    @endpoint(body=c.DocumentUpdate, output=c.DocumentResult, operation_id="documents_partial_update")
     def patch(self, request, document_id: int, body: c.DocumentUpdate):
+        """Change metadata (partial); optional expected_version"""
         document = services.update_document(
             request.principal, document_id, body.changes(), expected_version=body.expected_version
         )
         return {"document": detailed_record(document)}
 
-    @endpoint(
-        output=None,
-        status=204,
-        summary="Delete a document and its file",
-        operation_id="documents_destroy",
-        tags=TAGS,
-    )
+    @endpoint(output=None, status=204, operation_id="documents_destroy")
     def delete(self, request, document_id: int):
+        """Delete a document and its file"""
         services.delete_document(request.principal, document_id)
 
 
 class DocumentDownloadView(ApiView):
-    @endpoint(
-        output=None,
-        summary="The file",
-        operation_id="documents_download",
-        tags=TAGS,
-        extra_responses={200: OpenApiTypes.BINARY},
-    )
+    @endpoint(output=None, operation_id="documents_download", extra_responses={200: OpenApiTypes.BINARY})
     def get(self, request, document_id: int):
+        """The file"""
         document = services.get_document(request.principal, document_id, with_text=False)
         return file_response(document, as_attachment=True)
 
@@ -129,72 +102,51 @@ class DocumentShareView(ApiView):
         body=c.ShareCreate,
         output=c.ShareResult,
         status=201,
-        summary="Create the public share link (201), or return the active one (200)",
         operation_id="documents_share_create",
-        tags=TAGS,
         extra_responses={200: c.ShareResult},
     )
     def post(self, request, document_id: int, body: c.ShareCreate):
+        """Create the public share link (201), or return the active one (200)"""
         share, token, created = sharing.create_share(
             request.principal, document_id, expires_in_days=body.expires_in_days
         )
         result = c.ShareResult(share=share_record(share, token), created=created)
         return Response(result.model_dump(mode="json"), status=201 if created else 200)
 
-    @endpoint(
-        output=None,
-        status=204,
-        summary="Revoke the share link",
-        operation_id="documents_share_revoke",
-        tags=TAGS,
-    )
+    @endpoint(output=None, status=204, operation_id="documents_share_revoke")
     def delete(self, request, document_id: int):
+        """Revoke the share link"""
         sharing.revoke_share(request.principal, document_id)
 
 
 class FolderListView(ApiView):
-    @endpoint(output=c.FolderList, summary="Folders", operation_id="document_folders_list", tags=TAGS)
+    @endpoint(output=c.FolderList, operation_id="document_folders_list")
     def get(self, request):
+        """Folders"""
         return {"folders": [folder_record(f) for f in folders.list_folders(request.principal)]}
 
-    @endpoint(
-        body=c.FolderCreate,
-        output=c.FolderResult,
-        status=201,
-        summary="Create a folder",
-        operation_id="document_folders_create",
-        tags=TAGS,
-    )
+    @endpoint(body=c.FolderCreate, output=c.FolderResult, status=201, operation_id="document_folders_create")
     def post(self, request, body: c.FolderCreate):
+        """Create a folder"""
         folder = folders.create_folder(request.principal, name=body.name, parent_id=body.parent_id)
         return {"folder": folder_record(folder)}
 
 
 class FolderDetailView(ApiView):
-    @endpoint(output=c.FolderResult, summary="A folder", operation_id="document_folders_retrieve", tags=TAGS)
+    @endpoint(output=c.FolderResult, operation_id="document_folders_retrieve")
     def get(self, request, folder_id: int):
+        """A folder"""
         return {"folder": folder_record(folders.get_folder(request.principal, folder_id))}
 
-    @endpoint(
-        body=c.FolderUpdate,
-        output=c.FolderResult,
-        summary="Rename or move (parent_id null: to the top level)",
-        operation_id="document_folders_partial_update",
-        tags=TAGS,
-    )
+    @endpoint(body=c.FolderUpdate, output=c.FolderResult, operation_id="document_folders_partial_update")
     def patch(self, request, folder_id: int, body: c.FolderUpdate):
+        """Rename or move (parent_id null: to the top level)"""
         folder = folders.update_folder(
             request.principal, folder_id, **body.service_kwargs(explicit_null_moves=True)
         )
         return {"folder": folder_record(folder)}
 
-    @endpoint(
-        query=c.FolderDelete,
-        output=None,
-        status=204,
-        summary="Delete a folder (?recursive=true for a non-empty one)",
-        operation_id="document_folders_destroy",
-        tags=TAGS,
-    )
+    @endpoint(query=c.FolderDelete, output=None, status=204, operation_id="document_folders_destroy")
     def delete(self, request, folder_id: int, query: c.FolderDelete):
+        """Delete a folder (?recursive=true for a non-empty one)"""
         folders.delete_folder(request.principal, folder_id, recursive=query.recursive)

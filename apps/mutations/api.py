@@ -32,7 +32,6 @@ HEARTBEAT_SECONDS = 15.0
 # re-authenticates (a logged-out or disabled user stops receiving) and recycles connections.
 STREAM_MAX_SECONDS = 10 * 60
 RETRY_MILLISECONDS = 3000
-TAGS = ["ui-mutation-events"]
 STREAM_RESPONSE = OpenApiResponse(
     OpenApiTypes.STR, description="text/event-stream: `mutation` events and `: keepalive` comments."
 )
@@ -41,19 +40,12 @@ STREAM_RESPONSE = OpenApiResponse(
 class MutationEventListView(ApiView):
     """The caller's UI mutation events after a cursor, oldest first."""
 
-    @endpoint(
-        query=c.CursorQuery,
-        output=c.MutationEventPage,
-        summary="Your UI mutation events after a cursor",
-        operation_id="ui_mutation_events_list",
-        tags=TAGS,
-        description=(
-            "Events visible to the caller with an id greater than `after`. Repeat with "
-            "`after=next_after` until fewer than `limit` events come back. Treat only explicit "
-            "`remove` actions as deletions."
-        ),
-    )
+    @endpoint(query=c.CursorQuery, output=c.MutationEventPage, operation_id="ui_mutation_events_list")
     def get(self, request: Request, query: c.CursorQuery):
+        """Your UI mutation events after a cursor
+
+        Events visible to the caller with an id greater than `after`. Repeat with `after=next_after` until
+        fewer than `limit` events come back. Treat only explicit `remove` actions as deletions."""
         events = list(services.visible_events(request.user, query.after, query.limit))
         return {
             "events": [services.serialize_event(event) for event in events],
@@ -75,15 +67,7 @@ class _StreamGate(ApiView):
     @endpoint(
         query=c.StreamQuery,
         output=None,
-        summary="Your UI mutation events as Server-Sent Events",
         operation_id="ui_mutation_events_stream",
-        tags=TAGS,
-        description=(
-            "One `mutation` event per UI mutation event (`id:` = the event id, `data:` = the event "
-            "as the JSON cursor returns it), `: keepalive` comments in between. Without `after` or "
-            "`Last-Event-ID` the stream starts at the newest event. It ends after ten minutes; "
-            "the EventSource reconnects with Last-Event-ID."
-        ),
         parameters=[
             OpenApiParameter(
                 "Last-Event-ID",
@@ -94,6 +78,12 @@ class _StreamGate(ApiView):
         ],
     )
     def get(self, request: Request, query: c.StreamQuery) -> Response:
+        """Your UI mutation events as Server-Sent Events
+
+        One `mutation` event per UI mutation event (`id:` = the event id, `data:` = the event as the JSON
+        cursor returns it), `: keepalive` comments in between. Without `after` or `Last-Event-ID` the
+        stream starts at the newest event. It ends after ten minutes; the EventSource reconnects with
+        Last-Event-ID."""
         header = request.headers.get("Last-Event-ID")
         resume = parse(c.StreamResume, {"last_event_id": header} if header else {})
         after = resume.last_event_id if resume.last_event_id is not None else query.after

@@ -12,14 +12,9 @@ class NotificationListView(ApiView):
 
     required_scopes = ["notifications:read"]
 
-    @endpoint(
-        query=c.NotificationCursor,
-        output=c.NotificationPage,
-        summary="Notifications after a cursor",
-        operation_id="v1_notifications_list",
-        tags=["notifications"],
-    )
+    @endpoint(query=c.NotificationCursor, output=c.NotificationPage, operation_id="v1_notifications_list")
     def get(self, request, query: c.NotificationCursor):
+        """Notifications after a cursor"""
         items = services.list_after(request.principal, after=query.after, limit=query.limit)
         return {
             "notifications": [c.NotificationOut.of(note) for note in items],

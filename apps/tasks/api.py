@@ -16,121 +16,81 @@ from apps.tasks import services
 from apps.tasks.models import Comment, Task
 from apps.tasks.records import board_record, comment_record, status_record, task_record
 
-TAGS = ["tasks"]
-
 
 class BoardListView(ApiView):
-    @endpoint(output=c.BoardList, summary="Boards you can see", operation_id="tasks_boards_list", tags=TAGS)
+    @endpoint(output=c.BoardList, operation_id="tasks_boards_list")
     def get(self, request):
+        """Boards you can see"""
         return {"boards": [board_record(b) for b in services.list_boards(request.principal)]}
 
     @endpoint(
-        body=c.BoardCreateWithSharing,
-        output=c.BoardResult,
-        status=201,
-        summary="Create a board",
-        operation_id="tasks_boards_create",
-        tags=TAGS,
+        body=c.BoardCreateWithSharing, output=c.BoardResult, status=201, operation_id="tasks_boards_create"
     )
     def post(self, request, body: c.BoardCreateWithSharing):
+        """Create a board"""
         return {"board": board_record(services.create_board(request.principal, **body.model_dump()))}
 
 
 class StatusListView(ApiView):
-    @endpoint(
-        output=c.StatusList,
-        summary="Task statuses (columns) in order",
-        operation_id="tasks_statuses_list",
-        tags=TAGS,
-    )
+    @endpoint(output=c.StatusList, operation_id="tasks_statuses_list")
     def get(self, request):
+        """Task statuses (columns) in order"""
         return {"statuses": [status_record(s) for s in services.list_statuses()]}
 
 
 class TaskListView(ApiView):
-    @endpoint(
-        query=c.TaskFilter,
-        output=c.TaskPage,
-        summary="List tasks (filters, pagination, total)",
-        operation_id="tasks_list",
-        tags=TAGS,
-    )
+    @endpoint(query=c.TaskFilter, output=c.TaskPage, operation_id="tasks_list")
     def get(self, request, query: c.TaskFilter):
+        """List tasks (filters, pagination, total)"""
         tasks, total = services.list_tasks(request.principal, **query.model_dump())
         return page("tasks", [task_record(t) for t in tasks], total, limit=query.limit, offset=query.offset)
 
-    @endpoint(
-        body=c.TaskCreate,
-        output=c.TaskResult,
-        status=201,
-        summary="Create a task",
-        operation_id="tasks_create",
-        tags=TAGS,
-    )
+    @endpoint(body=c.TaskCreate, output=c.TaskResult, status=201, operation_id="tasks_create")
     def post(self, request, body: c.TaskCreate):
+        """Create a task"""
         task = services.create_task(request.principal, **body.service_kwargs(), source_type=Task.Source.API)
         return {"task": task_record(task)}
 
 
 class TaskDetailView(ApiView):
-    @endpoint(
-        output=c.TaskWithComments,
-        summary="One task with its comments",
-        operation_id="tasks_retrieve",
-        tags=TAGS,
-    )
+    @endpoint(output=c.TaskWithComments, operation_id="tasks_retrieve")
     def get(self, request, task_id: int):
+        """One task with its comments"""
         task = services.get_task(request.principal, task_id)
         return {"task": task_record(task), "comments": [comment_record(x) for x in task.comments.all()]}
 
-    @endpoint(
-        body=c.TaskUpdate,
-        output=c.TaskResult,
-        summary="Change some fields (partial); optional expected_version",
-        operation_id="tasks_partial_update",
-        tags=TAGS,
-    )
+    @endpoint(body=c.TaskUpdate, output=c.TaskResult, operation_id="tasks_partial_update")
     def patch(self, request, task_id: int, body: c.TaskUpdate):
+        """Change some fields (partial); optional expected_version"""
         changes = body.changes(explicit_null_clears=True)
         task = services.update_task(
             request.principal, task_id, changes, expected_version=body.expected_version
         )
         return {"task": task_record(task)}
 
-    @endpoint(output=None, status=204, summary="Delete a task", operation_id="tasks_destroy", tags=TAGS)
+    @endpoint(output=None, status=204, operation_id="tasks_destroy")
     def delete(self, request, task_id: int):
+        """Delete a task"""
         services.delete_task(request.principal, task_id)
 
 
 class TaskMoveView(ApiView):
-    @endpoint(
-        body=c.TaskMove,
-        output=c.TaskResult,
-        summary="Move to a column / board / position",
-        operation_id="tasks_move",
-        tags=TAGS,
-    )
+    @endpoint(body=c.TaskMove, output=c.TaskResult, operation_id="tasks_move")
     def post(self, request, task_id: int, body: c.TaskMove):
+        """Move to a column / board / position"""
         task = services.move_task(request.principal, task_id, **body.model_dump(exclude_none=True))
         return {"task": task_record(task)}
 
 
 class CommentListView(ApiView):
-    @endpoint(
-        output=c.CommentList, summary="Comments of a task", operation_id="tasks_comments_list", tags=TAGS
-    )
+    @endpoint(output=c.CommentList, operation_id="tasks_comments_list")
     def get(self, request, task_id: int):
+        """Comments of a task"""
         return {"comments": [comment_record(x) for x in services.list_comments(request.principal, task_id)]}
 
-    @endpoint(
-        body=c.CommentCreate,
-        output=c.CommentResult,
-        status=201,
-        summary="Add a comment (200 when the same text was already there)",
-        operation_id="tasks_comments_create",
-        tags=TAGS,
-    )
+    @endpoint(body=c.CommentCreate, output=c.CommentResult, status=201, operation_id="tasks_comments_create")
     def post(self, request, task_id: int, body: c.CommentCreate):
+        """Add a comment (200 when the same text was already there)"""
         comment, created = services.add_comment(
             request.principal, task_id, body=body.body, author_type=Comment.AuthorType.USER
         )
@@ -157,13 +117,12 @@ class SnapshotView(ApiView):
 
     @endpoint(
         output=TaskSnapshot,
-        summary="Lightweight snapshot of visible tasks (ETag / If-None-Match → 304)",
         operation_id="tasks_snapshot",
-        tags=TAGS,
         extra_responses={304: None},
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
     )
     def get(self, request):
+        """Lightweight snapshot of visible tasks (ETag / If-None-Match → 304)"""
         qs = services.visible_tasks(request.principal)
         agg = qs.aggregate(n=Count("id"), changed=Max("updated_at"), versions=Sum("version"), ids=Sum("id"))
         signature = f"{agg['n']}:{agg['changed']}:{agg['versions']}:{agg['ids']}"

@@ -26,8 +26,6 @@ from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
 from apps.tools.results import ToolResult
 
-TAGS = ["tools"]
-
 # Where each failure code lands in HTTP. Everything not listed: 400 (a handled domain failure).
 STATUS_BY_CODE = {
     "unknown_tool": 404,
@@ -72,13 +70,9 @@ def error(code: str, message: str, http_status: int) -> Response:
 class ToolCatalogView(ApiView):
     required_scopes = ["tools:execute"]
 
-    @endpoint(
-        output=c.ToolCatalog,
-        summary="Tools the caller may use, with their JSON schemas",
-        operation_id="v1_tools_retrieve",
-        tags=TAGS,
-    )
+    @endpoint(output=c.ToolCatalog, operation_id="v1_tools_retrieve")
     def get(self, request):
+        """Tools the caller may use, with their JSON schemas"""
         ctx = context_for(request)
         return {"tools": [catalog.describe(t) for t in catalog.visible_tools(ctx)]}
 
@@ -91,11 +85,9 @@ class ToolExecuteView(ApiView):
     required_scopes = ["tools:execute"]
 
     @endpoint(
-        request=c.ToolExecute,  # documented; the body is read by `post` itself (see `_parse`)
+        request=c.ToolExecute,
         output=c.ToolResultOut,
-        summary="Execute one tool as the authenticated user",
         operation_id="v1_tools_execute_create",
-        tags=TAGS,
         extra_responses={
             202: _envelope("The call waits for an approval (`approval_required`)."),
             400: _envelope("Bad request (`invalid_json`, `invalid_request`) or a handled tool failure."),
@@ -107,6 +99,7 @@ class ToolExecuteView(ApiView):
         },
     )
     def post(self, request):
+        """Execute one tool as the authenticated user"""
         limit = settings.CLAPILOT_TOOL_PAYLOAD_MAX_BYTES
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)

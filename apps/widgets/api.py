@@ -8,48 +8,31 @@ from apps.widgets import contracts as c
 from apps.widgets import services
 from apps.widgets.records import widget_record
 
-TAGS = ["widgets"]
-
 
 class WidgetListView(ApiView):
-    @endpoint(
-        query=c.WidgetFilter,
-        output=c.WidgetList,
-        summary="Your widgets",
-        operation_id="widgets_list",
-        tags=TAGS,
-    )
+    @endpoint(query=c.WidgetFilter, output=c.WidgetList, operation_id="widgets_list")
     def get(self, request, query: c.WidgetFilter):
+        """Your widgets"""
         widgets = services.list_widgets(
             request.principal, dashboard_only=query.dashboard_only, query=query.query
         )
         return {"widgets": [widget_record(w) for w in widgets], "count": len(widgets)}
 
-    @endpoint(
-        body=c.WidgetCreate,
-        output=c.WidgetResult,
-        status=201,
-        summary="Create a widget (type inferred from latest_data without a widget_definition)",
-        operation_id="widgets_create",
-        tags=TAGS,
-    )
+    @endpoint(body=c.WidgetCreate, output=c.WidgetResult, status=201, operation_id="widgets_create")
     def post(self, request, body: c.WidgetCreate):
+        """Create a widget (type inferred from latest_data without a widget_definition)"""
         return {"widget": widget_record(services.create_widget(request.principal, **body.service_kwargs()))}
 
 
 class WidgetDetailView(ApiView):
-    @endpoint(output=c.WidgetResult, summary="One widget", operation_id="widgets_retrieve", tags=TAGS)
+    @endpoint(output=c.WidgetResult, operation_id="widgets_retrieve")
     def get(self, request, widget_id: int):
+        """One widget"""
         return {"widget": widget_record(services.get_widget(request.principal, widget_id=widget_id))}
 
-    @endpoint(
-        body=c.WidgetPatch,
-        output=c.WidgetResult,
-        summary="Change some fields and/or replace the latest data; optional expected_version",
-        operation_id="widgets_partial_update",
-        tags=TAGS,
-    )
+    @endpoint(body=c.WidgetPatch, output=c.WidgetResult, operation_id="widgets_partial_update")
     def patch(self, request, widget_id: int, body: c.WidgetPatch):
+        """Change some fields and/or replace the latest data; optional expected_version"""
         who, expected, widget = request.principal, body.expected_version, None
         changes = body.changes()
         if changes:
@@ -63,6 +46,7 @@ class WidgetDetailView(ApiView):
             widget = services.get_widget(who, widget_id=widget_id)
         return {"widget": widget_record(widget)}
 
-    @endpoint(output=None, status=204, summary="Remove a widget", operation_id="widgets_destroy", tags=TAGS)
+    @endpoint(output=None, status=204, operation_id="widgets_destroy")
     def delete(self, request, widget_id: int):
+        """Remove a widget"""
         services.delete_widget(request.principal, widget_id=widget_id)
