@@ -304,11 +304,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Several domains have a "visibility" choice; name each enum after its domain.
-    "ENUM_NAME_OVERRIDES": {
-        "BoardVisibilityEnum": ["shared", "restricted", "private"],
-        "CalendarEventVisibilityEnum": ["shared", "private"],
-    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "apps.core.api.document_error_codes",
+    ],
 }
 
 # --- e-mail ---------------------------------------------------------------------------------

@@ -44,3 +44,10 @@ def test_catalog_command_lists_every_code(capsys):
     assert set(project_declarations()) <= listed
     assert {"task_not_found", "invalid_input", "version_conflict", "CLAPILOT_TOOL_EXECUTION_FAILED"} <= listed
     assert all(r["app"] and r["description"] is not None for r in rows)
+
+
+def test_the_api_docs_list_every_code(client):
+    response = client.get("/api/schema/", {"format": "json"})
+    description = response.json()["info"]["description"]
+    assert "## Error codes" in description
+    assert all(f"`{code}`" in description for code in project_declarations())
