@@ -15,7 +15,6 @@ from apps.tools.registry import normalize_family, tool
 
 @tool(
     name="request_toolbox",
-    family="agent",
     read_only=True,
     surfaces=["native"],
     description="""Activate a further toolbox (tool family) for the rest of this run: its tools can be
@@ -34,7 +33,6 @@ def request_toolbox(ctx: ToolContext, args: c.RequestToolbox) -> dict:
 
 @tool(
     name="agent_todo_update",
-    family="agent",
     read_only=True,
     surfaces=["native"],
     description="""Show the user your plan for a multi-step request as a todo list. Send the whole list

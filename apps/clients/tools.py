@@ -19,53 +19,37 @@ FAMILY = "mandanten"
 CASES_FAMILY = "cases"
 
 
-@tool(
-    name="mandanten_list",
-    family=FAMILY,
-    read_only=True,
-    description="List the office's clients (Mandanten) by name, optionally filtered; returns full "
-    "records and the total.",
-)
+@tool(name="mandanten_list", family=FAMILY, read_only=True)
 def list_clients(ctx: ToolContext, args: c.ClientFilter) -> dict:
+    """List the office's clients (Mandanten) by name, optionally filtered; returns full records and the
+    total."""
     found, total = services.list_clients(ctx.principal, **args.model_dump())
     return page("clients", [client_record(x) for x in found], total, limit=args.limit, offset=args.offset)
 
 
-@tool(name="mandanten_get", family=FAMILY, read_only=True, description="Get one client (Mandant).")
+@tool(name="mandanten_get", family=FAMILY, read_only=True)
 def get_client(ctx: ToolContext, args: c.ClientId) -> dict:
+    """Get one client (Mandant)."""
     return {"client": client_record(services.get_client(ctx.principal, args.client_id))}
 
 
-@tool(
-    name="mandanten_search",
-    family=FAMILY,
-    read_only=True,
-    description="Find clients by name words (prefixes, German stemming) or client number.",
-)
+@tool(name="mandanten_search", family=FAMILY, read_only=True)
 def search_clients(ctx: ToolContext, args: c.ClientSearch) -> dict:
+    """Find clients by name words (prefixes, German stemming) or client number."""
     found = services.search_clients(ctx.principal, args.query, limit=args.limit)
     return {"clients": [client_record(x) for x in found]}
 
 
-@tool(
-    name="mandanten_create",
-    family=FAMILY,
-    read_only=False,
-    description="Create a client (Mandant). Search first to avoid duplicates; the client number "
-    "must be unique.",
-)
+@tool(name="mandanten_create", family=FAMILY, read_only=False)
 def create_client(ctx: ToolContext, args: c.ClientCreate) -> dict:
+    """Create a client (Mandant). Search first to avoid duplicates; the client number must be unique."""
     return {"client": client_record(services.create_client(ctx.principal, **args.service_kwargs()))}
 
 
-@tool(
-    name="mandanten_update",
-    family=FAMILY,
-    read_only=False,
-    description="Change some fields of a client; fields you leave out stay as they are. Pass "
-    "expected_version (from mandanten_get) to refuse the change if someone changed the client meanwhile.",
-)
+@tool(name="mandanten_update", family=FAMILY, read_only=False)
 def update_client(ctx: ToolContext, args: c.ClientUpdateById) -> dict:
+    """Change some fields of a client; fields you leave out stay as they are. Pass expected_version (from
+    mandanten_get) to refuse the change if someone changed the client meanwhile."""
     client = services.update_client(
         ctx.principal, args.client_id, args.changes(), expected_version=args.expected_version
     )
@@ -73,40 +57,29 @@ def update_client(ctx: ToolContext, args: c.ClientUpdateById) -> dict:
 
 
 # --- cases (optional module) ------------------------------------------------------------------
-@tool(
-    name="cases_list",
-    family=CASES_FAMILY,
-    read_only=True,
-    description="List cases (Akten), newest first, optionally of one client; returns the total.",
-)
+@tool(name="cases_list", family=CASES_FAMILY, read_only=True)
 def list_cases(ctx: ToolContext, args: c.CaseFilter) -> dict:
+    """List cases (Akten), newest first, optionally of one client; returns the total."""
     found, total = services.list_cases(ctx.principal, **args.model_dump())
     return page("cases", [case_record(x) for x in found], total, limit=args.limit, offset=args.offset)
 
 
-@tool(name="cases_get", family=CASES_FAMILY, read_only=True, description="Get one case.")
+@tool(name="cases_get", family=CASES_FAMILY, read_only=True)
 def get_case(ctx: ToolContext, args: c.CaseId) -> dict:
+    """Get one case."""
     return {"case": case_record(services.get_case(ctx.principal, args.case_id))}
 
 
-@tool(
-    name="cases_create",
-    family=CASES_FAMILY,
-    read_only=False,
-    description="Open a case (Akte) for a client; the reference must be unique.",
-)
+@tool(name="cases_create", family=CASES_FAMILY, read_only=False)
 def create_case(ctx: ToolContext, args: c.CaseCreate) -> dict:
+    """Open a case (Akte) for a client; the reference must be unique."""
     return {"case": case_record(services.create_case(ctx.principal, **args.service_kwargs()))}
 
 
-@tool(
-    name="cases_update",
-    family=CASES_FAMILY,
-    read_only=False,
-    description="Change some fields of a case; fields you leave out stay as they are. Pass "
-    "expected_version (from cases_get) to refuse the change if someone changed the case meanwhile.",
-)
+@tool(name="cases_update", family=CASES_FAMILY, read_only=False)
 def update_case(ctx: ToolContext, args: c.CaseUpdateById) -> dict:
+    """Change some fields of a case; fields you leave out stay as they are. Pass expected_version (from
+    cases_get) to refuse the change if someone changed the case meanwhile."""
     case = services.update_case(
         ctx.principal, args.case_id, args.changes(), expected_version=args.expected_version
     )

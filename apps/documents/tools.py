@@ -14,30 +14,19 @@ from apps.documents.records import detailed_record, document_record, folder_reco
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
 
-FAMILY = "documents"
 
-
-@tool(
-    name="documents_list",
-    family=FAMILY,
-    read_only=True,
-    description="List or search the documents you can see (newest first) with filters and pagination; "
-    "returns metadata and extraction state, not the text (use documents_get).",
-)
+@tool(name="documents_list", read_only=True)
 def list_documents(ctx: ToolContext, args: c.DocumentFilter) -> dict:
+    """List or search the documents you can see (newest first) with filters and pagination; returns
+    metadata and extraction state, not the text (use documents_get)."""
     found, total = services.list_documents(ctx.principal, **args.model_dump())
     return page("documents", [document_record(d) for d in found], total, limit=args.limit, offset=args.offset)
 
 
-@tool(
-    name="documents_get",
-    family=FAMILY,
-    read_only=True,
-    reads_foreign_content=True,
-    description="Load one document: metadata, extraction state and its readable text (extracted from "
-    "PDF, Word, text, Markdown, HTML or e-mail), shortened to max_chars.",
-)
+@tool(name="documents_get", read_only=True, reads_foreign_content=True)
 def get_document(ctx: ToolContext, args: c.DocumentRead) -> dict:
+    """Load one document: metadata, extraction state and its readable text (extracted from PDF, Word, text,
+    Markdown, HTML or e-mail), shortened to max_chars."""
     document = services.get_document(ctx.principal, args.document_id)
     text = document.extracted_text
     return {
@@ -49,108 +38,76 @@ def get_document(ctx: ToolContext, args: c.DocumentRead) -> dict:
     }
 
 
-@tool(
-    name="documents_list_folders",
-    family=FAMILY,
-    read_only=True,
-    description="List the document folders you can see as a tree (path of ids, depth), including your "
-    "private “Persönlich” folder. Documents without a folder are in the root “Dokumente”.",
-)
+@tool(name="documents_list_folders", read_only=True)
 def list_folders(ctx: ToolContext, args: Input) -> dict:
+    """List the document folders you can see as a tree (path of ids, depth), including your private
+    “Persönlich” folder. Documents without a folder are in the root “Dokumente”."""
     return {"folders": [folder_record(f) for f in folders.list_folders(ctx.principal)]}
 
 
-@tool(
-    name="documents_create",
-    family=FAMILY,
-    read_only=False,
-    description="Create a new Markdown document in the root “Dokumente” or in a folder.",
-)
+@tool(name="documents_create", read_only=False)
 def create_document(ctx: ToolContext, args: c.DocumentCreate) -> dict:
+    """Create a new Markdown document in the root “Dokumente” or in a folder."""
     document = services.create_markdown(ctx.principal, **args.model_dump())
     return {"document": document_record(document)}
 
 
-@tool(
-    name="documents_create_folder",
-    family=FAMILY,
-    read_only=False,
-    description="Create a document folder. Top-level folders are shared with the office; a folder inside "
-    "your “Persönlich” folder stays private.",
-)
+@tool(name="documents_create_folder", read_only=False)
 def create_folder(ctx: ToolContext, args: c.FolderCreate) -> dict:
+    """Create a document folder. Top-level folders are shared with the office; a folder inside your
+    “Persönlich” folder stays private."""
     folder = folders.create_folder(ctx.principal, name=args.name, parent_id=args.parent_id)
     return {"folder": folder_record(folder)}
 
 
-@tool(
-    name="documents_update_folder",
-    family=FAMILY,
-    read_only=False,
-    description="Rename or move a document folder.",
-)
+@tool(name="documents_update_folder", read_only=False)
 def update_folder(ctx: ToolContext, args: c.FolderUpdateById) -> dict:
+    """Rename or move a document folder."""
     folder = folders.update_folder(
         ctx.principal, args.folder_id, **args.service_kwargs(explicit_null_moves=False)
     )
     return {"folder": folder_record(folder)}
 
 
-@tool(name="documents_delete_folder", family=FAMILY, read_only=False, description="Delete a document folder.")
+@tool(name="documents_delete_folder", read_only=False)
 def delete_folder(ctx: ToolContext, args: c.FolderDeleteById) -> dict:
+    """Delete a document folder."""
     return {"deleted": folders.delete_folder(ctx.principal, args.folder_id, recursive=args.recursive)}
 
 
-@tool(
-    name="documents_update",
-    family=FAMILY,
-    read_only=False,
-    description="Update a document's metadata: title, folder, related clients, extracted tax fields. "
-    "Fields you leave out stay as they are.",
-)
+@tool(name="documents_update", read_only=False)
 def update_document(ctx: ToolContext, args: c.DocumentUpdateById) -> dict:
+    """Update a document's metadata: title, folder, related clients, extracted tax fields. Fields you leave
+    out stay as they are."""
     document = services.update_document(
         ctx.principal, args.document_id, args.changes(), expected_version=args.expected_version
     )
     return {"document": document_record(document)}
 
 
-@tool(
-    name="documents_move", family=FAMILY, read_only=False, description="Move a document into another folder."
-)
+@tool(name="documents_move", read_only=False)
 def move_document(ctx: ToolContext, args: c.DocumentMove) -> dict:
+    """Move a document into another folder."""
     document = services.move_document(ctx.principal, args.document_id, folder_id=args.folder_id)
     return {"document": document_record(document)}
 
 
-@tool(
-    name="documents_delete",
-    family=FAMILY,
-    read_only=False,
-    description="Delete a document and its file for good.",
-)
+@tool(name="documents_delete", read_only=False)
 def delete_document(ctx: ToolContext, args: c.DocumentId) -> dict:
+    """Delete a document and its file for good."""
     return {"deleted": services.delete_document(ctx.principal, args.document_id)}
 
 
-@tool(
-    name="documents_create_share",
-    family=FAMILY,
-    read_only=False,
-    description="Create the public read-only share link of a document, or return the active one.",
-)
+@tool(name="documents_create_share", read_only=False)
 def create_share(ctx: ToolContext, args: c.ShareCreateFor) -> dict:
+    """Create the public read-only share link of a document, or return the active one."""
     share, token, created = sharing.create_share(
         ctx.principal, args.document_id, expires_in_days=args.expires_in_days
     )
     return {"share": share_record(share, token), "created": created}
 
 
-@tool(
-    name="documents_revoke_share",
-    family=FAMILY,
-    read_only=False,
-    description="Revoke the active public share link of a document.",
-)
+@tool(name="documents_revoke_share", read_only=False)
 def revoke_share(ctx: ToolContext, args: c.DocumentId) -> dict:
+    """Revoke the active public share link of a document."""
     return {"revoked": sharing.revoke_share(ctx.principal, args.document_id)}

@@ -15,95 +15,61 @@ from apps.notes.records import folder_record, note_record, page_record
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
 
-FAMILY = "notizen"
 
-
-@tool(
-    name="notizen_list_folders",
-    family=FAMILY,
-    read_only=True,
-    description="List the note folders you can see (a tree: parent_id links a folder to its parent), "
-    "with the number of notes in each.",
-)
+@tool(name="notizen_list_folders", read_only=True)
 def list_folders(ctx: ToolContext, args: Input) -> dict:
+    """List the note folders you can see (a tree: parent_id links a folder to its parent), with the number
+    of notes in each."""
     return {"folders": [folder_record(f) for f in services.list_folders(ctx.principal)]}
 
 
-@tool(
-    name="notizen_create_folder",
-    family=FAMILY,
-    read_only=False,
-    description="Create a note folder.",
-)
+@tool(name="notizen_create_folder", read_only=False)
 def create_folder(ctx: ToolContext, args: c.NoteFolderCreate) -> dict:
+    """Create a note folder."""
     return {"folder": folder_record(services.create_folder(ctx.principal, **args.model_dump(mode="json")))}
 
 
-@tool(
-    name="notizen_list_notes",
-    family=FAMILY,
-    read_only=True,
-    description="List notes (most recently changed first), optionally in one folder or matching words; "
-    "returns the total for pagination. Use notizen_get_note for the pages' content.",
-)
+@tool(name="notizen_list_notes", read_only=True)
 def list_notes(ctx: ToolContext, args: c.NoteFilter) -> dict:
+    """List notes (most recently changed first), optionally in one folder or matching words; returns the
+    total for pagination. Use notizen_get_note for the pages' content."""
     notes, total = services.list_notes(ctx.principal, **args.model_dump())
     return page("notes", [note_record(n) for n in notes], total, limit=args.limit, offset=args.offset)
 
 
-@tool(
-    name="notizen_get_note",
-    family=FAMILY,
-    read_only=True,
-    description="Load one note with all its pages (title, HTML, plain text, assets, audio attachments).",
-)
+@tool(name="notizen_get_note", read_only=True)
 def get_note(ctx: ToolContext, args: c.NoteId) -> dict:
+    """Load one note with all its pages (title, HTML, plain text, assets, audio attachments)."""
     note = services.get_note(ctx.principal, args.note_id)
     return {"note": note_record(note), "pages": [page_record(p) for p in services.note_pages(note)]}
 
 
-@tool(
-    name="notizen_create_note",
-    family=FAMILY,
-    read_only=False,
-    description="Create a note with its first page (send html or text for the page's content).",
-)
+@tool(name="notizen_create_note", read_only=False)
 def create_note(ctx: ToolContext, args: c.NoteCreate) -> dict:
+    """Create a note with its first page (send html or text for the page's content)."""
     note, first = services.create_note(ctx.principal, **args.service_kwargs())
     return {"note": note_record(note), "page": page_record(first)}
 
 
-@tool(
-    name="notizen_update_note",
-    family=FAMILY,
-    read_only=False,
-    description="Rename a note, move it to another folder or change who sees it; "
-    "fields you leave out stay as they are.",
-)
+@tool(name="notizen_update_note", read_only=False)
 def update_note(ctx: ToolContext, args: c.NoteUpdateById) -> dict:
+    """Rename a note, move it to another folder or change who sees it; fields you leave out stay as they
+    are."""
     changes = args.changes(explicit_null_clears=False)
     note = services.update_note(ctx.principal, args.note_id, changes, expected_version=args.expected_version)
     return {"note": note_record(note)}
 
 
-@tool(
-    name="notizen_create_page",
-    family=FAMILY,
-    read_only=False,
-    description="Add a page to a note.",
-)
+@tool(name="notizen_create_page", read_only=False)
 def create_page(ctx: ToolContext, args: c.NotePageCreateInNote) -> dict:
+    """Add a page to a note."""
     return {"page": page_record(services.create_page(ctx.principal, args.note_id, **args.service_kwargs()))}
 
 
-@tool(
-    name="notizen_update_page",
-    family=FAMILY,
-    read_only=False,
-    description="Change a page: title, content (html or text replaces it), font formatting, "
-    "asset_items or audio_attachments (each list replaces the stored one). Fields you leave out stay.",
-)
+@tool(name="notizen_update_page", read_only=False)
 def update_page(ctx: ToolContext, args: c.NotePageUpdateById) -> dict:
+    """Change a page: title, content (html or text replaces it), font formatting, asset_items or
+    audio_attachments (each list replaces the stored one). Fields you leave out stay."""
     changes = args.changes(explicit_null_clears=False)
     updated = services.update_page(
         ctx.principal, args.page_id, changes, expected_version=args.expected_version

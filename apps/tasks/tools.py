@@ -15,53 +15,41 @@ from apps.tasks.records import board_record, comment_record, status_record, task
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
 
-FAMILY = "aufgaben"
-
 
 def _source_type(ctx: ToolContext) -> str:
     return Task.Source.API if ctx.surface == "api" else Task.Source.AGENT
 
 
-@tool(
-    name="aufgaben_list_boards",
-    family=FAMILY,
-    read_only=True,
-    description="List the task boards you can see.",
-)
+@tool(name="aufgaben_list_boards", read_only=True)
 def list_boards(ctx: ToolContext, args: Input) -> dict:
+    """List the task boards you can see."""
     return {"boards": [board_record(b) for b in services.list_boards(ctx.principal)]}
 
 
-@tool(
-    name="aufgaben_list_statuses",
-    family=FAMILY,
-    read_only=True,
-    description="List the task statuses (board columns) in order, with their category "
-    "(open, in_progress, waiting, done). Every category except done counts as unfinished.",
-)
+@tool(name="aufgaben_list_statuses", read_only=True)
 def list_statuses(ctx: ToolContext, args: Input) -> dict:
+    """List the task statuses (board columns) in order, with their category (open, in_progress, waiting,
+    done). Every category except done counts as unfinished."""
     return {"statuses": [status_record(s) for s in services.list_statuses()]}
 
 
-@tool(
-    name="aufgaben_list_tasks",
-    family=FAMILY,
-    read_only=True,
-    description="Search and list tasks with filters and pagination; returns full task records and the total count.",
-)
+@tool(name="aufgaben_list_tasks", read_only=True)
 def list_tasks(ctx: ToolContext, args: c.TaskFilter) -> dict:
+    """Search and list tasks with filters and pagination; returns full task records and the total count."""
     tasks, total = services.list_tasks(ctx.principal, **args.model_dump())
     return page("tasks", [task_record(t) for t in tasks], total, limit=args.limit, offset=args.offset)
 
 
-@tool(name="aufgaben_get_task", family=FAMILY, read_only=True, description="Get one task with its comments.")
+@tool(name="aufgaben_get_task", read_only=True)
 def get_task(ctx: ToolContext, args: c.TaskId) -> dict:
+    """Get one task with its comments."""
     task = services.get_task(ctx.principal, args.task_id)
     return {"task": task_record(task), "comments": [comment_record(x) for x in task.comments.all()]}
 
 
-@tool(name="aufgaben_create_task", family=FAMILY, read_only=False, description="Create a task.")
+@tool(name="aufgaben_create_task", read_only=False)
 def create_task(ctx: ToolContext, args: c.TaskCreate) -> dict:
+    """Create a task."""
     task = services.create_task(
         ctx.principal,
         **args.service_kwargs(),
@@ -71,50 +59,40 @@ def create_task(ctx: ToolContext, args: c.TaskCreate) -> dict:
     return {"task": task_record(task)}
 
 
-@tool(
-    name="aufgaben_update_task",
-    family=FAMILY,
-    read_only=False,
-    description="Change some fields of a task; fields you leave out stay as they are. "
-    "Use clear_fields to empty a field.",
-)
+@tool(name="aufgaben_update_task", read_only=False)
 def update_task(ctx: ToolContext, args: c.TaskUpdateById) -> dict:
+    """Change some fields of a task; fields you leave out stay as they are. Use clear_fields to empty a
+    field."""
     changes = args.changes(explicit_null_clears=False)
     changes.pop("task_id", None)
     task = services.update_task(ctx.principal, args.task_id, changes, expected_version=args.expected_version)
     return {"task": task_record(task)}
 
 
-@tool(
-    name="aufgaben_move_task",
-    family=FAMILY,
-    read_only=False,
-    description="Move a task to another column or board.",
-)
+@tool(name="aufgaben_move_task", read_only=False)
 def move_task(ctx: ToolContext, args: c.TaskMoveById) -> dict:
+    """Move a task to another column or board."""
     task = services.move_task(ctx.principal, **args.model_dump())
     return {"task": task_record(task)}
 
 
-@tool(name="aufgaben_delete_task", family=FAMILY, read_only=False, description="Delete a task for good.")
+@tool(name="aufgaben_delete_task", read_only=False)
 def delete_task(ctx: ToolContext, args: c.TaskId) -> dict:
+    """Delete a task for good."""
     return {"deleted": services.delete_task(ctx.principal, args.task_id)}
 
 
-@tool(
-    name="aufgaben_add_comment",
-    family=FAMILY,
-    read_only=False,
-    description="Add a comment to a task (stored once even if you send the same text again).",
-)
+@tool(name="aufgaben_add_comment", read_only=False)
 def add_comment(ctx: ToolContext, args: c.CommentOnTask) -> dict:
+    """Add a comment to a task (stored once even if you send the same text again)."""
     comment, created = services.add_comment(
         ctx.principal, args.task_id, body=args.body, author_type=Comment.AuthorType.AGENT
     )
     return {"comment": comment_record(comment), "created": created}
 
 
-@tool(name="aufgaben_create_board", family=FAMILY, read_only=False, description="Create a task board.")
+@tool(name="aufgaben_create_board", read_only=False)
 def create_board(ctx: ToolContext, args: c.BoardCreate) -> dict:
+    """Create a task board."""
     board = services.create_board(ctx.principal, name=args.name, visibility=args.visibility)
     return {"board": board_record(board)}

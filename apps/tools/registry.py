@@ -1,10 +1,13 @@
 """The one tool registry. Tools are declared next to their domain in `apps/<domain>/tools.py`:
 
-    @tool(name="aufgaben_get_task", family="aufgaben", read_only=True, description="…")
-    def get_task(ctx: ToolContext, args: GetTaskArgs) -> ToolOutput | dict: ...
+    @tool(name="aufgaben_get_task", read_only=True)
+    def get_task(ctx: ToolContext, args: GetTaskArgs) -> ToolOutput | dict:
+        "Get one task with its comments."
 
 The args model (pydantic v2) is taken from the handler's `args` annotation; the OpenAI
-function-calling schema is derived from it (see `schema.py`).
+function-calling schema is derived from it (see `schema.py`). The description the model reads is
+`description=`, else the handler's docstring (a paragraph's lines joined by spaces); the family is
+`family=`, else the one tool family the handler's app declares.
 """
 
 from __future__ import annotations
@@ -15,9 +18,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.apps import apps
 from pydantic import BaseModel
 
 from apps.core import plugins
+from apps.core.api import docstring_parts
 from apps.core.plugins import ToolFamily
 from apps.tools.schema import strict_schema
 
@@ -118,9 +123,9 @@ def register(t: Tool) -> Tool:
 def tool(
     *,
     name: str,
-    description: str,
-    family: str,
     read_only: bool,
+    description: str | None = None,
+    family: str | None = None,
     also_in: Iterable[str] = (),
     surfaces: Iterable[str] = SURFACES,
     reads_foreign_content: bool = False,
@@ -134,11 +139,11 @@ def tool(
         register(
             Tool(
                 name=name,
-                description=inspect.cleandoc(description),
+                description=_description_of(name, description, handler),
                 args_model=args_model,
                 handler=handler,
                 read_only=read_only,
-                family=normalize_family(family),
+                family=normalize_family(family or _app_family_of(name, handler)),
                 also_in=tuple(normalize_family(f) for f in also_in),
                 surfaces=frozenset(surfaces),
                 reads_foreign_content=reads_foreign_content,
@@ -150,6 +155,24 @@ def tool(
         return handler
 
     return decorate
+
+
+def _description_of(name: str, description: str | None, handler: Callable[..., Any]) -> str:
+    if description is not None:
+        return inspect.cleandoc(description)
+    first, rest = docstring_parts(handler.__doc__)
+    if not first:
+        raise RegistryError(f"{name}: give a description (or a docstring on the handler)")
+    return f"{first}\n\n{rest}" if rest else first
+
+
+def _app_family_of(name: str, handler: Callable[..., Any]) -> str:
+    """The one tool family the handler's app declares (`DomainApp.tool_families`)."""
+    config = apps.get_containing_app_config(handler.__module__)
+    declared = getattr(config, "tool_families", ())
+    if len(declared) != 1:
+        raise RegistryError(f"{name}: its app declares {len(declared)} tool families, pass family=")
+    return declared[0].name
 
 
 def _args_model_of(handler: Callable[..., Any]) -> type[BaseModel]:

@@ -27,7 +27,6 @@ class CatalogSearchArgs(Args):
 
 @tool(
     name="tool_catalog_search",
-    family="core",
     read_only=True,
     description="""Find tools that are not in your current toolbox. Returns names with one-line summaries;
     use tool_catalog_expand for a family's full schemas, then tool_execute to call one.""",
@@ -46,13 +45,9 @@ class CatalogExpandArgs(Args):
     )
 
 
-@tool(
-    name="tool_catalog_expand",
-    family="core",
-    read_only=True,
-    description="Return the full parameter schemas of every tool in one family.",
-)
+@tool(name="tool_catalog_expand", read_only=True)
 def tool_catalog_expand(ctx: ToolContext, args: CatalogExpandArgs) -> dict:
+    """Return the full parameter schemas of every tool in one family."""
     tools = catalog.expand(ctx, args.family)
     if not tools:
         raise UnknownFamily(
@@ -71,13 +66,9 @@ class ToolExecuteArgs(Args):
     )
 
 
-@tool(
-    name="tool_execute",
-    family="core",
-    read_only=False,
-    description="Call a tool found with tool_catalog_search by name, with its arguments as a JSON string.",
-)
+@tool(name="tool_execute", read_only=False)
 def tool_execute(ctx: ToolContext, args: ToolExecuteArgs):
+    """Call a tool found with tool_catalog_search by name, with its arguments as a JSON string."""
     from apps.tools.dispatcher import dispatch
     from apps.tools.results import ToolOutput
 
@@ -114,13 +105,9 @@ def known_modules() -> list[str]:
     return sorted({t.module for t in registry.all_tools() if t.module} | gating.MINIMAL_MODULES)
 
 
-@tool(
-    name="clapilot_context_status",
-    family="core",
-    read_only=True,
-    description="Who you act for: user, language, time zone, current time and which modules are installed.",
-)
+@tool(name="clapilot_context_status", read_only=True)
 def clapilot_context_status(ctx: ToolContext, args: NoArgs) -> dict:
+    """Who you act for: user, language, time zone, current time and which modules are installed."""
     p = ctx.principal
     now, tz = _now(ctx)
     person = p.user or p.acting_user
@@ -137,13 +124,9 @@ def clapilot_context_status(ctx: ToolContext, args: NoArgs) -> dict:
     }
 
 
-@tool(
-    name="session_status",
-    family="core",
-    read_only=True,
-    description="State of the current session: run and session ids, surface, time and how many tools you can see.",
-)
+@tool(name="session_status", read_only=True)
 def session_status(ctx: ToolContext, args: NoArgs) -> dict:
+    """State of the current session: run and session ids, surface, time and how many tools you can see."""
     now, tz = _now(ctx)
     return {
         "run_id": ctx.run_id,

@@ -15,39 +15,25 @@ from apps.wiki import contracts as c
 from apps.wiki import proposals, services
 from apps.wiki.records import page_record, proposal_record, search_hit
 
-FAMILY = "wiki"
 
-
-@tool(
-    name="wiki_search",
-    family=FAMILY,
-    read_only=True,
-    description="Search the office wiki (handbook) by words; returns the best-matching pages with a "
-    "snippet each (matches in **bold**). Open a page with wiki_get_page.",
-)
+@tool(name="wiki_search", read_only=True)
 def wiki_search(ctx: ToolContext, args: c.WikiSearch) -> dict:
+    """Search the office wiki (handbook) by words; returns the best-matching pages with a snippet each
+    (matches in **bold**). Open a page with wiki_get_page."""
     found, total = services.search_pages(ctx.principal, args.query, limit=args.limit, offset=args.offset)
     return page("results", [search_hit(p) for p in found], total, limit=args.limit, offset=args.offset)
 
 
-@tool(
-    name="wiki_get_page",
-    family=FAMILY,
-    read_only=True,
-    description="Read one wiki page (Markdown text, current revision) by slug or page_id.",
-)
+@tool(name="wiki_get_page", read_only=True)
 def wiki_get_page(ctx: ToolContext, args: c.WikiPageRef) -> dict:
+    """Read one wiki page (Markdown text, current revision) by slug or page_id."""
     return {"page": page_record(services.get_page(ctx.principal, slug=args.slug, page_id=args.page_id))}
 
 
-@tool(
-    name="wiki_propose_change",
-    family=FAMILY,
-    read_only=False,
-    description="Propose a new wiki page or a change to one. Nothing changes until a person accepts "
-    "the proposal in the review queue; send the complete new text, not a diff.",
-)
+@tool(name="wiki_propose_change", read_only=False)
 def wiki_propose_change(ctx: ToolContext, args: c.WikiProposalCreate) -> dict:
+    """Propose a new wiki page or a change to one. Nothing changes until a person accepts the proposal in
+    the review queue; send the complete new text, not a diff."""
     proposal, created = proposals.propose_change(
         ctx.principal,
         **args.model_dump(exclude={"comment"}),
