@@ -28,6 +28,7 @@ from typing import Any
 
 from django.apps import apps
 from django.http.response import HttpResponseBase
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from pydantic import BaseModel, ValidationError
 from rest_framework.response import Response
@@ -35,6 +36,7 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from apps.core.errors import DomainError
+from apps.core.messages import validation_message
 
 INVALID_REQUEST = "invalid_request"
 
@@ -139,7 +141,7 @@ def parse(model: type[BaseModel], data: Any) -> BaseModel:
     """Validate input against an operation's input model. Unknown fields are ignored on the REST
     surface (older and newer clients send fields this version does not know)."""
     if not isinstance(data, dict):
-        raise RequestInvalid({"non_field_errors": ["Expected a JSON object."]})
+        raise RequestInvalid({"non_field_errors": [_("Expected a JSON object.")]})
     known = _known_fields(model)
     try:
         return model.model_validate({k: v for k, v in data.items() if k in known})
@@ -158,7 +160,7 @@ def field_errors(exc: ValidationError) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
     for error in exc.errors(include_url=False):
         location = ".".join(str(part) for part in error["loc"]) or "non_field_errors"
-        errors.setdefault(location, []).append(error["msg"])
+        errors.setdefault(location, []).append(validation_message(error))
     return errors
 
 

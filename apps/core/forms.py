@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 from django import forms
 from pydantic import BaseModel, ValidationError
 
+from apps.core.messages import validation_message
+
 
 class BaselineEditor(forms.Form):
     # form field → service field; subclasses name the fields the editor saves.
@@ -87,5 +89,5 @@ class InputModelForm(forms.Form):
             for error in exc.errors(include_url=False):
                 field = str(error["loc"][0]) if error["loc"] else None
                 name = reverse.get(field, field)
-                self.add_error(name if name in self.fields else None, error["msg"])
+                self.add_error(name if name in self.fields else None, validation_message(error))
         return cleaned
