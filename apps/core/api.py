@@ -12,8 +12,8 @@ against the output model and documents both in OpenAPI (drf-spectacular's pydant
             return page("tasks", [TaskOut.of(t) for t in tasks], total, limit=query.limit, offset=query.offset)
 
 The operation's summary is the first paragraph of the method's docstring (there: "List tasks."),
-its description the rest (or `summary=` / `description=`); its tag is the app's (`DomainApp.api_tag`, else the app
-label) unless `tags=` says otherwise.
+its description the rest (or `summary=` / `description=`); its tag is the app's (its
+`DomainApp.api_tag`, else the app label) unless `tags=` says otherwise.
 
 `request.principal` is resolved once by the accounts middleware and the API authentication
 classes. A `DomainError` becomes `{"code", "message", "details"}` with its HTTP status here.
