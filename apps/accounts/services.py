@@ -19,7 +19,7 @@ def update_preferences(principal: Principal, *, language: str, time_zone: str) -
     """A user changes their own language and time zone (`invalid_input` names the bad field)."""
     if not principal.is_user:
         raise Forbidden(_("Only a signed-in person has preferences."))
-    validation.choice(InvalidInput, language, "language", User.Language.values)
+    validation.choice(language, "language", User.Language.values)
     try:
         validate_time_zone(time_zone)
     except ValidationError as exc:

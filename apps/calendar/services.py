@@ -29,7 +29,7 @@ from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_client
 from apps.core import validation
-from apps.core.errors import Forbidden, InvalidInput
+from apps.core.errors import Forbidden
 from apps.core.search import search
 from apps.core.versioning import check_version
 from apps.notifications.services import notify
@@ -55,24 +55,12 @@ TEXT_FIELDS = {
 
 
 # --- validation helpers -----------------------------------------------------------------------
-def _invalid(field: str, message: str) -> InvalidInput:
-    return validation.field_error(InvalidInput, field, message)
-
-
-def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
-
-
-def _choice(value: Any, field: str, choices: list[str]) -> str:
-    return validation.choice(InvalidInput, value, field, choices)
-
-
 def _zone_name(value: Any, principal: Principal) -> str:
     name = value or principal.time_zone.key
     try:
         recurrence.zone(name)
     except recurrence.RecurrenceError:
-        raise _invalid("time_zone", _("is not a known time zone, e.g. Europe/Berlin")) from None
+        raise validation.invalid("time_zone", _("is not a known time zone, e.g. Europe/Berlin")) from None
     return name
 
 
@@ -86,7 +74,9 @@ def parse_moment(value: Any, field: str, tz_name: str, *, all_day: bool = False)
         try:
             value = dt.date.fromisoformat(text) if len(text) == 10 else dt.datetime.fromisoformat(text)
         except ValueError:
-            raise _invalid(field, _("must be a date and time like 2026-12-01T10:00:00+01:00")) from None
+            raise validation.invalid(
+                field, _("must be a date and time like 2026-12-01T10:00:00+01:00")
+            ) from None
     if isinstance(value, dt.datetime):
         if all_day:
             value = value.astimezone(tz).date() if timezone.is_aware(value) else value.date()
@@ -96,7 +86,7 @@ def parse_moment(value: Any, field: str, tz_name: str, *, all_day: bool = False)
             return value
     if isinstance(value, dt.date):
         return dt.datetime.combine(value, dt.time(0), tzinfo=tz)
-    raise _invalid(field, _("must be a date and time like 2026-12-01T10:00:00+01:00"))
+    raise validation.invalid(field, _("must be a date and time like 2026-12-01T10:00:00+01:00"))
 
 
 def _minutes(value: Any) -> int | None:
@@ -105,19 +95,21 @@ def _minutes(value: Any) -> int | None:
     try:
         minutes = int(value)
     except (TypeError, ValueError):
-        raise _invalid("remind_minutes_before", _("must be a whole number of minutes")) from None
+        raise validation.invalid("remind_minutes_before", _("must be a whole number of minutes")) from None
     if not 0 <= minutes <= 60 * 24 * 60:
-        raise _invalid("remind_minutes_before", _("must be between 0 and 86400 minutes"))
+        raise validation.invalid("remind_minutes_before", _("must be between 0 and 86400 minutes"))
     return minutes
 
 
 def _url(value: Any) -> str:
-    value = _text(value, "conference_url", max_length=500)
+    value = validation.text(value, "conference_url", max_length=500)
     if value:
         try:
             URLValidator(schemes=["https", "http"])(value)
         except ValidationError:
-            raise _invalid("conference_url", _("must be a web address starting with https://")) from None
+            raise validation.invalid(
+                "conference_url", _("must be a web address starting with https://")
+            ) from None
     return value
 
 
@@ -127,10 +119,12 @@ def _attendees(value: Any) -> list[int]:
     try:
         ids = sorted({int(i) for i in value})
     except (TypeError, ValueError):
-        raise _invalid("attendee_ids", _("must be a list of people's ids")) from None
+        raise validation.invalid("attendee_ids", _("must be a list of people's ids")) from None
     known = set(get_user_model().objects.filter(id__in=ids, is_active=True).values_list("id", flat=True))
     if known != set(ids):
-        raise _invalid("attendee_ids", _("unknown people: %(ids)s") % {"ids": sorted(set(ids) - known)})
+        raise validation.invalid(
+            "attendee_ids", _("unknown people: %(ids)s") % {"ids": sorted(set(ids) - known)}
+        )
     return ids
 
 
@@ -155,9 +149,9 @@ def window(principal: Principal, start: Any = None, end: Any = None) -> tuple[dt
         begin = begin.replace(tzinfo=principal.time_zone)
     finish = parse_moment(end, "end", tz_name) or begin + dt.timedelta(days=DEFAULT_WINDOW_DAYS)
     if finish <= begin:
-        raise _invalid("end", _("must be after start"))
+        raise validation.invalid("end", _("must be after start"))
     if finish - begin > dt.timedelta(days=MAX_WINDOW_DAYS):
-        raise _invalid("end", _("the window may span at most %(n)d days") % {"n": MAX_WINDOW_DAYS})
+        raise validation.invalid("end", _("the window may span at most %(n)d days") % {"n": MAX_WINDOW_DAYS})
     return begin, finish
 
 
@@ -172,11 +166,11 @@ def _filtered(
 ) -> QuerySet[CalendarEvent]:
     qs = visible_events(principal)
     if kind:
-        qs = qs.filter(kind=_choice(kind, "kind", CalendarEvent.Kind.values))
+        qs = qs.filter(kind=validation.choice(kind, "kind", CalendarEvent.Kind.values))
     if client_id not in (None, ""):
         qs = qs.filter(client=resolve_client(principal, client_id))
     if query:
-        text = _text(query, "query", max_length=200)
+        text = validation.text(query, "query", max_length=200)
         # The words may also name the Mandant ("meier" finds every entry linked to Meier GmbH).
         clients = search(client_visibility.visible_clients(principal), text).values("id")
         qs = search(qs, text) | qs.filter(client_id__in=clients)
@@ -290,7 +284,7 @@ def _apply_times(event: CalendarEvent, start: Any, end: Any, recurrence_until: A
     """Derive start/end (all-day and deadline rules), the series bound and the reminder moment."""
     start_at = parse_moment(start, "start", event.time_zone, all_day=event.all_day)
     if start_at is None:
-        raise _invalid("start", _("is required"))
+        raise validation.invalid("start", _("is required"))
     end_at = parse_moment(end, "end", event.time_zone, all_day=event.all_day)
     if event.all_day:
         end_at = (end_at or start_at) + dt.timedelta(days=1)
@@ -298,18 +292,20 @@ def _apply_times(event: CalendarEvent, start: Any, end: Any, recurrence_until: A
     elif end_at is None:
         end_at = start_at if event.is_deadline else start_at + DEFAULT_DURATION
     if end_at < start_at:
-        raise _invalid("end", _("must not be before the start"))
+        raise validation.invalid("end", _("must not be before the start"))
     event.start, event.end = start_at, end_at
     until = parse_moment(recurrence_until, "recurrence_until", event.time_zone)
     if until is not None and until.time() == dt.time(0):
         until += dt.timedelta(days=1, seconds=-1)  # a date bound includes that whole day
-    event.rrule = _text(recurrence.normalize(event.rrule, until=until), "rrule", max_length=RRULE_MAX)
+    event.rrule = validation.text(
+        recurrence.normalize(event.rrule, until=until), "rrule", max_length=RRULE_MAX
+    )
     event.recurrence_end = None
     if event.rrule:
         try:
             series = recurrence.validate(event.rrule, start_at, end_at, event.time_zone)
         except recurrence.RecurrenceError as exc:
-            raise _invalid("rrule", _("is not usable: %(reason)s") % {"reason": exc}) from None
+            raise validation.invalid("rrule", _("is not usable: %(reason)s") % {"reason": exc}) from None
         event.recurrence_end = series.last_end
 
 
@@ -330,31 +326,35 @@ def _schedule_reminder(event: CalendarEvent, now: dt.datetime) -> None:
 def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, Any]) -> list[int] | None:
     """Apply plain fields (not times); returns attendee ids when they were given."""
     if "title" in values:
-        event.title = _text(values["title"], "title", max_length=TITLE_MAX, required=True)
+        event.title = validation.text(values["title"], "title", max_length=TITLE_MAX, required=True)
     for name, max_length in TEXT_FIELDS.items():
         if name in values:
-            setattr(event, name, _text(values[name], name, max_length=max_length))
+            setattr(event, name, validation.text(values[name], name, max_length=max_length))
     if "conference_url" in values:
         event.conference_url = _url(values["conference_url"])
     if "client_id" in values:
         event.client = resolve_client(principal, values["client_id"])
     if "kind" in values:
-        event.kind = _choice(values["kind"], "kind", CalendarEvent.Kind.values)
+        event.kind = validation.choice(values["kind"], "kind", CalendarEvent.Kind.values)
     if "criticality" in values:
-        event.criticality = _choice(values["criticality"], "criticality", CalendarEvent.Criticality.values)
+        event.criticality = validation.choice(
+            values["criticality"], "criticality", CalendarEvent.Criticality.values
+        )
     if "visibility" in values:
-        event.visibility = _choice(values["visibility"], "visibility", CalendarEvent.Visibility.values)
+        event.visibility = validation.choice(
+            values["visibility"], "visibility", CalendarEvent.Visibility.values
+        )
     if "all_day" in values:
         event.all_day = bool(values["all_day"])
     if "time_zone" in values:
         event.time_zone = _zone_name(values["time_zone"], principal)
     if "rrule" in values:
-        event.rrule = _text(values["rrule"], "rrule", max_length=RRULE_MAX)
+        event.rrule = validation.text(values["rrule"], "rrule", max_length=RRULE_MAX)
     if "remind_minutes_before" in values:
         event.remind_minutes_before = _minutes(values["remind_minutes_before"])
     if event.visibility == CalendarEvent.Visibility.PRIVATE:
         if principal.user is None:
-            raise _invalid("visibility", _("only a person can have private entries"))
+            raise validation.invalid("visibility", _("only a person can have private entries"))
         if event.owner_id is None:
             event.owner = principal.user
         elif principal.user is None or principal.user.pk != event.owner_id:
@@ -365,7 +365,7 @@ def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, An
         and attendee_ids
         and set(attendee_ids) - {event.owner_id}
     ):
-        raise _invalid("attendee_ids", _("a private entry cannot have other attendees"))
+        raise validation.invalid("attendee_ids", _("a private entry cannot have other attendees"))
     return attendee_ids
 
 
@@ -383,14 +383,12 @@ def create_event(
     recurrence_until: Any = None,
     **values: Any,
 ) -> CalendarEvent:
-    unknown = set(values) - EDITABLE_FIELDS
-    if unknown:
-        raise _invalid(sorted(unknown)[0], _("is not a field of calendar entries"))
+    validation.only_fields(values, EDITABLE_FIELDS, _("is not a field of calendar entries"))
     event = CalendarEvent(
         owner=principal.user or principal.acting_user,
         created_by=principal.audit_actor,
         created_by_service=principal.service,
-        source_origin=_choice(source_origin, "source_origin", CalendarEvent.Source.values),
+        source_origin=validation.choice(source_origin, "source_origin", CalendarEvent.Source.values),
     )
     attendee_ids = _set_fields(
         event, principal, {"title": title, "kind": kind, "all_day": all_day, "time_zone": time_zone, **values}
@@ -411,15 +409,13 @@ def update_event(
 ) -> CalendarEvent:
     """Partial update: fields not in `changes` stay as they are (a concurrent change to another
     field survives). With `expected_version`, a stale write is refused instead."""
-    unknown = set(changes) - EDITABLE_FIELDS
-    if unknown:
-        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    validation.only_fields(changes, EDITABLE_FIELDS)
     event = get_event(principal, event_id, for_update=True)
     check_version(
         event,
         expected_version,
-        message=_("The entry was changed by someone else in the meantime."),
-        current=lambda: {"event": event_record(get_event(principal, event.pk))},
+        _("The entry was changed by someone else in the meantime."),
+        lambda: {"event": event_record(get_event(principal, event.pk))},
     )
     old_visibility, old_owner_id = event.visibility, event.owner_id
     local = recurrence.zone(event.time_zone)
@@ -434,7 +430,7 @@ def update_event(
         and private
         and set(event.attendees.values_list("id", flat=True)) - {event.owner_id}
     ):
-        raise _invalid("attendee_ids", _("a private entry cannot have other attendees"))
+        raise validation.invalid("attendee_ids", _("a private entry cannot have other attendees"))
     start, end = changes.get("start", old_start), changes.get("end", old_end)
     if "start" in changes and "end" not in changes:
         new_start = parse_moment(changes["start"], "start", event.time_zone, all_day=event.all_day)
@@ -462,7 +458,7 @@ def move_event(principal: Principal, event_id: Any, *, from_date: Any, to_date: 
     try:
         days = (dt.date.fromisoformat(str(to_date)) - dt.date.fromisoformat(str(from_date))).days
     except ValueError:
-        raise _invalid("to_date", _("must be a date like 2026-12-31")) from None
+        raise validation.invalid("to_date", _("must be a date like 2026-12-31")) from None
     event = get_event(principal, event_id)
     if days == 0:
         return event

@@ -23,7 +23,6 @@ from apps.clients.errors import CaseNotFound, ClientNotFound
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_record, case_relations, client_record, client_relations
 from apps.core import validation
-from apps.core.errors import InvalidInput
 from apps.core.search import search
 from apps.core.versioning import check_version
 
@@ -44,25 +43,13 @@ CASE_FIELDS = frozenset({"reference", "subject", "client_id", "status", "respons
 
 
 # --- validation helpers -----------------------------------------------------------------------
-def _invalid(field: str, message: str) -> InvalidInput:
-    return validation.field_error(InvalidInput, field, message)
-
-
-def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
-
-
-def _choice(value: Any, field: str, choices: list[str]) -> str:
-    return validation.choice(InvalidInput, value, field, choices)
-
-
 def _email(value: Any) -> str:
-    value = _text(value, "email", max_length=254)
+    value = validation.text(value, "email", max_length=254)
     if value:
         try:
             validate_email(value)
         except ValidationError:
-            raise _invalid("email", _("must be an e-mail address like name@example.com")) from None
+            raise validation.invalid("email", _("must be an e-mail address like name@example.com")) from None
     return value
 
 
@@ -72,9 +59,9 @@ def _responsible(value: Any) -> int | None:
     try:
         user_id = int(value)
     except (TypeError, ValueError):
-        raise _invalid("responsible_id", _("must be a person's id")) from None
+        raise validation.invalid("responsible_id", _("must be a person's id")) from None
     if not get_user_model().objects.filter(pk=user_id, is_active=True).exists():
-        raise _invalid("responsible_id", _("there is no active person with this id"))
+        raise validation.invalid("responsible_id", _("there is no active person with this id"))
     return user_id
 
 
@@ -82,7 +69,7 @@ def _page(limit: Any, offset: Any) -> tuple[int, int]:
     try:
         return max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
     except (TypeError, ValueError):
-        raise _invalid("limit", _("must be a whole number")) from None
+        raise validation.invalid("limit", _("must be a whole number")) from None
 
 
 # --- clients: reading -------------------------------------------------------------------------
@@ -147,9 +134,9 @@ def client_ids_matching(principal: Principal, words: str) -> QuerySet:
 def _filtered_clients(principal: Principal, query: str | None, status: str | None) -> QuerySet[Client]:
     qs = visibility.visible_clients(principal)
     if status:
-        qs = qs.filter(status=_choice(status, "status", Client.Status.values))
+        qs = qs.filter(status=validation.choice(status, "status", Client.Status.values))
     if query:
-        text = _text(query, "query", max_length=200)
+        text = validation.text(query, "query", max_length=200)
         # A client number is matched exactly as well (numbers are not German words).
         qs = search(qs, text) | qs.filter(client_number__iexact=text)
     return qs
@@ -172,7 +159,7 @@ def list_clients(
 
 
 def search_clients(principal: Principal, query: str, *, limit: int = 20) -> list[Client]:
-    text = _text(query, "query", max_length=200, required=True)
+    text = validation.text(query, "query", max_length=200, required=True)
     rows, _total = list_clients(principal, query=text, limit=limit)
     return rows
 
@@ -183,23 +170,25 @@ def _number_free(client_number: str, exclude_id: int | None = None) -> None:
     if exclude_id is not None:
         clash = clash.exclude(pk=exclude_id)
     if clash.exists():
-        raise _invalid("client_number", _("another client already has this number"))
+        raise validation.invalid("client_number", _("another client already has this number"))
 
 
 def _set_client_fields(client: Client, values: dict[str, Any]) -> None:
     if "name" in values:
-        client.name = _text(values["name"], "name", max_length=NAME_MAX, required=True)
+        client.name = validation.text(values["name"], "name", max_length=NAME_MAX, required=True)
     if "client_number" in values:
-        client.client_number = _text(values["client_number"], "client_number", max_length=40, required=True)
+        client.client_number = validation.text(
+            values["client_number"], "client_number", max_length=40, required=True
+        )
     if "kind" in values:
-        client.kind = _choice(values["kind"], "kind", Client.Kind.values)
+        client.kind = validation.choice(values["kind"], "kind", Client.Kind.values)
     if "status" in values:
-        client.status = _choice(values["status"], "status", Client.Status.values)
+        client.status = validation.choice(values["status"], "status", Client.Status.values)
     if "email" in values:
         client.email = _email(values["email"])
     for name, max_length in CLIENT_TEXT_FIELDS.items():
         if name in values:
-            setattr(client, name, _text(values[name], name, max_length=max_length))
+            setattr(client, name, validation.text(values[name], name, max_length=max_length))
     if "responsible_id" in values:
         client.responsible_id = _responsible(values["responsible_id"])
 
@@ -209,14 +198,12 @@ def _save_client(client: Client) -> None:
         with transaction.atomic():
             client.save()
     except IntegrityError:  # a concurrent writer took the number between check and save
-        raise _invalid("client_number", _("another client already has this number")) from None
+        raise validation.invalid("client_number", _("another client already has this number")) from None
 
 
 @transaction.atomic
 def create_client(principal: Principal, *, name: str, client_number: str, **values: Any) -> Client:
-    unknown = set(values) - CLIENT_FIELDS
-    if unknown:
-        raise _invalid(sorted(unknown)[0], _("is not a field of clients"))
+    validation.only_fields(values, CLIENT_FIELDS, _("is not a field of clients"))
     client = Client()
     _set_client_fields(client, {"name": name, "client_number": client_number, **values})
     _number_free(client.client_number)
@@ -232,15 +219,13 @@ def update_client(
 ) -> Client:
     """Partial update: fields not in `changes` stay as they are. With `expected_version` (the
     version the caller read), a stale write is refused with `version_conflict` instead."""
-    unknown = set(changes) - CLIENT_FIELDS
-    if unknown:
-        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    validation.only_fields(changes, CLIENT_FIELDS)
     client = get_client(principal, client_id, for_update=True)
     check_version(
         client,
         expected_version,
-        message=_("The client was changed by someone else in the meantime."),
-        current=lambda: {"client": client_record(get_client(principal, client.pk))},
+        _("The client was changed by someone else in the meantime."),
+        lambda: {"client": client_record(get_client(principal, client.pk))},
     )
     _set_client_fields(client, changes)
     if "client_number" in changes:
@@ -277,9 +262,9 @@ def list_cases(
     if client_id not in (None, ""):
         qs = qs.filter(client=get_client(principal, client_id))
     if status:
-        qs = qs.filter(status=_choice(status, "status", Case.Status.values))
+        qs = qs.filter(status=validation.choice(status, "status", Case.Status.values))
     if query:
-        text = _text(query, "query", max_length=200)
+        text = validation.text(query, "query", max_length=200)
         qs = qs.filter(Q(reference__icontains=text) | Q(subject__icontains=text))
     total = qs.count()
     return list(case_relations(qs.order_by("-created_at", "-id"))[offset : offset + limit]), total
@@ -287,11 +272,11 @@ def list_cases(
 
 def _set_case_fields(principal: Principal, case: Case, values: dict[str, Any]) -> None:
     if "reference" in values:
-        case.reference = _text(values["reference"], "reference", max_length=60, required=True)
+        case.reference = validation.text(values["reference"], "reference", max_length=60, required=True)
     if "subject" in values:
-        case.subject = _text(values["subject"], "subject", max_length=SUBJECT_MAX, required=True)
+        case.subject = validation.text(values["subject"], "subject", max_length=SUBJECT_MAX, required=True)
     if "status" in values:
-        case.status = _choice(values["status"], "status", Case.Status.values)
+        case.status = validation.choice(values["status"], "status", Case.Status.values)
     if "responsible_id" in values:
         case.responsible_id = _responsible(values["responsible_id"])
     if "client_id" in values:
@@ -301,19 +286,17 @@ def _set_case_fields(principal: Principal, case: Case, values: dict[str, Any]) -
 def _save_case(case: Case) -> None:
     clash = Case.objects.filter(reference__iexact=case.reference).exclude(pk=case.pk)
     if clash.exists():
-        raise _invalid("reference", _("another case already has this reference"))
+        raise validation.invalid("reference", _("another case already has this reference"))
     try:
         with transaction.atomic():
             case.save()
     except IntegrityError:
-        raise _invalid("reference", _("another case already has this reference")) from None
+        raise validation.invalid("reference", _("another case already has this reference")) from None
 
 
 @transaction.atomic
 def create_case(principal: Principal, *, reference: str, subject: str, client_id: Any, **values: Any) -> Case:
-    unknown = set(values) - CASE_FIELDS
-    if unknown:
-        raise _invalid(sorted(unknown)[0], _("is not a field of cases"))
+    validation.only_fields(values, CASE_FIELDS, _("is not a field of cases"))
     case = Case()
     _set_case_fields(
         principal, case, {"client_id": client_id, "reference": reference, "subject": subject, **values}
@@ -329,15 +312,13 @@ def update_case(
     principal: Principal, case_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
 ) -> Case:
     """Partial update; with `expected_version` a stale write is refused (`version_conflict`)."""
-    unknown = set(changes) - CASE_FIELDS
-    if unknown:
-        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    validation.only_fields(changes, CASE_FIELDS)
     case = get_case(principal, case_id, for_update=True)
     check_version(
         case,
         expected_version,
-        message=_("The case was changed by someone else in the meantime."),
-        current=lambda: {"case": case_record(get_case(principal, case.pk))},
+        _("The case was changed by someone else in the meantime."),
+        lambda: {"case": case_record(get_case(principal, case.pk))},
     )
     _set_case_fields(principal, case, changes)
     case.version += 1

@@ -11,12 +11,13 @@ from apps.core.errors import VersionConflict
 def check_version(
     instance: Any,
     expected: int | None,
-    *,
     message: str,
     current: Callable[[], dict],
+    *,
     error: type[VersionConflict] = VersionConflict,
 ) -> None:
-    """Raise `error` when the caller named a version and the row (locked by the caller) has moved
-    on; `details` carries `current()`, the record as it is now, so the caller can rebase."""
+    """Raise `error(message)` when the caller named a version and the row (locked by the caller)
+    has moved on; `details` carries `current()`, the record as it is now, so the caller can rebase.
+    Call it as `check_version(row, expected_version, _("The … was changed …"), lambda: {...})`."""
     if expected is not None and expected != instance.version:
         raise error(message, details=current())

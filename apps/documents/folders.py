@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.errors import Forbidden, InvalidInput
+from apps.core.errors import Forbidden
 from apps.core.versioning import check_version
 from apps.documents import events
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
@@ -27,15 +27,13 @@ def _id(value: Any, field: str) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise validation.field_error(InvalidInput, field, _("must be a number")) from None
+        raise validation.invalid(field, _("must be a number")) from None
 
 
 def _name(value: Any) -> str:
-    name = validation.text(InvalidInput, value, "name", max_length=FOLDER_NAME_MAX, required=True)
+    name = validation.text(value, "name", max_length=FOLDER_NAME_MAX, required=True)
     if "/" in name or "\\" in name or any(ord(ch) < 32 for ch in name):
-        raise validation.field_error(
-            InvalidInput, "name", _("must not contain slashes or control characters")
-        )
+        raise validation.invalid("name", _("must not contain slashes or control characters"))
     return name
 
 
@@ -96,7 +94,7 @@ def _place_under(folder: Folder, parent: Folder | None) -> None:
         folder.kind, folder.owner = Folder.Kind.SHARED, None
     else:
         if parent.depth + 1 >= MAX_DEPTH:
-            raise validation.field_error(InvalidInput, "parent_id", _("the folder tree is too deep"))
+            raise validation.invalid("parent_id", _("the folder tree is too deep"))
         folder.kind, folder.owner_id = parent.kind, parent.owner_id
 
 
@@ -133,8 +131,8 @@ def update_folder(
     check_version(
         folder,
         expected_version,
-        message=_("The folder was changed by someone else in the meantime."),
-        current=lambda: {"folder": folder_record(folder)},
+        _("The folder was changed by someone else in the meantime."),
+        lambda: {"folder": folder_record(folder)},
     )
     old_viewers = folder_viewers(folder)
     old_path = folder.tree_path
@@ -148,7 +146,7 @@ def update_folder(
             else None
         )
         if parent is not None and parent.tree_path.startswith(old_path):
-            raise validation.field_error(InvalidInput, "parent_id", _("a folder cannot move into itself"))
+            raise validation.invalid("parent_id", _("a folder cannot move into itself"))
         _place_under(folder, parent)
         folder.tree_path = f"{parent.tree_path if parent else '/'}{folder.pk}/"
     folder.version += 1

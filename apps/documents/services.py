@@ -18,7 +18,7 @@ from apps.accounts.principal import Principal
 from apps.clients import visibility as client_visibility
 from apps.clients.models import Client
 from apps.core import validation
-from apps.core.errors import Forbidden, InvalidInput
+from apps.core.errors import Forbidden
 from apps.core.search import search
 from apps.core.versioning import check_version
 from apps.documents import events, storage
@@ -34,23 +34,19 @@ MARKDOWN_MAX = 2_000_000
 TAX_FIELDS_MAX_BYTES = 32 * 1024
 
 
-def _invalid(field: str, message: str) -> InvalidInput:
-    return validation.field_error(InvalidInput, field, message)
-
-
 def _title(value: Any) -> str:
-    return validation.text(InvalidInput, value, "title", max_length=TITLE_MAX, required=True)
+    return validation.text(value, "title", max_length=TITLE_MAX, required=True)
 
 
 def _ids(values: Any, field: str) -> list[int]:
     if values is None:
         return []
     if not isinstance(values, list | tuple | set):
-        raise _invalid(field, _("must be a list of ids"))
+        raise validation.invalid(field, _("must be a list of ids"))
     try:
         return sorted({int(v) for v in values})
     except (TypeError, ValueError):
-        raise _invalid(field, _("must be a list of ids")) from None
+        raise validation.invalid(field, _("must be a list of ids")) from None
 
 
 def _clients(principal: Principal, client_ids: Any) -> list[Client]:
@@ -58,7 +54,7 @@ def _clients(principal: Principal, client_ids: Any) -> list[Client]:
     found = list(client_visibility.visible_clients(principal).filter(pk__in=ids))
     if len(found) != len(ids):
         missing = sorted(set(ids) - {c.pk for c in found})
-        raise _invalid("client_ids", _("unknown clients: %(ids)s") % {"ids": missing})
+        raise validation.invalid("client_ids", _("unknown clients: %(ids)s") % {"ids": missing})
     return found
 
 
@@ -66,9 +62,9 @@ def _tax_fields(value: Any) -> dict:
     import json
 
     if not isinstance(value, dict):
-        raise _invalid("tax_fields", _("must be an object"))
+        raise validation.invalid("tax_fields", _("must be an object"))
     if len(json.dumps(value, default=str)) > TAX_FIELDS_MAX_BYTES:
-        raise _invalid("tax_fields", _("is too large"))
+        raise validation.invalid("tax_fields", _("is too large"))
     return value
 
 
@@ -78,7 +74,7 @@ def _folder_for_write(principal: Principal, folder_id: Any) -> Folder | None:
     try:
         folder_id = int(folder_id)
     except (TypeError, ValueError):
-        raise _invalid("folder_id", _("must be a number")) from None
+        raise validation.invalid("folder_id", _("must be a number")) from None
     return get_folder(principal, folder_id, action="change")
 
 
@@ -126,11 +122,11 @@ def list_documents(
         try:
             qs = qs.filter(clients__id=int(client_id))
         except (TypeError, ValueError):
-            raise _invalid("client_id", _("must be a number")) from None
+            raise validation.invalid("client_id", _("must be a number")) from None
     if extraction_status:
         qs = qs.filter(
             extraction_status=validation.choice(
-                InvalidInput, extraction_status, "extraction_status", Document.Extraction.values
+                extraction_status, "extraction_status", Document.Extraction.values
             )
         )
     if query:
@@ -206,7 +202,7 @@ def create_markdown(
 ) -> Document:
     """documents_create: a Markdown document written by a person or the copilot."""
     title = _title(title)
-    body = validation.text(InvalidInput, content, "content", max_length=MARKDOWN_MAX)
+    body = validation.text(content, "content", max_length=MARKDOWN_MAX)
     filename = storage.sanitize_filename(f"{title}.md")
     data = (body or f"# {title}\n").encode("utf-8")
     return upload_document(
@@ -228,15 +224,13 @@ def update_document(
     principal: Principal, document_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
 ) -> Document:
     """Partial update of the metadata; a stale `expected_version` is refused, never overwritten."""
-    unknown = set(changes) - EDITABLE
-    if unknown:
-        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    validation.only_fields(changes, EDITABLE)
     document = get_document(principal, document_id, action="change", for_update=True, with_text=True)
     check_version(
         document,
         expected_version,
-        message=_("The document was changed by someone else in the meantime."),
-        current=lambda: {"document": document_record(document)},
+        _("The document was changed by someone else in the meantime."),
+        lambda: {"document": document_record(document)},
     )
     old_viewers = document_viewers(document)
     if "title" in changes:

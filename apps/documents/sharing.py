@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.errors import InvalidInput
 from apps.documents import events
 from apps.documents.errors import ShareNotFound
 from apps.documents.models import Document, ShareLink
@@ -61,10 +60,9 @@ def create_share(
         try:
             days = int(expires_in_days)
         except (TypeError, ValueError):
-            raise validation.field_error(InvalidInput, "expires_in_days", _("must be a number")) from None
+            raise validation.invalid("expires_in_days", _("must be a number")) from None
         if not 1 <= days <= MAX_EXPIRY_DAYS:
-            raise validation.field_error(
-                InvalidInput,
+            raise validation.invalid(
                 "expires_in_days",
                 _("must be between 1 and %(n)d") % {"n": MAX_EXPIRY_DAYS},
             )

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.errors import Forbidden, InvalidInput
+from apps.core.errors import Forbidden
 from apps.knowledge.errors import KnowledgeNotFound
 from apps.knowledge.models import PATH_MAX, ConsentRule, IndexJob, KnowledgeFile, Scope
 
@@ -26,7 +26,7 @@ def normalize_path(path: str | None) -> str:
     """`/Kanzlei/Steuern` form: one leading slash, no trailing slash, the root is ''."""
     parts = [p.strip() for p in str(path or "").replace("\\", "/").split("/")]
     if any(p in (".", "..") for p in parts):
-        raise validation.field_error(InvalidInput, "path", _("must not contain . or .. segments"))
+        raise validation.invalid("path", _("must not contain . or .. segments"))
     parts = [p for p in parts if p]
     return "/" + "/".join(parts) if parts else ""
 
@@ -115,10 +115,10 @@ def set_consent(
     Returns the rule and how many files were purged (off) or queued again (on)."""
     prefix = normalize_path(path)
     if len(prefix) > PATH_MAX:
-        raise validation.field_error(InvalidInput, "path", _("is too long"))
-    connection_key = validation.text(InvalidInput, connection_key, "connection_key", max_length=100)
+        raise validation.invalid("path", _("is too long"))
+    connection_key = validation.text(connection_key, "connection_key", max_length=100)
     if not isinstance(enabled, bool):
-        raise validation.field_error(InvalidInput, "enabled", _("must be true or false"))
+        raise validation.invalid("enabled", _("must be true or false"))
     _check_may_change(principal, prefix, connection_key)
     rule, _created = ConsentRule.objects.update_or_create(
         connection_key=connection_key,

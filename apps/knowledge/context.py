@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import plugins, validation
-from apps.core.errors import DomainError, InvalidInput
+from apps.core.errors import DomainError
 from apps.knowledge import embeddings, search
 from apps.knowledge.errors import KnowledgeNotFound, UnknownSource
 from apps.knowledge.visibility import ALL, PERSONAL, SCOPE_CHOICES, visible_files
@@ -211,7 +211,7 @@ def context_search(
 ) -> dict:
     query = search.clean_query(query)
     if scope not in SCOPE_CHOICES:
-        raise validation.field_error(InvalidInput, "scope", _("must be personal, shared or all"))
+        raise validation.invalid("scope", _("must be personal, shared or all"))
     known = all_sources()
     names = _clean_sources(sources, known)
     notices: list[str] = []
@@ -233,9 +233,7 @@ def context_search(
 def parse_ref(ref: Any) -> tuple[str, str]:
     match = _REF.match(str(ref or "").strip())
     if not match:
-        raise validation.field_error(
-            InvalidInput, "id", _("must look like document:12 (source:id from context_search)")
-        )
+        raise validation.invalid("id", _("must look like document:12 (source:id from context_search)"))
     return match.group(1), match.group(2)
 
 

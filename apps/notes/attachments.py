@@ -10,7 +10,6 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from apps.core import validation
-from apps.core.errors import InvalidInput
 
 MAX_ITEMS = 100
 ID_MAX = 100
@@ -23,20 +22,16 @@ AUDIO_KEYS = ("id", "title", "transcript", "mime_type", "file_size", "duration_m
 ASSET_KEYS = ("id", "kind", "title", "url", "mime_type", "file_size", "width", "height", "created_at")
 
 
-def _fail(field: str, message: str) -> InvalidInput:
-    return validation.field_error(InvalidInput, field, message)
-
-
 def _string(item: dict, key: str, field: str, *, max_length: int, required: bool = False) -> str | None:
     value = item.get(key)
     if value is None and not required:
         return None
     if not isinstance(value, str):
-        raise _fail(f"{field}.{key}", _("must be text"))
+        raise validation.invalid(f"{field}.{key}", _("must be text"))
     if required and not value.strip():
-        raise _fail(f"{field}.{key}", _("must not be empty"))
+        raise validation.invalid(f"{field}.{key}", _("must not be empty"))
     if len(value) > max_length:
-        raise _fail(f"{field}.{key}", _("may have at most %(n)d characters") % {"n": max_length})
+        raise validation.invalid(f"{field}.{key}", _("may have at most %(n)d characters") % {"n": max_length})
     return value.strip()
 
 
@@ -45,7 +40,7 @@ def _count(item: dict, key: str, field: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _fail(f"{field}.{key}", _("must be a whole number of at least 0"))
+        raise validation.invalid(f"{field}.{key}", _("must be a whole number of at least 0"))
     return value
 
 
@@ -60,7 +55,7 @@ def _timestamp(item: dict, key: str, field: str) -> str | None:
             return dt.datetime.fromisoformat(value.replace("Z", "+00:00")).isoformat()
         except ValueError:
             pass
-    raise _fail(f"{field}.{key}", _("must be a date and time like 2026-12-31T09:30:00+01:00"))
+    raise validation.invalid(f"{field}.{key}", _("must be a date and time like 2026-12-31T09:30:00+01:00"))
 
 
 def _url(item: dict, field: str) -> str | None:
@@ -71,7 +66,7 @@ def _url(item: dict, field: str) -> str | None:
     if not (
         lowered.startswith(("https://", "http://")) or (url.startswith("/") and not url.startswith("//"))
     ):
-        raise _fail(f"{field}.url", _("must be an http(s) address or a path on this server"))
+        raise validation.invalid(f"{field}.url", _("must be an http(s) address or a path on this server"))
     return url
 
 
@@ -79,23 +74,23 @@ def _items(value: Any, field: str, keys: tuple[str, ...]) -> list[dict]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise _fail(field, _("must be a list"))
+        raise validation.invalid(field, _("must be a list"))
     if len(value) > MAX_ITEMS:
-        raise _fail(field, _("may have at most %(n)d entries") % {"n": MAX_ITEMS})
+        raise validation.invalid(field, _("may have at most %(n)d entries") % {"n": MAX_ITEMS})
     if not all(isinstance(item, dict) for item in value):
         index = next(i for i, item in enumerate(value) if not isinstance(item, dict))
-        raise _fail(f"{field}[{index}]", _("must be an object"))
+        raise validation.invalid(f"{field}[{index}]", _("must be an object"))
     value = [dict(item) for item in value]  # ids are normalized below: never touch the caller's
     seen = set()
     for index, item in enumerate(value):
         unknown = sorted(set(item) - set(keys))
         if unknown:
-            raise _fail(f"{field}[{index}].{unknown[0]}", _("is not a known attribute"))
+            raise validation.invalid(f"{field}[{index}].{unknown[0]}", _("is not a known attribute"))
         item_id = item.get("id")
         if isinstance(item_id, int) and not isinstance(item_id, bool):
             item["id"] = item_id = str(item_id)
         if item_id in seen:
-            raise _fail(f"{field}[{index}].id", _("is used twice"))
+            raise validation.invalid(f"{field}[{index}].id", _("is used twice"))
         seen.add(item_id)
     return value
 
@@ -106,7 +101,7 @@ def audio_attachments(value: Any, field: str = "audio_attachments") -> list[dict
         where = f"{field}[{index}]"
         mime_type = _string(item, "mime_type", where, max_length=100)
         if mime_type is not None and not mime_type.lower().startswith("audio/"):
-            raise _fail(f"{where}.mime_type", _("must be an audio type like audio/mpeg"))
+            raise validation.invalid(f"{where}.mime_type", _("must be an audio type like audio/mpeg"))
         entry = {
             "id": _string(item, "id", where, max_length=ID_MAX, required=True),
             "title": _string(item, "title", where, max_length=TITLE_MAX, required=True),
@@ -125,7 +120,7 @@ def asset_items(value: Any, field: str = "asset_items") -> list[dict]:
     for index, item in enumerate(_items(value, field, ASSET_KEYS)):
         where = f"{field}[{index}]"
         kind = item.get("kind") or "file"
-        validation.choice(InvalidInput, kind, f"{where}.kind", ASSET_KINDS)
+        validation.choice(kind, f"{where}.kind", ASSET_KINDS)
         result.append(
             {
                 "id": _string(item, "id", where, max_length=ID_MAX, required=True),

@@ -33,25 +33,21 @@ FONT_SIZES = (6, 96)
 _FONT_FAMILY = re.compile(r"^[\w\s,'\"-]{1,60}$", re.UNICODE)
 
 
-def _invalid(field: str, message: str) -> InvalidInput:
-    return validation.field_error(InvalidInput, field, message)
-
-
 def _title(value: Any) -> str:
-    return validation.text(InvalidInput, value, "title", max_length=PAGE_TITLE_MAX)
+    return validation.text(value, "title", max_length=PAGE_TITLE_MAX)
 
 
 def content(html: Any = None, text: Any = None) -> tuple[str, str] | None:
     """(sanitized html, plain text) from either HTML or plain text; None when neither was sent."""
     if html is not None and text is not None:
-        raise _invalid("html", _("send either html or text, not both"))
+        raise validation.invalid("html", _("send either html or text, not both"))
     if html is None and text is None:
         return None
     field, value = ("html", html) if html is not None else ("text", text)
     if not isinstance(value, str):
-        raise _invalid(field, _("must be text"))
+        raise validation.invalid(field, _("must be text"))
     if len(value) > PAGE_HTML_MAX:
-        raise _invalid(field, _("may have at most %(n)d characters") % {"n": PAGE_HTML_MAX})
+        raise validation.invalid(field, _("may have at most %(n)d characters") % {"n": PAGE_HTML_MAX})
     clean = rich.sanitize(value) if field == "html" else rich.from_text(value)
     return clean, rich.plain_text(clean)
 
@@ -60,7 +56,7 @@ def _font_family(value: Any) -> str:
     if value in (None, ""):
         return ""
     if not isinstance(value, str) or not _FONT_FAMILY.match(value.strip()):
-        raise _invalid("font_family", _("must be a font name like Arial or Georgia, serif"))
+        raise validation.invalid("font_family", _("must be a font name like Arial or Georgia, serif"))
     return value.strip()
 
 
@@ -69,7 +65,7 @@ def _font_size(value: Any) -> int | None:
         return None
     low, high = FONT_SIZES
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _invalid(
+        raise validation.invalid(
             "font_size", _("must be a size in points from %(low)d to %(high)d") % {"low": low, "high": high}
         )
     return value
@@ -130,7 +126,7 @@ def create_page(
     ordinal = 0 if last is None else last + 1
     if position is not None:
         if isinstance(position, bool) or not isinstance(position, int) or position < 0:
-            raise _invalid("position", _("must be a whole number of at least 0"))
+            raise validation.invalid("position", _("must be a whole number of at least 0"))
         ordinal = min(position, ordinal)
         note.pages.filter(ordinal__gte=ordinal).update(ordinal=F("ordinal") + 1)
     page = new_page(
@@ -155,15 +151,13 @@ def update_page(
 ) -> NotePage:
     """Partial update: fields not in `changes` stay exactly as they are. `html` or `text` replace
     the content (sanitized); attachment lists replace the stored lists when sent."""
-    unknown = set(changes) - PAGE_FIELDS
-    if unknown:
-        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    validation.only_fields(changes, PAGE_FIELDS)
     page = get_page(principal, page_id, for_update=True)
     check_version(
         page,
         expected_version,
-        message=_("The page was changed by someone else in the meantime."),
-        current=lambda: {"page": page_record(page)},
+        _("The page was changed by someone else in the meantime."),
+        lambda: {"page": page_record(page)},
     )
     if "title" in changes:
         page.title = _title(changes["title"])

@@ -31,17 +31,9 @@ FOLDER_FIELDS = frozenset({"name", "parent_id"})
 
 
 # --- helpers ----------------------------------------------------------------------------------
-def invalid(field: str, message: str) -> InvalidInput:
-    return validation.field_error(InvalidInput, field, message)
-
-
-def clean_text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
-
-
 def _visibility(principal: Principal, value: Any, default: str) -> str:
     value = default if value in (None, "") else value
-    value = validation.choice(InvalidInput, value, "visibility", Visibility.values)
+    value = validation.choice(value, "visibility", Visibility.values)
     if value == Visibility.PRIVATE and principal.user is None:
         raise Forbidden(_("Only a person can own private notes."))
     return value
@@ -49,11 +41,11 @@ def _visibility(principal: Principal, value: Any, default: str) -> str:
 
 def _id(value: Any, field: str) -> int:
     if isinstance(value, bool):
-        raise invalid(field, _("must be an id"))
+        raise validation.invalid(field, _("must be an id"))
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise invalid(field, _("must be an id")) from None
+        raise validation.invalid(field, _("must be an id")) from None
 
 
 # --- folders ----------------------------------------------------------------------------------
@@ -77,12 +69,12 @@ def get_folder(principal: Principal, folder_id: Any, *, for_update: bool = False
 def create_folder(
     principal: Principal, *, name: str, parent_id: Any = None, visibility: str | None = None
 ) -> NoteFolder:
-    name = clean_text(name, "name", max_length=FOLDER_NAME_MAX, required=True)
+    name = validation.text(name, "name", max_length=FOLDER_NAME_MAX, required=True)
     parent = get_folder(principal, parent_id) if parent_id not in (None, "") else None
     default = parent.visibility if parent else Visibility.SHARED
     visibility = _visibility(principal, visibility, default)
     if parent and parent.visibility == Visibility.PRIVATE and visibility == Visibility.SHARED:
-        raise invalid("visibility", _("a folder inside a private folder must be private"))
+        raise validation.invalid("visibility", _("a folder inside a private folder must be private"))
     folder = NoteFolder.objects.create(
         name=name,
         parent=parent,
@@ -98,18 +90,16 @@ def update_folder(
     principal: Principal, folder_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
 ) -> NoteFolder:
     """Rename or move a folder (never into itself or one of its own subfolders)."""
-    unknown = set(changes) - FOLDER_FIELDS
-    if unknown:
-        raise invalid(sorted(unknown)[0], _("cannot be changed here"))
+    validation.only_fields(changes, FOLDER_FIELDS)
     folder = get_folder(principal, folder_id, for_update=True)
     check_version(
         folder,
         expected_version,
-        message=_("The folder was changed by someone else in the meantime."),
-        current=lambda: {"folder": folder_record(folder)},
+        _("The folder was changed by someone else in the meantime."),
+        lambda: {"folder": folder_record(folder)},
     )
     if "name" in changes:
-        folder.name = clean_text(changes["name"], "name", max_length=FOLDER_NAME_MAX, required=True)
+        folder.name = validation.text(changes["name"], "name", max_length=FOLDER_NAME_MAX, required=True)
     if "parent_id" in changes:
         folder.parent = _new_parent(principal, folder, changes["parent_id"])
     folder.version += 1
@@ -125,10 +115,10 @@ def _new_parent(principal: Principal, folder: NoteFolder, parent_id: Any) -> Not
     ancestor: NoteFolder | None = parent
     while ancestor is not None:  # trees are shallow: a handful of lookups at most
         if ancestor.pk == folder.pk:
-            raise invalid("parent_id", _("a folder cannot move into itself or its own subfolders"))
+            raise validation.invalid("parent_id", _("a folder cannot move into itself or its own subfolders"))
         ancestor = ancestor.parent
     if parent.visibility == Visibility.PRIVATE and folder.visibility == Visibility.SHARED:
-        raise invalid("parent_id", _("a shared folder cannot go into a private folder"))
+        raise validation.invalid("parent_id", _("a shared folder cannot go into a private folder"))
     return parent
 
 
@@ -167,7 +157,7 @@ def list_notes(
     if folder_id not in (None, ""):
         qs = qs.filter(folder=get_folder(principal, folder_id))
     if query:
-        qs = _matching(qs, clean_text(query, "query", max_length=200))
+        qs = _matching(qs, validation.text(query, "query", max_length=200))
     limit = max(1, min(int(limit), MAX_PAGE))
     offset = max(0, int(offset))
     total = qs.count()
@@ -194,7 +184,7 @@ def note_pages(note: Note) -> list[NotePage]:
 # --- writing notes ----------------------------------------------------------------------------
 def _check_placement(folder: NoteFolder | None, visibility: str) -> None:
     if folder is not None and folder.visibility == Visibility.PRIVATE and visibility == Visibility.SHARED:
-        raise invalid("folder_id", _("a shared note cannot go into a private folder"))
+        raise validation.invalid("folder_id", _("a shared note cannot go into a private folder"))
 
 
 def _folder_for(principal: Principal, folder_id: Any, visibility: str) -> NoteFolder | None:
@@ -217,7 +207,7 @@ def create_note(
     """A note always starts with one page (optionally with content), so it can be written in."""
     from apps.notes import page_services
 
-    name = clean_text(name, "name", max_length=NOTE_NAME_MAX, required=True)
+    name = validation.text(name, "name", max_length=NOTE_NAME_MAX, required=True)
     folder = get_folder(principal, folder_id) if folder_id not in (None, "") else None
     default = folder.visibility if folder else (Visibility.PRIVATE if principal.user else Visibility.SHARED)
     visibility = _visibility(principal, visibility, default)
@@ -241,19 +231,17 @@ def update_note(
 ) -> Note:
     """Rename, move to another folder (None: top level) or change who sees it. Fields not in
     `changes` stay as they are; with `expected_version` a stale write is refused."""
-    unknown = set(changes) - NOTE_FIELDS
-    if unknown:
-        raise invalid(sorted(unknown)[0], _("cannot be changed here"))
+    validation.only_fields(changes, NOTE_FIELDS)
     note = get_note(principal, note_id, for_update=True)
     check_version(
         note,
         expected_version,
-        message=_("The note was changed by someone else in the meantime."),
-        current=lambda: {"note": note_record(note)},
+        _("The note was changed by someone else in the meantime."),
+        lambda: {"note": note_record(note)},
     )
     old_viewers = viewers(note)
     if "name" in changes:
-        note.name = clean_text(changes["name"], "name", max_length=NOTE_NAME_MAX, required=True)
+        note.name = validation.text(changes["name"], "name", max_length=NOTE_NAME_MAX, required=True)
     if "visibility" in changes and changes["visibility"] != note.visibility:
         note.visibility = _visibility(principal, changes["visibility"], note.visibility)
         if note.owner_id not in (None, getattr(principal.user, "pk", None)):
@@ -266,7 +254,7 @@ def update_note(
         and note.folder.visibility == Visibility.PRIVATE
         and note.visibility == Visibility.SHARED
     ):
-        raise invalid("visibility", _("a note in a private folder must stay private"))
+        raise validation.invalid("visibility", _("a note in a private folder must stay private"))
     note.version += 1
     note.save()
     events.note_changed(note, "notizen.note.updated", old_viewers=old_viewers)

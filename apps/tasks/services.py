@@ -43,22 +43,6 @@ EDITABLE_FIELDS = frozenset(
 
 
 # --- validation helpers -----------------------------------------------------------------------
-def _invalid(field: str, message: str) -> InvalidInput:
-    return validation.field_error(InvalidInput, field, message)
-
-
-def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
-
-
-def _date(value: Any, field: str) -> dt.date | None:
-    return validation.date(InvalidInput, value, field)
-
-
-def _choice(value: Any, field: str, choices: Iterable[str]) -> str:
-    return validation.choice(InvalidInput, value, field, choices)
-
-
 def _require_user(principal: Principal) -> None:
     if principal.user is None:
         raise Forbidden(_("Only a person can do this."))
@@ -98,8 +82,8 @@ def create_board(
     visibility: str = Board.Visibility.SHARED,
     share_with: Iterable[int] = (),
 ) -> Board:
-    name = _text(name, "name", max_length=120, required=True)
-    visibility = _choice(visibility, "visibility", Board.Visibility.values)
+    name = validation.text(name, "name", max_length=120, required=True)
+    visibility = validation.choice(visibility, "visibility", Board.Visibility.values)
     if visibility != Board.Visibility.SHARED and principal.user is None:
         raise Forbidden(_("Only a person can own a private board."))
     board = Board.objects.create(
@@ -111,7 +95,9 @@ def create_board(
         ids = [int(i) for i in share_with]
         known = set(get_user_model().objects.filter(id__in=ids, is_active=True).values_list("id", flat=True))
         if known != set(ids):
-            raise _invalid("share_with", _("unknown people: %(ids)s") % {"ids": sorted(set(ids) - known)})
+            raise validation.invalid(
+                "share_with", _("unknown people: %(ids)s") % {"ids": sorted(set(ids) - known)}
+            )
         share_board(board, ids)
     events.boards_changed(board, "aufgaben.board.created")
     return board
@@ -150,9 +136,9 @@ def save_status(
     status_id: int | None = None,
 ) -> TaskStatus:
     _require_admin(principal)
-    key = _text(key, "key", max_length=40, required=True).lower()
-    name = _text(name, "name", max_length=60, required=True)
-    category = _choice(category, "category", TaskStatus.Category.values)
+    key = validation.text(key, "key", max_length=40, required=True).lower()
+    name = validation.text(name, "name", max_length=60, required=True)
+    category = validation.choice(category, "category", TaskStatus.Category.values)
     status = TaskStatus(pk=status_id) if status_id else TaskStatus()
     if status_id and not TaskStatus.objects.filter(pk=status_id).exists():
         raise StatusNotFound(_("There is no status “%(status)s”.") % {"status": status_id})
@@ -161,7 +147,7 @@ def save_status(
         with transaction.atomic():
             status.save()
     except IntegrityError:
-        raise _invalid("key", _("is already used by another status")) from None
+        raise validation.invalid("key", _("is already used by another status")) from None
     events.statuses_changed()
     return status
 
@@ -217,14 +203,14 @@ def list_tasks(
     if status_id is not None or status_key is not None:
         qs = qs.filter(status=get_status(status_id, status_key))
     if category is not None:
-        qs = qs.filter(status__category=_choice(category, "category", TaskStatus.Category.values))
+        qs = qs.filter(status__category=validation.choice(category, "category", TaskStatus.Category.values))
     if unfinished is True:
         qs = qs.exclude(status__category=TaskStatus.Category.DONE)
     if assignee_id is not None:
         qs = qs.filter(assignee_id=assignee_id) if assignee_id != "none" else qs.filter(assignee__isnull=True)
-    if (start := _date(due_from, "due_from")) is not None:
+    if (start := validation.date(due_from, "due_from")) is not None:
         qs = qs.filter(due_date__gte=start)
-    if (end := _date(due_to, "due_to")) is not None:
+    if (end := validation.date(due_to, "due_to")) is not None:
         qs = qs.filter(due_date__lte=end)
     if client_id not in (None, ""):
         qs = qs.filter(client=resolve_client(principal, client_id))
@@ -246,7 +232,7 @@ def list_tasks(
 
 def _search(principal: Principal, qs: QuerySet[Task], query: str) -> QuerySet[Task]:
     """Words in title, description or origin, or naming the task's Mandant."""
-    text = _text(query, "query", max_length=200)
+    text = validation.text(query, "query", max_length=200)
     clients = search(client_visibility.visible_clients(principal), text).values("id")
     return search(qs, text) | qs.filter(client_id__in=clients)
 
@@ -289,12 +275,12 @@ def _check_assignee(board: Board, assignee_id: Any) -> int | None:
     try:
         assignee_id = int(assignee_id)
     except (TypeError, ValueError):
-        raise _invalid("assignee_id", _("must be a person's id")) from None
+        raise validation.invalid("assignee_id", _("must be a person's id")) from None
     if not get_user_model().objects.filter(pk=assignee_id, is_active=True).exists():
-        raise _invalid("assignee_id", _("there is no active person with this id"))
+        raise validation.invalid("assignee_id", _("there is no active person with this id"))
     board_viewers = viewers(board)
     if board_viewers != EVERYONE and assignee_id not in board_viewers:
-        raise _invalid("assignee_id", _("this person cannot see the board"))
+        raise validation.invalid("assignee_id", _("this person cannot see the board"))
     return assignee_id
 
 
@@ -304,9 +290,9 @@ def _origin(principal: Principal, source_type: str | None, source_id: str | None
         # Team-room tasks always carry a unique, non-null origin id linking back to the room.
         return Task.Source.TEAM_CHAT, source_id or f"team_chat:{service.pk}:{uuid.uuid4()}"
     source_type = source_type or Task.Source.MANUAL
-    _choice(source_type, "source_type", Task.Source.values)
+    validation.choice(source_type, "source_type", Task.Source.values)
     if source_type == Task.Source.TEAM_CHAT and not source_id:
-        raise _invalid("source_id", _("is required for team chat tasks"))
+        raise validation.invalid("source_id", _("is required for team chat tasks"))
     return source_type, source_id or None
 
 
@@ -334,23 +320,23 @@ def create_task(
     status = get_status(status_id, status_key) if (status_id is not None or status_key) else first_status()
     source_type, source_id = _origin(principal, source_type, source_id)
     if source_context_snapshot is not None and not isinstance(source_context_snapshot, dict):
-        raise _invalid("source_context_snapshot", _("must be an object"))
+        raise validation.invalid("source_context_snapshot", _("must be an object"))
     task = Task(
         board=board,
         status=status,
-        title=_text(title, "title", max_length=TITLE_MAX, required=True),
-        description=_text(description, "description", max_length=DESCRIPTION_MAX),
+        title=validation.text(title, "title", max_length=TITLE_MAX, required=True),
+        description=validation.text(description, "description", max_length=DESCRIPTION_MAX),
         assignee_id=_check_assignee(board, assignee_id),
-        priority=_choice(priority, "priority", Task.Priority.values),
-        due_date=_date(due_date, "due_date"),
-        follow_up_date=_follow_up(status, _date(follow_up_date, "follow_up_date")),
+        priority=validation.choice(priority, "priority", Task.Priority.values),
+        due_date=validation.date(due_date, "due_date"),
+        follow_up_date=_follow_up(status, validation.date(follow_up_date, "follow_up_date")),
         client=resolve_client(principal, client_id),
         erstellt_von=principal.audit_actor,
         created_by_service=principal.service,
         source_type=source_type,
         source_id=source_id,
-        source_label=_text(source_label, "source_label", max_length=200),
-        source_url=_text(source_url, "source_url", max_length=500),
+        source_label=validation.text(source_label, "source_label", max_length=200),
+        source_url=validation.text(source_url, "source_url", max_length=500),
         source_context_snapshot=source_context_snapshot or {},
         position=_next_position(board, status),
     )
@@ -358,7 +344,7 @@ def create_task(
         with transaction.atomic():
             task.save()
     except IntegrityError:
-        raise _invalid("source_id", _("this origin already has a task")) from None
+        raise validation.invalid("source_id", _("this origin already has a task")) from None
     task = get_task(principal, task.pk)
     events.task_changed(task, "aufgaben.task.created")
     return task
@@ -386,15 +372,13 @@ def update_task(
 ) -> Task:
     """Partial update: fields not in `changes` stay exactly as they are (a concurrent agent change
     to another field survives). With `expected_version`, a stale write is refused instead."""
-    unknown = set(changes) - EDITABLE_FIELDS
-    if unknown:
-        raise _invalid(sorted(unknown)[0], _("cannot be changed here"))
+    validation.only_fields(changes, EDITABLE_FIELDS)
     task = get_task(principal, task_id, for_update=True)
     check_version(
         task,
         expected_version,
-        message=_("The task was changed by someone else in the meantime."),
-        current=lambda: {"task": task_record(task)},
+        _("The task was changed by someone else in the meantime."),
+        lambda: {"task": task_record(task)},
     )
     old_board = task.board
     if "board_id" in changes and changes["board_id"] is not None:
@@ -402,15 +386,15 @@ def update_task(
     if "status_id" in changes and changes["status_id"] is not None:
         task.status = get_status(changes["status_id"])
     if "title" in changes:
-        task.title = _text(changes["title"], "title", max_length=TITLE_MAX, required=True)
+        task.title = validation.text(changes["title"], "title", max_length=TITLE_MAX, required=True)
     if "description" in changes:
-        task.description = _text(changes["description"], "description", max_length=DESCRIPTION_MAX)
+        task.description = validation.text(changes["description"], "description", max_length=DESCRIPTION_MAX)
     if "priority" in changes:
-        task.priority = _choice(changes["priority"], "priority", Task.Priority.values)
+        task.priority = validation.choice(changes["priority"], "priority", Task.Priority.values)
     if "due_date" in changes:
-        task.due_date = _date(changes["due_date"], "due_date")
+        task.due_date = validation.date(changes["due_date"], "due_date")
     if "follow_up_date" in changes:
-        task.follow_up_date = _date(changes["follow_up_date"], "follow_up_date")
+        task.follow_up_date = validation.date(changes["follow_up_date"], "follow_up_date")
     if "client_id" in changes:
         task.client = resolve_client(principal, changes["client_id"])
     if "assignee_id" in changes:
@@ -482,8 +466,8 @@ def add_comment(
 ) -> tuple[Comment, bool]:
     """Returns (comment, created). The same agent text on the same task is stored once."""
     task = get_task(principal, task_id)
-    body = _text(body, "body", max_length=COMMENT_MAX, required=True)
-    author_type = _choice(author_type, "author_type", Comment.AuthorType.values)
+    body = validation.text(body, "body", max_length=COMMENT_MAX, required=True)
+    author_type = validation.choice(author_type, "author_type", Comment.AuthorType.values)
     actor = principal.audit_actor
     if author_type == Comment.AuthorType.AGENT:
         author_name = "Clapilot"

@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.errors import InvalidInput
 from apps.core.versioning import check_version
 from apps.widgets import events
 from apps.widgets.definitions import check_data, infer_definition, validate_definition
@@ -25,10 +24,6 @@ from apps.widgets.records import widget_record
 MAX_LIST = 200
 EDITABLE = frozenset({"title", "description", "definition", "show_on_dashboard", "position"})
 _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
-
-
-def _text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
 
 
 def _owner(principal: Principal):
@@ -48,7 +43,7 @@ def list_widgets(
     if dashboard_only:
         qs = qs.filter(show_on_dashboard=True)
     if query:
-        query = _text(query, "query", max_length=200)
+        query = validation.text(query, "query", max_length=200)
         qs = qs.filter(Q(title__icontains=query) | Q(description__icontains=query) | Q(slug__icontains=query))
     return list(qs.select_related("owner")[:MAX_LIST])
 
@@ -91,8 +86,7 @@ def _layout(definition: Any, data: Any, title: str) -> tuple[dict, bool]:
     if definition is not None:
         return validate_definition(definition), False
     if data is None:
-        raise validation.field_error(
-            InvalidInput,
+        raise validation.invalid(
             "widget_definition",
             _("send a widget_definition or latest_data to infer it from"),
         )
@@ -111,15 +105,15 @@ def create_widget(
     slug: str | None = None,
 ) -> Widget:
     owner = _owner(principal)
-    title = _text(title, "title", max_length=TITLE_MAX, required=True)
+    title = validation.text(title, "title", max_length=TITLE_MAX, required=True)
     data = check_data(data) if data is not None else None
     definition, inferred = _layout(definition, data, title)
     last = Widget.objects.filter(owner=owner).aggregate(p=Max("position"))["p"]
     widget = Widget(
         owner=owner,
-        slug=_slug(owner, _text(slug, "slug", max_length=SLUG_MAX) or None, title),
+        slug=_slug(owner, validation.text(slug, "slug", max_length=SLUG_MAX) or None, title),
         title=title,
-        description=_text(description, "description", max_length=DESCRIPTION_MAX),
+        description=validation.text(description, "description", max_length=DESCRIPTION_MAX),
         type=definition["type"],
         definition=definition,
         definition_inferred=inferred,
@@ -141,8 +135,8 @@ def _check_version(widget: Widget, expected_version: int | None) -> None:
     check_version(
         widget,
         expected_version,
-        message=_("The widget was changed in the meantime."),
-        current=lambda: {"widget": widget_record(widget)},
+        _("The widget was changed in the meantime."),
+        lambda: {"widget": widget_record(widget)},
     )
 
 
@@ -157,16 +151,15 @@ def update_widget(
 ) -> Widget:
     """Partial update of name, description, definition, dashboard visibility and position. A new
     definition replaces the inferred layout for good."""
-    unknown = set(changes) - EDITABLE
-    if unknown:
-        field = sorted(unknown)[0]
-        raise validation.field_error(InvalidInput, field, _("cannot be changed here"))
+    validation.only_fields(changes, EDITABLE)
     widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
     _check_version(widget, expected_version)
     if "title" in changes:
-        widget.title = _text(changes["title"], "title", max_length=TITLE_MAX, required=True)
+        widget.title = validation.text(changes["title"], "title", max_length=TITLE_MAX, required=True)
     if "description" in changes:
-        widget.description = _text(changes["description"], "description", max_length=DESCRIPTION_MAX)
+        widget.description = validation.text(
+            changes["description"], "description", max_length=DESCRIPTION_MAX
+        )
     if "definition" in changes:
         widget.definition = validate_definition(changes["definition"])
         widget.type, widget.definition_inferred = widget.definition["type"], False
@@ -176,7 +169,7 @@ def update_widget(
         try:
             widget.position = max(0, int(changes["position"]))
         except (TypeError, ValueError):
-            raise validation.field_error(InvalidInput, "position", _("must be a number")) from None
+            raise validation.invalid("position", _("must be a number")) from None
     widget.version += 1
     widget.save()
     events.widget_changed(widget, "widgets.widget.updated")

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.core import validation
 from apps.wiki import events
 from apps.wiki.errors import PageNotFound, ProposalConflict, ProposalNotFound, ProposalNotPending
 from apps.wiki.models import COMMENT_MAX, TITLE_MAX, WikiPage, WikiProposal
@@ -20,11 +21,9 @@ from apps.wiki.services import (
     body_text,
     get_page,
     insert_page,
-    invalid,
     require_person,
     require_reader,
     slug_from,
-    text,
 )
 
 MAX_PAGE = 100
@@ -86,17 +85,21 @@ def propose_change(
     proposed again is stored once, since agents retry."""
     require_reader(principal)
     body = body_text(body)
-    comment = text(comment, "comment", max_length=COMMENT_MAX)
+    comment = validation.text(comment, "comment", max_length=COMMENT_MAX)
     page = _target_page(principal, slug, page_id)
     if page is not None:
-        new_title = text(title, "title", max_length=TITLE_MAX, required=True) if title else page.title
+        new_title = (
+            validation.text(title, "title", max_length=TITLE_MAX, required=True) if title else page.title
+        )
         if (new_title, body) == (page.title, page.body):
-            raise invalid("body", _("is the same as the current page; there is nothing to propose"))
+            raise validation.invalid(
+                "body", _("is the same as the current page; there is nothing to propose")
+            )
         target = {"page": page, "slug": page.slug}
     else:
-        new_title = text(title, "title", max_length=TITLE_MAX, required=True)
+        new_title = validation.text(title, "title", max_length=TITLE_MAX, required=True)
         if not body:
-            raise invalid("body", _("a new page needs some text"))
+            raise validation.invalid("body", _("a new page needs some text"))
         target = {"page": None, "slug": slug_from(slug, "slug") if slug else slug_from(new_title, "title")}
     existing = WikiProposal.objects.filter(
         status=WikiProposal.Status.PENDING, title=new_title, body=body, **target
@@ -178,7 +181,7 @@ def accept_proposal(principal: Principal, proposal_id: Any) -> tuple[WikiProposa
 @transaction.atomic
 def reject_proposal(principal: Principal, proposal_id: Any, *, reason: str) -> WikiProposal:
     proposal = _pending(principal, proposal_id)
-    proposal.reason = text(reason, "reason", max_length=REASON_MAX, required=True)
+    proposal.reason = validation.text(reason, "reason", max_length=REASON_MAX, required=True)
     _decide(proposal, WikiProposal.Status.REJECTED, principal.user)
     events.proposal_changed(proposal, "wiki.proposal.rejected")
     return proposal

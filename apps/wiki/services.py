@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.errors import Forbidden, InvalidInput
+from apps.core.errors import Forbidden
 from apps.core.versioning import check_version
 from apps.wiki import events
 from apps.wiki.errors import PageNotFound, SlugTaken
@@ -34,33 +34,25 @@ _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "
 
 
 # --- checks -----------------------------------------------------------------------------------
-def invalid(field: str, message: str) -> InvalidInput:
-    return validation.field_error(InvalidInput, field, message)
-
-
-def text(value: Any, field: str, *, max_length: int, required: bool = False) -> str:
-    return validation.text(InvalidInput, value, field, max_length=max_length, required=required)
-
-
 def body_text(value: Any, field: str = "body") -> str:
     """Markdown keeps its leading indentation and line breaks; only the ends are trimmed."""
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise invalid(field, _("must be text"))
+        raise validation.invalid(field, _("must be text"))
     value = value.replace("\r\n", "\n").strip("\n").rstrip()
     if len(value) > BODY_MAX:
-        raise invalid(field, _("may have at most %(n)d characters") % {"n": BODY_MAX})
+        raise validation.invalid(field, _("may have at most %(n)d characters") % {"n": BODY_MAX})
     return value
 
 
 def slug_from(value: Any, field: str = "slug") -> str:
-    value = text(value, field, max_length=SLUG_MAX * 2, required=True)
+    value = validation.text(value, field, max_length=SLUG_MAX * 2, required=True)
     slug = slugify(value.translate(_GERMAN))[:SLUG_MAX].strip("-")
     if not slug or not SLUG_RE.match(slug):
-        raise invalid(field, _("needs letters or digits"))
+        raise validation.invalid(field, _("needs letters or digits"))
     if slug in RESERVED_SLUGS:
-        raise invalid(field, _("“%(slug)s” is reserved, please choose another") % {"slug": slug})
+        raise validation.invalid(field, _("“%(slug)s” is reserved, please choose another") % {"slug": slug})
     return slug
 
 
@@ -108,9 +100,9 @@ def search_pages(principal: Principal, query: str, *, limit: int = 10, offset: i
     """Ranked matches with a snippet each (`page.snippet` has MARK_START/STOP around hits) and
     the total count: two queries whatever the number of hits."""
     qs = visible_pages(principal)
-    tsq = ts_query(text(query, "query", max_length=200, required=True))
+    tsq = ts_query(validation.text(query, "query", max_length=200, required=True))
     if tsq is None:
-        raise invalid("query", _("needs at least one word"))
+        raise validation.invalid("query", _("needs at least one word"))
     matches = qs.filter(search=tsq)
     limit, offset = max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
     ranked = (
@@ -198,10 +190,12 @@ def create_page(
 ) -> WikiPage:
     require_reader(principal)
     require_person(principal)
-    title = text(title, "title", max_length=TITLE_MAX, required=True)
+    title = validation.text(title, "title", max_length=TITLE_MAX, required=True)
     slug = slug_from(slug, "slug") if slug else slug_from(title, "title")
     page = insert_page(slug=slug, title=title, body=body_text(body), author=principal.user)
-    add_revision(page, author=principal.user, comment=text(comment, "comment", max_length=COMMENT_MAX))
+    add_revision(
+        page, author=principal.user, comment=validation.text(comment, "comment", max_length=COMMENT_MAX)
+    )
     page = get_page(principal, page_id=page.pk)
     events.page_changed(page, "wiki.page.created")
     return page
@@ -226,13 +220,17 @@ def update_page(
     check_version(
         page,
         int(base_revision) if base_revision is not None else None,
-        message=_("The page was changed by someone else in the meantime (now revision %(n)d).")
+        _("The page was changed by someone else in the meantime (now revision %(n)d).")
         % {"n": page.revision_number},
-        current=lambda: {"page": page_record(page)},
+        lambda: {"page": page_record(page)},
     )
-    new_title = text(title, "title", max_length=TITLE_MAX, required=True) if title is not None else page.title
+    new_title = (
+        validation.text(title, "title", max_length=TITLE_MAX, required=True)
+        if title is not None
+        else page.title
+    )
     new_body = body_text(body) if body is not None else page.body
-    comment = text(comment, "comment", max_length=COMMENT_MAX)
+    comment = validation.text(comment, "comment", max_length=COMMENT_MAX)
     if (new_title, new_body) == (page.title, page.body):
         return page
     page.title, page.body, page.updated_by = new_title, new_body, principal.user
