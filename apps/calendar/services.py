@@ -30,6 +30,7 @@ from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_client
 from apps.core import validation
 from apps.core.errors import Forbidden
+from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import check_version
 from apps.notifications.services import notify
@@ -133,10 +134,7 @@ def get_event(principal: Principal, event_id: Any, *, for_update: bool = False) 
     qs = with_relations(visible_events(principal))
     if for_update:
         qs = visible_events(principal).select_for_update(of=("self",))
-    try:
-        return qs.get(pk=int(event_id))
-    except (CalendarEvent.DoesNotExist, TypeError, ValueError):
-        raise EventNotFound(_("There is no calendar entry with id %(id)s.") % {"id": event_id}) from None
+    return get_by_id(qs, event_id, EventNotFound, _("There is no calendar entry with id %(id)s."))
 
 
 def window(principal: Principal, start: Any = None, end: Any = None) -> tuple[dt.datetime, dt.datetime]:

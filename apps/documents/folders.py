@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import Forbidden
+from apps.core.lookup import get_by_id
 from apps.core.versioning import check_version
 from apps.documents import events
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
@@ -68,10 +69,7 @@ def get_folder(
     qs: QuerySet[Folder] = visible_folders(principal)
     if for_update:
         qs = qs.select_for_update()
-    try:
-        folder = qs.get(pk=int(folder_id))
-    except (Folder.DoesNotExist, TypeError, ValueError):
-        raise FolderNotFound(_("There is no folder with id %(id)s.") % {"id": folder_id}) from None
+    folder = get_by_id(qs, folder_id, FolderNotFound, _("There is no folder with id %(id)s."))
     if action != "view" and not can_folder(principal, folder, action):
         raise Forbidden(_("You may not change the folder “%(name)s”.") % {"name": folder.name})
     return folder

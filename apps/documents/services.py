@@ -19,6 +19,7 @@ from apps.clients import visibility as client_visibility
 from apps.clients.models import Client
 from apps.core import validation
 from apps.core.errors import Forbidden
+from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import check_version
 from apps.documents import events, storage
@@ -96,10 +97,12 @@ def get_document(
     qs = visible_documents(principal)
     if for_update:
         qs = qs.select_for_update(of=("self",))
-    try:
-        document = with_relations(qs, with_text=with_text).get(pk=int(document_id))
-    except (Document.DoesNotExist, TypeError, ValueError):
-        raise DocumentNotFound(_("There is no document with id %(id)s.") % {"id": document_id}) from None
+    document = get_by_id(
+        with_relations(qs, with_text=with_text),
+        document_id,
+        DocumentNotFound,
+        _("There is no document with id %(id)s."),
+    )
     if action != "view" and not can_document(principal, document, action):
         raise Forbidden(_("You may only read the document “%(title)s”.") % {"title": document.title})
     return document

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import InvalidInput
+from apps.core.lookup import get_by_id
 from apps.core.versioning import check_version
 from apps.notes import attachments, events
 from apps.notes import html as rich
@@ -75,10 +76,7 @@ def get_page(principal: Principal, page_id: Any, *, for_update: bool = False) ->
     qs = visible_pages(principal).select_related("note")
     if for_update:
         qs = qs.select_for_update(of=("self",))
-    try:
-        return qs.get(pk=int(page_id))
-    except (NotePage.DoesNotExist, TypeError, ValueError):
-        raise PageNotFound(_("There is no note page with id %(id)s.") % {"id": page_id}) from None
+    return get_by_id(qs, page_id, PageNotFound, _("There is no note page with id %(id)s."))
 
 
 def new_page(

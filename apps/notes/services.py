@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import Forbidden, InvalidInput
+from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import check_version
 from apps.notes import events
@@ -59,10 +60,7 @@ def get_folder(principal: Principal, folder_id: Any, *, for_update: bool = False
     qs = visible_folders(principal)
     if for_update:
         qs = qs.select_for_update()
-    try:
-        return qs.get(pk=int(folder_id))
-    except (NoteFolder.DoesNotExist, TypeError, ValueError):
-        raise FolderNotFound(_("There is no note folder with id %(id)s.") % {"id": folder_id}) from None
+    return get_by_id(qs, folder_id, FolderNotFound, _("There is no note folder with id %(id)s."))
 
 
 @transaction.atomic
@@ -171,10 +169,7 @@ def get_note(principal: Principal, note_id: Any, *, for_update: bool = False) ->
     qs = with_relations(visible_notes(principal))
     if for_update:
         qs = qs.select_for_update(of=("self",))
-    try:
-        return qs.get(pk=int(note_id))
-    except (Note.DoesNotExist, TypeError, ValueError):
-        raise NoteNotFound(_("There is no note with id %(id)s.") % {"id": note_id}) from None
+    return get_by_id(qs, note_id, NoteNotFound, _("There is no note with id %(id)s."))
 
 
 def note_pages(note: Note) -> list[NotePage]:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.lookup import get_by_id
 from apps.wiki import events
 from apps.wiki.errors import PageNotFound, ProposalConflict, ProposalNotFound, ProposalNotPending
 from apps.wiki.models import COMMENT_MAX, TITLE_MAX, WikiPage, WikiProposal
@@ -61,10 +62,7 @@ def get_proposal(principal: Principal, proposal_id: Any, *, for_update: bool = F
     qs = _with_relations(WikiProposal.objects.all())
     if for_update:
         qs = qs.select_for_update(of=("self",))
-    try:
-        return qs.get(pk=int(proposal_id))
-    except (WikiProposal.DoesNotExist, TypeError, ValueError):
-        raise ProposalNotFound(_("There is no wiki proposal %(id)s.") % {"id": proposal_id}) from None
+    return get_by_id(qs, proposal_id, ProposalNotFound, _("There is no wiki proposal %(id)s."))
 
 
 @transaction.atomic
