@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -12,6 +13,20 @@ from apps.accounts.models import ServicePrincipal, User, validate_time_zone
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import Forbidden, InvalidInput
+
+
+def active_person_id(value: Any, field: str) -> int | None:
+    """The id of an active person that a task, client … is linked to (None when none is given);
+    anything else is `invalid_input` on `field`."""
+    if value in (None, ""):
+        return None
+    try:
+        user_id = int(value)
+    except (TypeError, ValueError):
+        raise validation.invalid(field, _("must be a person's id")) from None
+    if not User.objects.filter(pk=user_id, is_active=True).exists():
+        raise validation.invalid(field, _("there is no active person with this id"))
+    return user_id
 
 
 @transaction.atomic

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -18,11 +17,13 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.accounts.services import active_person_id
 from apps.clients import events, visibility
 from apps.clients.errors import CaseNotFound, ClientNotFound
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_record, case_relations, client_record, client_relations
 from apps.core import validation
+from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import check_version
 
@@ -53,18 +54,6 @@ def _email(value: Any) -> str:
     return value
 
 
-def _responsible(value: Any) -> int | None:
-    if value in (None, ""):
-        return None
-    try:
-        user_id = int(value)
-    except (TypeError, ValueError):
-        raise validation.invalid("responsible_id", _("must be a person's id")) from None
-    if not get_user_model().objects.filter(pk=user_id, is_active=True).exists():
-        raise validation.invalid("responsible_id", _("there is no active person with this id"))
-    return user_id
-
-
 def _page(limit: Any, offset: Any) -> tuple[int, int]:
     try:
         return max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
@@ -77,10 +66,7 @@ def get_client(principal: Principal, client_id: Any, *, for_update: bool = False
     qs = client_relations(visibility.visible_clients(principal))
     if for_update:
         qs = visibility.visible_clients(principal).select_for_update(of=("self",))
-    try:
-        return qs.get(pk=int(client_id))
-    except (Client.DoesNotExist, TypeError, ValueError):
-        raise ClientNotFound(_("There is no client with id %(id)s.") % {"id": client_id}) from None
+    return get_by_id(qs, client_id, ClientNotFound, _("There is no client with id %(id)s."))
 
 
 # --- for other domains: their reads of Mandanten, all through the visibility rule -------------
@@ -190,7 +176,7 @@ def _set_client_fields(client: Client, values: dict[str, Any]) -> None:
         if name in values:
             setattr(client, name, validation.text(values[name], name, max_length=max_length))
     if "responsible_id" in values:
-        client.responsible_id = _responsible(values["responsible_id"])
+        client.responsible_id = active_person_id(values["responsible_id"], "responsible_id")
 
 
 def _save_client(client: Client) -> None:
@@ -242,10 +228,7 @@ def get_case(principal: Principal, case_id: Any, *, for_update: bool = False) ->
     qs = case_relations(visibility.visible_cases(principal))
     if for_update:
         qs = visibility.visible_cases(principal).select_for_update(of=("self",))
-    try:
-        return qs.get(pk=int(case_id))
-    except (Case.DoesNotExist, TypeError, ValueError):
-        raise CaseNotFound(_("There is no case with id %(id)s.") % {"id": case_id}) from None
+    return get_by_id(qs, case_id, CaseNotFound, _("There is no case with id %(id)s."))
 
 
 def list_cases(
@@ -278,7 +261,7 @@ def _set_case_fields(principal: Principal, case: Case, values: dict[str, Any]) -
     if "status" in values:
         case.status = validation.choice(values["status"], "status", Case.Status.values)
     if "responsible_id" in values:
-        case.responsible_id = _responsible(values["responsible_id"])
+        case.responsible_id = active_person_id(values["responsible_id"], "responsible_id")
     if "client_id" in values:
         case.client = get_client(principal, values["client_id"])
 

@@ -21,10 +21,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.accounts.services import active_person_id
 from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_client
 from apps.core import validation
 from apps.core.errors import Forbidden, InvalidInput
+from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import check_version
 from apps.tasks import events
@@ -59,10 +61,9 @@ def list_boards(principal: Principal) -> list[Board]:
 
 
 def get_board(principal: Principal, board_id: Any) -> Board:
-    try:
-        return visible_boards(principal).get(pk=int(board_id))
-    except (Board.DoesNotExist, TypeError, ValueError):
-        raise BoardNotFound(_("There is no board with id %(id)s.") % {"id": board_id}) from None
+    return get_by_id(
+        visible_boards(principal), board_id, BoardNotFound, _("There is no board with id %(id)s.")
+    )
 
 
 def default_board(principal: Principal) -> Board:
@@ -174,10 +175,7 @@ def get_task(principal: Principal, task_id: Any, *, for_update: bool = False) ->
     qs = with_relations(visible_tasks(principal))
     if for_update:
         qs = qs.select_for_update(of=("self",))
-    try:
-        return qs.get(pk=int(task_id))
-    except (Task.DoesNotExist, TypeError, ValueError):
-        raise TaskNotFound(_("There is no task with id %(id)s.") % {"id": task_id}) from None
+    return get_by_id(qs, task_id, TaskNotFound, _("There is no task with id %(id)s."))
 
 
 def list_tasks(
@@ -270,14 +268,9 @@ def board_columns(
 
 # --- writing tasks ----------------------------------------------------------------------------
 def _check_assignee(board: Board, assignee_id: Any) -> int | None:
-    if assignee_id in (None, ""):
+    assignee_id = active_person_id(assignee_id, "assignee_id")
+    if assignee_id is None:
         return None
-    try:
-        assignee_id = int(assignee_id)
-    except (TypeError, ValueError):
-        raise validation.invalid("assignee_id", _("must be a person's id")) from None
-    if not get_user_model().objects.filter(pk=assignee_id, is_active=True).exists():
-        raise validation.invalid("assignee_id", _("there is no active person with this id"))
     board_viewers = viewers(board)
     if board_viewers != EVERYONE and assignee_id not in board_viewers:
         raise validation.invalid("assignee_id", _("this person cannot see the board"))
