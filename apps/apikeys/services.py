@@ -15,10 +15,10 @@ import secrets
 import string
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -73,6 +73,22 @@ def _split(raw: str, kind: str) -> tuple[str, str] | None:
 
 def _matches(secret: str, stored_hash: str) -> bool:
     return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+def _presented(raw: str, kind: str, rows: QuerySet, hash_field: str, invalid: type[Exception]) -> Any:
+    """The row whose prefix and secret `raw` presents, else `invalid()`: an unknown prefix still
+    costs one hash comparison, so a wrong and an unknown credential take the same time."""
+    parts = _split(raw, kind)
+    if parts is None:
+        raise invalid()
+    prefix, secret = parts
+    row = rows.filter(prefix=prefix).first()
+    if row is None:
+        _matches(secret, _DUMMY_HASH)
+        raise invalid()
+    if not _matches(secret, getattr(row, hash_field)):
+        raise invalid()
+    return row
 
 
 def _require_admin(principal: Principal) -> User:
@@ -192,16 +208,9 @@ def authenticate_api_key(raw: str) -> ApiKey:
 
     Why a key was refused (revoked, expired, owner inactive) is only told to a caller who holds
     the correct secret; a wrong or unknown key always reads `api_key_invalid`."""
-    parts = _split(raw, API_KEY_PREFIX)
-    if parts is None:
-        raise errors.InvalidApiKey()
-    prefix, secret = parts
-    key = ApiKey.objects.select_related("created_by").filter(prefix=prefix).first()
-    if key is None:
-        _matches(secret, _DUMMY_HASH)
-        raise errors.InvalidApiKey()
-    if not _matches(secret, key.secret_hash):
-        raise errors.InvalidApiKey()
+    key = _presented(
+        raw, API_KEY_PREFIX, ApiKey.objects.select_related("created_by"), "secret_hash", errors.InvalidApiKey
+    )
     if key.is_revoked:
         raise errors.RevokedApiKey()
     if key.is_expired:
@@ -264,16 +273,13 @@ def revoke_device_tokens_as_admin(principal: Principal, token_ids: Iterable[int]
 
 def authenticate_device_token(raw: str) -> DeviceToken:
     """Resolve a presented device token to its active row (user loaded), or raise."""
-    parts = _split(raw, DEVICE_TOKEN_PREFIX)
-    if parts is None:
-        raise errors.InvalidDeviceToken()
-    prefix, secret = parts
-    token = DeviceToken.objects.select_related("user").filter(prefix=prefix).first()
-    if token is None:
-        _matches(secret, _DUMMY_HASH)
-        raise errors.InvalidDeviceToken()
-    if not _matches(secret, token.token_hash):
-        raise errors.InvalidDeviceToken()
+    token = _presented(
+        raw,
+        DEVICE_TOKEN_PREFIX,
+        DeviceToken.objects.select_related("user"),
+        "token_hash",
+        errors.InvalidDeviceToken,
+    )
     if token.is_revoked:
         raise errors.RevokedDeviceToken()
     if not token.user.is_active:
