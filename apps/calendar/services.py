@@ -203,8 +203,7 @@ def list_events(
     SQL (index on start); only series (few) are expanded in Python and merged in. Then the page's
     entries are loaded in full: five queries, whatever the window holds."""
     begin, finish = window(principal, start, end)
-    limit = max(1, min(int(limit), MAX_PAGE))
-    offset = max(0, int(offset))
+    limit, offset = validation.page(limit, offset, MAX_PAGE)
     qs = _filtered(principal, kind, query, client_id)
     singles = qs.filter(rrule="", start__lt=finish).filter(Q(end__gt=begin) | Q(start__gte=begin))
     total = singles.count()

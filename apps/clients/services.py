@@ -56,7 +56,7 @@ def _email(value: Any) -> str:
 
 def _page(limit: Any, offset: Any) -> tuple[int, int]:
     try:
-        return max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
+        return validation.page(limit, offset, MAX_PAGE)
     except (TypeError, ValueError):
         raise validation.invalid("limit", _("must be a whole number")) from None
 

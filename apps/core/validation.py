@@ -32,6 +32,11 @@ def only_fields(
         raise invalid(sorted(unknown)[0], message or _("cannot be changed here"), error)
 
 
+def page(limit: Any, offset: Any, most: int) -> tuple[int, int]:
+    """(limit, offset) of a list page: 1 ≤ limit ≤ `most`, offset ≥ 0 (`int()` refuses non-numbers)."""
+    return max(1, min(int(limit), most)), max(0, int(offset))
+
+
 def text(
     value: Any,
     field: str,

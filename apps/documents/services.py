@@ -134,8 +134,7 @@ def list_documents(
         )
     if query:
         qs = search(qs, query)
-    limit = max(1, min(int(limit), MAX_PAGE))
-    offset = max(0, int(offset))
+    limit, offset = validation.page(limit, offset, MAX_PAGE)
     total = qs.count()
     page = list(with_relations(qs.order_by("-created_at", "-id"))[offset : offset + limit])
     return page, total

@@ -156,8 +156,7 @@ def list_notes(
         qs = qs.filter(folder=get_folder(principal, folder_id))
     if query:
         qs = _matching(qs, validation.text(query, "query", max_length=200))
-    limit = max(1, min(int(limit), MAX_PAGE))
-    offset = max(0, int(offset))
+    limit, offset = validation.page(limit, offset, MAX_PAGE)
     total = qs.count()
     ids = list(qs.order_by("-updated_at", "-id").values_list("id", flat=True)[offset : offset + limit])
     rows = with_relations(Note.objects.filter(pk__in=ids)).annotate(page_count=Count("pages"))

@@ -214,8 +214,7 @@ def list_tasks(
         qs = qs.filter(client=resolve_client(principal, client_id))
     if query:
         qs = _search(principal, qs, query)
-    limit = max(1, min(int(limit), MAX_PAGE))
-    offset = max(0, int(offset))
+    limit, offset = validation.page(limit, offset, MAX_PAGE)
     total = qs.count()
     # Pick the page on narrow rows first, then load the full records of just those ids: sorting
     # thousands of joined, wide rows is what makes a big board slow.

@@ -48,7 +48,7 @@ def list_proposals(
     qs = WikiProposal.objects.all()
     if status:
         qs = qs.filter(status=status)
-    limit, offset = max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
+    limit, offset = validation.page(limit, offset, MAX_PAGE)
     rows = list(_with_relations(qs).order_by("created_at", "id")[offset : offset + limit])
     return rows, qs.count()
 

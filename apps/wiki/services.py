@@ -104,7 +104,7 @@ def search_pages(principal: Principal, query: str, *, limit: int = 10, offset: i
     if tsq is None:
         raise validation.invalid("query", _("needs at least one word"))
     matches = qs.filter(search=tsq)
-    limit, offset = max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
+    limit, offset = validation.page(limit, offset, MAX_PAGE)
     ranked = (
         with_relations(matches)
         .annotate(
@@ -128,7 +128,7 @@ def search_pages(principal: Principal, query: str, *, limit: int = 10, offset: i
 
 def list_pages(principal: Principal, *, limit: int = 25, offset: int = 0) -> tuple[list[WikiPage], int]:
     qs = visible_pages(principal)
-    limit, offset = max(1, min(int(limit), MAX_PAGE)), max(0, int(offset))
+    limit, offset = validation.page(limit, offset, MAX_PAGE)
     return list(with_relations(qs).order_by("title", "id")[offset : offset + limit]), qs.count()
 
 
