@@ -18,6 +18,7 @@ def check_version(
 ) -> None:
     """Raise `error(message)` when the caller named a version and the row (locked by the caller)
     has moved on; `details` carries `current()`, the record as it is now, so the caller can rebase.
-    Call it as `check_version(row, expected_version, _("The … was changed …"), lambda: {...})`."""
+    Call sites pass the domain's translated message and `current` positionally, right after
+    reading the row with `for_update=True`."""
     if expected is not None and expected != instance.version:
         raise error(message, details=current())
