@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from apps.agent.models import ChatSession, InferenceUsage, Message, MoAPreset, Run, RunEvent
+from apps.core.admin_bases import NoAddMixin, NoChangeMixin, ReadOnlyInline
 
 
 @admin.register(MoAPreset)
@@ -16,17 +17,6 @@ class MoAPresetAdmin(admin.ModelAdmin):
     list_filter = ["enabled"]
     filter_horizontal = ["reference_models"]
     prepopulated_fields = {"slug": ["name"]}
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class RunEventInline(ReadOnlyInline):
@@ -41,23 +31,19 @@ class MessageInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+class LookAndDeleteAdmin(NoAddMixin, NoChangeMixin, admin.ModelAdmin):
+    """Sessions, runs and usage are written by the runtime; admins look, and may delete."""
 
 
 @admin.register(ChatSession)
-class ChatSessionAdmin(ReadOnlyAdmin):
+class ChatSessionAdmin(LookAndDeleteAdmin):
     list_display = ["id", "title", "user", "updated_at"]
     search_fields = ["title", "user__email"]
     inlines = [MessageInline]
 
 
 @admin.register(Run)
-class RunAdmin(ReadOnlyAdmin):
+class RunAdmin(LookAndDeleteAdmin):
     list_display = [
         "id",
         "session",
@@ -74,7 +60,7 @@ class RunAdmin(ReadOnlyAdmin):
 
 
 @admin.register(InferenceUsage)
-class InferenceUsageAdmin(ReadOnlyAdmin):
+class InferenceUsageAdmin(LookAndDeleteAdmin):
     list_display = [
         "id",
         "api_key",

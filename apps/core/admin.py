@@ -1,15 +1,13 @@
 from django.contrib import admin
 
+from apps.core.admin_bases import NoAddMixin
 from apps.core.models import Heartbeat, InstanceSetting
 
 
 @admin.register(Heartbeat)
-class HeartbeatAdmin(admin.ModelAdmin):
+class HeartbeatAdmin(NoAddMixin, admin.ModelAdmin):
     list_display = ("component", "beat_at", "hostname", "count")
     readonly_fields = ("component", "beat_at", "hostname", "count")
-
-    def has_add_permission(self, request):
-        return False
 
 
 @admin.register(InstanceSetting)

@@ -43,6 +43,13 @@ class NoAddMixin:
         return False
 
 
+class NoChangeMixin:
+    """Rows are looked at (and may be deleted, e.g. for data protection), never edited here."""
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class _Refused(Exception):
     def __init__(self, error: DomainError) -> None:
         super().__init__(error.message)
