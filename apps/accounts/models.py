@@ -116,3 +116,26 @@ class ServicePrincipal(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class CreatedByService(models.Model):
+    """Audit: the service principal (agent, team room, API key) a row was created through, if any."""
+
+    created_by_service = models.ForeignKey(
+        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        abstract = True
+
+
+class CreatedBy(CreatedByService):
+    """Audit actor: the person who created a row (a team-room member rather than the room's service
+    principal), besides the service principal it came through."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        abstract = True

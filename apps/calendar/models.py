@@ -9,12 +9,15 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.models import CreatedBy
+from apps.core.models import Timestamped, Versioned
+
 TITLE_MAX = 300
 DESCRIPTION_MAX = 20_000
 RRULE_MAX = 500
 
 
-class CalendarEvent(models.Model):
+class CalendarEvent(CreatedBy, Versioned, Timestamped):
     class Kind(models.TextChoices):
         EVENT = "event", _("Appointment")
         DEADLINE = "deadline", _("Deadline")
@@ -58,13 +61,6 @@ class CalendarEvent(models.Model):
     attendees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="calendar_events", verbose_name=_("attendees")
     )
-    # Audit actor (a team-room member rather than the room's service principal).
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_by_service = models.ForeignKey(
-        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
     conference_url = models.URLField(_("conference link"), max_length=500, blank=True)
     conference_provider = models.CharField(_("conference provider"), max_length=60, blank=True)
     source_origin = models.CharField(
@@ -100,9 +96,6 @@ class CalendarEvent(models.Model):
         output_field=SearchVectorField(),
         db_persist=True,
     )
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("calendar entry")

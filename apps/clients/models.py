@@ -9,12 +9,14 @@ from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.models import Timestamped, Versioned
+
 NAME_MAX = 200
 NOTES_MAX = 20_000
 SUBJECT_MAX = 300
 
 
-class Client(models.Model):
+class Client(Versioned, Timestamped):
     class Kind(models.TextChoices):
         PERSON = "person", _("Person")
         COMPANY = "company", _("Company")
@@ -49,9 +51,6 @@ class Client(models.Model):
         output_field=SearchVectorField(),
         db_persist=True,
     )
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("client")
@@ -66,7 +65,7 @@ class Client(models.Model):
         return f"{self.name} ({self.client_number})"
 
 
-class Case(models.Model):
+class Case(Versioned, Timestamped):
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
         CLOSED = "closed", _("Closed")
@@ -85,9 +84,6 @@ class Case(models.Model):
         related_name="responsible_cases",
         verbose_name=_("responsible"),
     )
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("case")

@@ -1,7 +1,30 @@
-"""Instance-level housekeeping state."""
+"""Instance-level housekeeping state, and the abstract bases the domain apps' tables share."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+
+class Timestamped(models.Model):
+    """When a row was created and last saved (no verbose names, as in every domain table).
+
+    Abstract fields sort before the model's own in `_meta.fields` (their creation counter is
+    older); migrations and columns are unaffected."""
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class Versioned(models.Model):
+    """Optimistic concurrency (`apps.core.versioning`): bumped by every write; clients send it back
+    so a stale save is detected."""
+
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        abstract = True
 
 
 class Heartbeat(models.Model):

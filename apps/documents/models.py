@@ -16,13 +16,16 @@ from django.db.models import F, Q
 from django.db.models.functions import Left, Lower
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.models import CreatedBy
+from apps.core.models import Timestamped, Versioned
+
 TITLE_MAX = 300
 FOLDER_NAME_MAX = 120
 FILENAME_MAX = 200
 HOME_FOLDER_NAME = "Persönlich"
 
 
-class Folder(models.Model):
+class Folder(Versioned, Timestamped):
     class Kind(models.TextChoices):
         SHARED = "shared", _("Shared with the office")
         PERSONAL = "personal", _("Personal")
@@ -51,9 +54,6 @@ class Folder(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("folder")
@@ -93,7 +93,7 @@ def _upload_to(instance: Document, filename: str) -> str:
     return f"documents/{filename}"
 
 
-class Document(models.Model):
+class Document(CreatedBy, Versioned, Timestamped):
     class Extraction(models.TextChoices):
         PENDING = "pending", _("Waiting for extraction")
         RUNNING = "running", _("Extracting text")
@@ -130,12 +130,6 @@ class Document(models.Model):
     extraction_message = models.CharField(_("extraction message"), max_length=500, blank=True)
     extracted_at = models.DateTimeField(_("extracted"), null=True, blank=True)
     tax_fields = models.JSONField(_("tax fields"), default=dict, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_by_service = models.ForeignKey(
-        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
     # German full-text index over title, file name and the start of the text (a tsvector has a
     # size limit; the knowledge store covers the whole text).
     search = models.GeneratedField(
@@ -145,9 +139,6 @@ class Document(models.Model):
         output_field=SearchVectorField(),
         db_persist=True,
     )
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("document")
@@ -250,7 +241,7 @@ class DocumentWorkflow(models.Model):
         return f"{self.document_id}: {self.status}"
 
 
-class WorkflowItem(models.Model):
+class WorkflowItem(Timestamped):
     """One work item the workflow filed. `signature` (normalized title + due + document) makes a
     re-run find what it already did instead of filing it twice."""
 
@@ -272,8 +263,6 @@ class WorkflowItem(models.Model):
     target_id = models.PositiveBigIntegerField(null=True, blank=True)
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     payload = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("workflow item")

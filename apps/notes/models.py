@@ -9,6 +9,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.models import CreatedByService
+from apps.core.models import Timestamped, Versioned
+
 FOLDER_NAME_MAX = 120
 NOTE_NAME_MAX = 300
 PAGE_TITLE_MAX = 300
@@ -20,7 +23,7 @@ class Visibility(models.TextChoices):
     PRIVATE = "private", _("Private")
 
 
-class NoteFolder(models.Model):
+class NoteFolder(Versioned, Timestamped):
     name = models.CharField(_("name"), max_length=FOLDER_NAME_MAX)
     parent = models.ForeignKey(
         "self",
@@ -38,9 +41,6 @@ class NoteFolder(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="note_folders"
     )
     sort_order = models.IntegerField(_("order"), default=0)
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("note folder")
@@ -58,7 +58,7 @@ class NoteFolder(models.Model):
         return self.name
 
 
-class Note(models.Model):
+class Note(CreatedByService, Versioned, Timestamped):
     name = models.CharField(_("name"), max_length=NOTE_NAME_MAX)
     folder = models.ForeignKey(
         NoteFolder,
@@ -74,16 +74,9 @@ class Note(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="notes"
     )
-    created_by_service = models.ForeignKey(
-        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
     search = models.GeneratedField(
         expression=SearchVector("name", config="german"), output_field=SearchVectorField(), db_persist=True
     )
-    # Bumped by every write: clients send it back so a stale save is detected.
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("note")
@@ -105,7 +98,7 @@ class Note(models.Model):
         return self.name
 
 
-class NotePage(models.Model):
+class NotePage(Versioned, Timestamped):
     note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="pages")
     title = models.CharField(_("title"), max_length=PAGE_TITLE_MAX, blank=True)
     ordinal = models.PositiveIntegerField(_("position"), default=0)
@@ -122,9 +115,6 @@ class NotePage(models.Model):
         output_field=SearchVectorField(),
         db_persist=True,
     )
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("note page")

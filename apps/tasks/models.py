@@ -9,6 +9,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.models import CreatedByService
+from apps.core.models import Timestamped, Versioned
+
 TITLE_MAX = 300
 DESCRIPTION_MAX = 20_000
 COMMENT_MAX = 10_000
@@ -77,7 +80,7 @@ class TaskStatus(models.Model):
         return self.category == self.Category.DONE
 
 
-class Task(models.Model):
+class Task(CreatedByService, Versioned, Timestamped):
     class Priority(models.TextChoices):
         LOW = "low", _("Low")
         NORMAL = "normal", _("Normal")
@@ -127,9 +130,6 @@ class Task(models.Model):
         on_delete=models.SET_NULL,
         related_name="created_tasks",
     )
-    created_by_service = models.ForeignKey(
-        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
     source_type = models.CharField(_("origin"), max_length=16, choices=Source.choices, default=Source.MANUAL)
     source_id = models.CharField(_("origin id"), max_length=200, null=True, blank=True)
     source_label = models.CharField(_("origin label"), max_length=200, blank=True)
@@ -141,10 +141,6 @@ class Task(models.Model):
         output_field=SearchVectorField(),
         db_persist=True,
     )
-    # Bumped by every write: clients send it back so a stale save can be detected.
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("task")

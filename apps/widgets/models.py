@@ -7,12 +7,14 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.models import Timestamped, Versioned
+
 TITLE_MAX = 120
 SLUG_MAX = 80
 DESCRIPTION_MAX = 500
 
 
-class Widget(models.Model):
+class Widget(Versioned, Timestamped):
     class Type(models.TextChoices):
         STATS = "stats", _("Key figures")
         LIST = "list", _("List")
@@ -32,9 +34,6 @@ class Widget(models.Model):
     data_updated_at = models.DateTimeField(_("data updated"), null=True, blank=True)
     show_on_dashboard = models.BooleanField(_("show on the dashboard"), default=True)
     position = models.IntegerField(_("position"), default=0)
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("widget")

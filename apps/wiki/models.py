@@ -10,13 +10,15 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.models import Timestamped
+
 SLUG_MAX = 120
 TITLE_MAX = 200
 BODY_MAX = 200_000
 COMMENT_MAX = 500
 
 
-class WikiPage(models.Model):
+class WikiPage(Timestamped):
     slug = models.SlugField(_("slug"), max_length=SLUG_MAX, unique=True)
     title = models.CharField(_("title"), max_length=TITLE_MAX)
     body = models.TextField(_("text (Markdown)"), blank=True)
@@ -36,8 +38,6 @@ class WikiPage(models.Model):
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("wiki page")
