@@ -5,7 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.forms import BaselineEditor
+from apps.core.forms import BaselineEditor, InputModelForm
+from apps.tasks.contracts import BoardCreate, TaskCreate
 from apps.tasks.models import DESCRIPTION_MAX, TITLE_MAX, Board, Task, TaskStatus
 
 # Fields of the detail editor, with the service field each maps to.
@@ -22,9 +23,13 @@ EDITOR_FIELDS = {
 }
 
 
-class QuickAddForm(forms.Form):
+class QuickAddForm(InputModelForm):
     """The board's "add a card" and the client page's "add a task": without board or status the
-    task goes to the first shared board's first open column."""
+    task goes to the first shared board's first open column. Validated by `TaskCreate`, like the
+    tool and the REST endpoint."""
+
+    input_model = TaskCreate
+    MODEL_FIELDS = {"board": "board_id", "status": "status_id", "client": "client_id"}
 
     title = forms.CharField(max_length=TITLE_MAX)
     board = forms.IntegerField(required=False)
@@ -32,7 +37,9 @@ class QuickAddForm(forms.Form):
     client = forms.IntegerField(required=False)
 
 
-class BoardForm(forms.Form):
+class BoardForm(InputModelForm):
+    input_model = BoardCreate
+
     name = forms.CharField(label=_("Name"), max_length=120)
     visibility = forms.ChoiceField(
         label=_("Visibility"),

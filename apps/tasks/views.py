@@ -164,13 +164,7 @@ def quick_add(request):
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = ""
     try:
-        task = services.create_task(
-            request.principal,
-            title=form.cleaned_data["title"],
-            board_id=form.cleaned_data["board"],
-            status_id=form.cleaned_data["status"],
-            client_id=form.cleaned_data["client"],
-        )
+        task = services.create_task(request.principal, **form.validated.service_kwargs())
     except DomainError as exc:
         if back:
             messages.error(request, exc.message)
@@ -231,7 +225,7 @@ def create_board(request):
         messages.error(request, _("Please give the board a name."))
         return redirect("tasks:board")
     with reported(request) as outcome:
-        board = services.create_board(request.principal, **form.cleaned_data)
+        board = services.create_board(request.principal, **form.validated.model_dump())
     if outcome.failed:
         return redirect("tasks:board")
     return redirect(f"{reverse('tasks:board')}?board={board.pk}")
