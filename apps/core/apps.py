@@ -15,3 +15,6 @@ class CoreConfig(DomainApp):
             kwargs={"component": "beat"},
         ),
     ]
+
+    def ready(self) -> None:
+        from apps.core import checks  # noqa: F401  (registers the declaration checks)

@@ -50,3 +50,15 @@ def test_every_app_with_routes_is_included():
 def test_periodic_jobs_are_declared_once_each():
     names = [job.name for job in plugins.periodic_jobs()]
     assert len(names) == len(set(names)) and "Housekeeping heartbeat" in names
+
+
+def test_a_declaration_that_cannot_be_imported_fails_the_system_check(monkeypatch):
+    from django.apps import apps
+
+    from apps.core.checks import declarations
+
+    assert declarations() == []
+    config = apps.get_app_config("tasks")
+    monkeypatch.setattr(config, "extends", {"clients.page_sections": ["apps.tasks.nowhere.section"]})
+    [error] = declarations()
+    assert error.id == "clapilot.E001" and "apps.tasks.nowhere.section" in error.msg
