@@ -15,12 +15,12 @@ from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
 from django.db.models import TextChoices
-from pydantic import AliasChoices, Field, ValidationInfo, WithJsonSchema, field_validator
+from pydantic import Field, WithJsonSchema
 
 from apps.accounts.contracts import PersonRef
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.clients.contracts import ClientRef
-from apps.core.contracts import Input, Output, PageInput, paged, wrapped
+from apps.core.contracts import Input, Output, PageInput, RestBody, paged, query_field, wrapped
 
 
 def _choices(name: str, choices: type[TextChoices]) -> type[StrEnum]:
@@ -94,15 +94,8 @@ EventResult = wrapped(EventOut, "event")
 
 
 # --- input ------------------------------------------------------------------------------------
-def _query(description: str) -> Any:
-    # The REST query string has always named it `q`.
-    return Field(
-        default=None, max_length=200, validation_alias=AliasChoices("query", "q"), description=description
-    )
-
-
 class EventFilter(PageInput):
-    query: str | None = _query("Words in title, description, place or client name.")
+    query: str | None = query_field("Words in title, description, place or client name.")
     start: str | None = Field(
         default=None, max_length=40, description=f"Window start, {MOMENT}. Default: today."
     )
@@ -114,7 +107,7 @@ class EventFilter(PageInput):
 
 
 class DeadlineFilter(Input):
-    query: str | None = _query("Words in title, description, place or client name.")
+    query: str | None = query_field("Words in title, description, place or client name.")
     client_id: int | None = Field(default=None, description="Only Fristen of this client (Mandant).")
 
 
@@ -122,17 +115,8 @@ class EventId(Input):
     event_id: int = Field(description="The calendar entry's id.")
 
 
-class _Body(Input):
-    """A write body: a field may be left out; only `NULLABLE` ones may be sent as null."""
-
+class _Body(RestBody):
     NULLABLE: ClassVar[frozenset[str]] = frozenset({"end", "client_id", "remind_minutes_before"})
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _not_null(cls, value: Any, info: ValidationInfo) -> Any:
-        if value is None and info.field_name not in cls.NULLABLE:
-            raise ValueError("This field may not be null.")
-        return value
 
 
 _REMIND = Field(default=None, ge=0, le=60 * 24 * 60, description="Reminder lead time in minutes.")

@@ -14,11 +14,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AliasChoices, Field, ValidationInfo, field_validator
+from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
-from apps.core.contracts import Input, Output, PageInput, paged, wrapped
+from apps.core.contracts import Input, Output, PageInput, RestBody, paged, query_field, wrapped
 
 Kind = Literal["person", "company"]
 ClientStatus = Literal["active", "inactive"]
@@ -38,17 +38,8 @@ ClientStatusText = _checked_by_service(Client.Status.values, "active or inactive
 CaseStatusText = _checked_by_service(Case.Status.values, "open or closed.")
 
 
-class _RestBody(Input):
-    """A REST body: a field may be left out; only `NULLABLE` ones may be sent as null (to empty them)."""
-
+class _RestBody(RestBody):
     NULLABLE: ClassVar[frozenset[str]] = frozenset({"responsible_id"})
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _not_null(cls, value: Any, info: ValidationInfo) -> Any:
-        if value is None and info.field_name not in cls.NULLABLE:
-            raise ValueError("This field may not be null.")
-        return value
 
     # What the service gets: the fields the caller sent (a null empties the field).
     def service_kwargs(self) -> dict[str, Any]:
@@ -113,15 +104,8 @@ CaseResult = wrapped(CaseOut, "case")
 
 
 # --- input: clients ---------------------------------------------------------------------------
-def _query(description: str) -> Any:
-    # The REST query string has always said `?q=`; the tools say `query`.
-    return Field(
-        default=None, max_length=200, validation_alias=AliasChoices("query", "q"), description=description
-    )
-
-
 class ClientFilter(PageInput):
-    query: str | None = _query("Words in name, number, city …")
+    query: str | None = query_field("Words in name, number, city …")
     status: ClientStatus | None = Field(default=None, description="Only active or inactive clients.")
 
 
@@ -199,7 +183,7 @@ class ClientUpdateById(ClientUpdate):
 # --- input: cases -----------------------------------------------------------------------------
 class CaseFilter(PageInput):
     client_id: int | None = Field(default=None, description="Only this client's cases.")
-    query: str | None = _query("Words in reference or subject.")
+    query: str | None = query_field("Words in reference or subject.")
     status: CaseStatus | None = None
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
 
 
 class Input(BaseModel):
@@ -26,6 +26,36 @@ class Input(BaseModel):
 
 class Output(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class RestBody(Input):
+    """A REST write body: a field may be left out; only the `NULLABLE` ones may be sent as null
+    (to empty them). The tools' strict schemas send null for "unchanged", so they never use it."""
+
+    NULLABLE: ClassVar[frozenset[str]] = frozenset()
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _not_null(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None and info.field_name not in cls.NULLABLE:
+            raise ValueError("This field may not be null.")
+        return value
+
+
+def legacy_alias(name: str, legacy: str) -> AliasChoices:
+    """Accept a field under its older REST query name too (`?q=`, `?board=` …); documented and
+    sent by the tools under `name`."""
+    return AliasChoices(name, legacy)
+
+
+def query_field(description: str, *, max_length: int = 200) -> Any:
+    """The free-text search filter of a list operation (`query`, on REST also `?q=`)."""
+    return Field(
+        default=None,
+        max_length=max_length,
+        validation_alias=legacy_alias("query", "q"),
+        description=description,
+    )
 
 
 class PageInput(Input):

@@ -12,11 +12,11 @@ import datetime as dt
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import ClientRef
-from apps.core.contracts import Input, Output, PageInput, paged, wrapped
+from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
 from apps.documents.models import FOLDER_NAME_MAX, TITLE_MAX
 from apps.documents.services import MARKDOWN_MAX
 from apps.documents.sharing import MAX_EXPIRY_DAYS
@@ -152,29 +152,19 @@ FolderResult = wrapped(FolderOut, "folder")
 
 
 # --- input ------------------------------------------------------------------------------------
-def _also(name: str, legacy: str) -> AliasChoices:
-    """The REST query string has always used the short names (`?q=`, `?folder=`, `?client=`)."""
-    return AliasChoices(name, legacy)
-
-
 ClientIds = list[int]
 
 
 class DocumentFilter(PageInput):
-    query: str | None = Field(
-        default=None,
-        max_length=200,
-        validation_alias=_also("query", "q"),
-        description="Words in title, file name or text.",
-    )
+    query: str | None = query_field("Words in title, file name or text.")
     folder_id: int | None = Field(
         default=None,
-        validation_alias=_also("folder_id", "folder"),
+        validation_alias=legacy_alias("folder_id", "folder"),
         description="Only documents directly in this folder.",
     )
     client_id: int | None = Field(
         default=None,
-        validation_alias=_also("client_id", "client"),
+        validation_alias=legacy_alias("client_id", "client"),
         description="Only documents related to this client (Mandant).",
     )
     extraction_status: ExtractionStatus | None = Field(

@@ -13,10 +13,10 @@ import datetime as dt
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
 from apps.accounts.contracts import PersonRef
-from apps.core.contracts import Input, Output, PageInput, paged, wrapped
+from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
 from apps.notes import attachments
 from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, PAGE_HTML_MAX, PAGE_TITLE_MAX
 
@@ -160,15 +160,10 @@ class NoteFolderUpdate(Input):
 class NoteFilter(PageInput):
     folder_id: int | None = Field(
         default=None,
-        validation_alias=AliasChoices("folder_id", "folder"),
+        validation_alias=legacy_alias("folder_id", "folder"),
         description="Only notes in this folder.",
     )
-    query: str | None = Field(
-        default=None,
-        max_length=200,
-        validation_alias=AliasChoices("query", "q"),
-        description="Words in the note name or its pages.",
-    )
+    query: str | None = query_field("Words in the note name or its pages.")
 
 
 class NoteId(Input):

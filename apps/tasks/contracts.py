@@ -8,11 +8,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import ClientRef
-from apps.core.contracts import Input, Output, PageInput, paged, wrapped
+from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
 from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX
 
 Priority = Literal["low", "normal", "high", "urgent"]
@@ -107,35 +107,27 @@ BoardResult = wrapped(BoardOut, "board")
 
 
 # --- input ------------------------------------------------------------------------------------
-def _also(name: str, legacy: str) -> AliasChoices:
-    """The REST query string has always used the short names (`?board=`, `?q=`)."""
-    return AliasChoices(name, legacy)
-
-
 class TaskFilter(PageInput):
     board_id: int | None = Field(
-        default=None, validation_alias=_also("board_id", "board"), description="Only this board."
+        default=None, validation_alias=legacy_alias("board_id", "board"), description="Only this board."
     )
     status_id: int | None = Field(
-        default=None, validation_alias=_also("status_id", "status"), description="Only this status (column)."
+        default=None,
+        validation_alias=legacy_alias("status_id", "status"),
+        description="Only this status (column).",
     )
     status_key: str | None = Field(default=None, max_length=40, description="Only this status, by key.")
     category: Category | None = Field(default=None, description="Only statuses of this category.")
     unfinished: bool | None = Field(default=None, description="true: only tasks not done.")
     assignee_id: int | None = Field(
         default=None,
-        validation_alias=_also("assignee_id", "assignee"),
+        validation_alias=legacy_alias("assignee_id", "assignee"),
         description="Only tasks assigned to this person.",
     )
     due_from: dt.date | None = Field(default=None, description="Due on or after (YYYY-MM-DD).")
     due_to: dt.date | None = Field(default=None, description="Due on or before (YYYY-MM-DD).")
     client_id: int | None = Field(default=None, description="Only tasks of this client (Mandant).")
-    query: str | None = Field(
-        default=None,
-        max_length=200,
-        validation_alias=_also("query", "q"),
-        description="Words in title, description, origin or client name.",
-    )
+    query: str | None = query_field("Words in title, description, origin or client name.")
 
 
 class TaskCreate(Input):

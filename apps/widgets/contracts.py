@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field, WithJsonSchema, model_validator
 
-from apps.core.contracts import Input, Output, wrapped
+from apps.core.contracts import Input, Output, query_field, wrapped
 from apps.widgets.definitions import MAX_COLUMNS, MAX_SECTIONS, MAX_STATS, TYPES
 from apps.widgets.models import DESCRIPTION_MAX, SLUG_MAX, TITLE_MAX
 
@@ -84,12 +84,7 @@ WidgetResult = wrapped(WidgetOut, "widget")
 # --- input ------------------------------------------------------------------------------------
 class WidgetFilter(Input):
     dashboard_only: bool = Field(default=False, description="true: only widgets shown on the dashboard.")
-    query: str | None = Field(
-        default=None,
-        max_length=200,
-        validation_alias=AliasChoices("query", "q"),  # the REST query string has always said `?q=`
-        description="Words in title or description.",
-    )
+    query: str | None = query_field("Words in title or description.")
 
 
 class WidgetCreate(Input):
