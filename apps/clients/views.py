@@ -17,8 +17,9 @@ from apps.clients import page, services
 from apps.clients.forms import ClientForm
 from apps.clients.models import Client
 from apps.clients.records import client_record
+from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
-from apps.core.web import domain_errors, form_errors
+from apps.core.web import domain_errors, form_errors, querystring_without_page
 
 PAGE_SIZE = 50
 
@@ -31,22 +32,17 @@ def _people():
 def list_page(request):
     query = (request.GET.get("q") or "").strip()[:200] or None
     status = request.GET.get("status") if request.GET.get("status") in Client.Status.values else None
-    try:
-        page_number = max(1, int(request.GET.get("page", "1")))
-    except ValueError:
-        page_number = 1
+    page_number = web.page_number(request)
     clients, total = services.list_clients(
         request.principal, query=query, status=status, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE
     )
-    params = request.GET.copy()
-    params.pop("page", None)
     context = {
         "clients": clients,
         "total": total,
         "page": Paginator(range(total), PAGE_SIZE).get_page(page_number),
         "filters": request.GET,
         "statuses": Client.Status.choices,
-        "querystring": params.urlencode(),
+        "querystring": querystring_without_page(request),
     }
     return render(request, "clients/list.html", context)
 

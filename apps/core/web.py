@@ -103,3 +103,20 @@ def reported(request) -> Iterator[Outcome]:
     except DomainError as exc:
         messages.error(request, exc.message)
         outcome.failed, outcome.error = True, exc
+
+
+# A page number beyond this is no page anyone reaches; it would only overflow the offset.
+MAX_PAGE_NUMBER = 100_000
+
+
+def page_number(request) -> int:
+    """The `?page=` of a paginated list: 1 for anything missing, invalid or out of range."""
+    raw = request.GET.get("page", "1")
+    return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_PAGE_NUMBER else 1
+
+
+def querystring_without_page(request) -> str:
+    """The list's filters as a query string, for the pagination links."""
+    params = request.GET.copy()
+    params.pop("page", None)
+    return params.urlencode()

@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from apps.core import web
 from apps.core.errors import InvalidInput
-from apps.core.web import domain_errors, reported
+from apps.core.web import domain_errors, querystring_without_page, reported
 from apps.documents import folders, services, sharing, storage, workflow
 from apps.documents.errors import FileTooLarge
 from apps.documents.records import detailed_record, document_record
@@ -22,19 +23,6 @@ from apps.documents.responses import file_response
 
 PAGE_SIZE = 25
 PREVIEW_CHARS = 20_000
-
-
-def _page_number(request) -> int:
-    try:
-        return max(1, int(request.GET.get("page", "1")))
-    except ValueError:
-        return 1
-
-
-def _querystring_without_page(request) -> str:
-    params = request.GET.copy()
-    params.pop("page", None)
-    return params.urlencode()
 
 
 def _folder_url(folder_id) -> str:
@@ -50,7 +38,7 @@ def index(request):
     if folder_param.isdigit():
         folder = next((f for f in tree if f.pk == int(folder_param)), None)
     query = (request.GET.get("q") or "").strip()[:200] or None
-    page_number = _page_number(request)
+    page_number = web.page_number(request)
     documents, total = [], 0
     with reported(request):
         documents, total = services.list_documents(
@@ -68,7 +56,7 @@ def index(request):
         "total": total,
         "page": page,
         "query": query or "",
-        "querystring": _querystring_without_page(request),
+        "querystring": querystring_without_page(request),
         "max_upload_mb": storage.max_upload_bytes() // (1024 * 1024),
         "max_upload_bytes": storage.max_upload_bytes(),
     }

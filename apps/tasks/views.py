@@ -15,8 +15,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.clients.services import client_choices
+from apps.core import web
 from apps.core.errors import DomainError, InvalidInput
-from apps.core.web import domain_errors, form_errors, reported
+from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
 from apps.tasks import services
 from apps.tasks.forms import BoardForm, QuickAddForm, TaskEditForm
 from apps.tasks.models import Comment
@@ -68,10 +69,7 @@ def list_page(request):
     status_id = request.GET.get("status") or None
     client_id = request.GET.get("client") if (request.GET.get("client") or "").isdigit() else None
     unfinished = request.GET.get("open") == "1"
-    try:
-        page_number = max(1, int(request.GET.get("page", "1")))
-    except ValueError:
-        page_number = 1
+    page_number = web.page_number(request)
     try:
         tasks, total = services.list_tasks(
             principal,
@@ -96,18 +94,12 @@ def list_page(request):
         "statuses": services.list_statuses(),
         "people": _people(),
         "filters": request.GET,
-        "querystring": _querystring_without_page(request),
+        "querystring": querystring_without_page(request),
     }
     template = (
         "tasks/_list_rows.html" if request.htmx and request.htmx.target == "task-rows" else "tasks/list.html"
     )
     return render(request, template, context)
-
-
-def _querystring_without_page(request) -> str:
-    params = request.GET.copy()
-    params.pop("page", None)
-    return params.urlencode()
 
 
 @login_required

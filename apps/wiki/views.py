@@ -11,8 +11,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
-from apps.core.web import domain_errors, form_errors, reported
+from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
 from apps.wiki import proposals, services
 from apps.wiki.diff import diff_lines
 from apps.wiki.forms import PageForm, RejectForm
@@ -22,18 +23,11 @@ from apps.wiki.records import snippet_html
 PAGE_SIZE = 25
 
 
-def _page_number(request) -> int:
-    try:
-        return max(1, int(request.GET.get("page", "1")))
-    except ValueError:
-        return 1
-
-
 @login_required
 def index(request):
     principal = request.principal
     query = (request.GET.get("q") or "").strip()[:200]
-    number = _page_number(request)
+    number = web.page_number(request)
     offset = (number - 1) * PAGE_SIZE
     pages, total = [], 0
     with reported(request):
@@ -43,14 +37,12 @@ def index(request):
                 p.snippet_html = snippet_html(p.snippet)
         else:
             pages, total = services.list_pages(principal, limit=PAGE_SIZE, offset=offset)
-    params = request.GET.copy()
-    params.pop("page", None)
     context = {
         "pages": pages,
         "total": total,
         "query": query,
         "page_obj": Paginator(range(total), PAGE_SIZE).get_page(number),
-        "querystring": params.urlencode(),
+        "querystring": querystring_without_page(request),
         "pending": proposals.pending_count(),
     }
     partial = request.htmx and request.htmx.target == "wiki-results"
