@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 
 from apps.core.errors import DomainError
@@ -57,14 +56,22 @@ class _Refused(Exception):
 
 
 class ServiceAdmin(admin.ModelAdmin):
-    """Subclasses implement `service_save(request, obj, form, change) -> obj` and, when rows may
-    be deleted, `service_delete(request, obj)`; `request.principal` is the acting admin."""
+    """Subclasses define `service_save(request, obj, form, change) -> obj` where rows may be
+    added or changed here, and `service_delete(request, obj)` where they may be deleted;
+    `request.principal` is the acting admin. What a subclass does not define, the admin does
+    not offer."""
 
-    def service_save(self, request, obj, form, change):
-        raise NotImplementedError
+    def _serves(self, name: str) -> bool:
+        return callable(getattr(self, name, None))
 
-    def service_delete(self, request, obj) -> None:
-        raise PermissionDenied
+    def has_add_permission(self, request) -> bool:
+        return self._serves("service_save") and super().has_add_permission(request)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return self._serves("service_save") and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return self._serves("service_delete") and super().has_delete_permission(request, obj)
 
     def save_model(self, request, obj, form, change):
         try:
