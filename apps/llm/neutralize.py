@@ -21,44 +21,128 @@ Instance setting `agent_neutralization`: "on" (default) or "off"; a run with
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import hashlib
+import hmac
 import json
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from apps.core import plugins
 from apps.core.services import get_setting
+from apps.llm import rules
 
 SETTING = "agent_neutralization"
 PERSONAL_TERMS = "llm.personal_terms"  # the extension point each app with personal data fills
+SENSITIVE_REFS = "llm.sensitive_refs"  # which refs ("document:12") belong to a source that demands it
+REQUIRED_TERMS = "llm.required_terms"  # literals of such sources (a flagged client's name …)
 MIN_NAME_LENGTH = 3
 MEMO_SIZE = 10_000
 # A placeholder that may still be growing at the end of a streamed chunk: hold it back.
 _PARTIAL = re.compile(r"\[[A-Z_]{0,14}\d{0,5}$")
 _PLACEHOLDER = re.compile(r"\[([A-Z][A-Z_]*?)_(\d+)\]")
 
-EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])")
-IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])")
-# Steuernummer: state formats (12/345/67890, 123/456/78901) and the 13-digit federal form.
-STEUERNUMMER = re.compile(r"(?<![\d/])(?:\d{2,3}/\d{3,4}/\d{4,5}|\d{13})(?![\d/])")
-# Steuer-ID: 11 digits, first not 0, optionally grouped 2-3-3-3.
-STEUER_ID = re.compile(r"(?<!\d)(?<!\d[.,])(?:[1-9]\d{10}|[1-9]\d \d{3} \d{3} \d{3})(?!\d|[.,]\d)")
-PHONE = re.compile(
-    r"(?<![\w/])(?<!\d[.,])(?:\+\d{1,3}[ ]?(?:\(0\)[ ]?)?|0)\d{1,5}(?:[ /-]?\d{2,}){1,5}(?![\w/]|[.,]\d)"
-)
-MIN_PHONE_DIGITS = 7
+EMAIL, IBAN, PHONE = rules.EMAIL, rules.IBAN, rules.PHONE
+STEUERNUMMER, STEUER_ID, MIN_PHONE_DIGITS = rules.STEUERNUMMER, rules.STEUER_ID, rules.MIN_PHONE_DIGITS
 
-KINDS = ("MANDANT", "PERSON", "EMAIL", "TELEFON", "IBAN", "STEUER_ID", "STEUERNUMMER")
+KINDS = ("MANDANT", "PERSON", *rules.KINDS)
+_RANK = {kind: i for i, kind in enumerate(KINDS)}
+_LEARNED = len(KINDS)  # names the rule pass found, met again alone: after every other kind
+
+
+# --- what demands neutralization ----------------------------------------------------------------
+@dataclass
+class Demands:
+    """The sources that demanded neutralization while a run (or one model call) was prepared.
+    Code that reads a source marked "neutralize always" calls `demand(...)`; the gate of that
+    run then neutralizes, whatever the instance setting says. `memo` caches the apps' lookups
+    (which clients are marked …) for the scope."""
+
+    sources: set[str] = field(default_factory=set)
+    memo: dict[str, Any] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def cached(self, key: str, load: Callable[[], Any]) -> Any:
+        with self.lock:
+            if key not in self.memo:
+                self.memo[key] = load()
+            return self.memo[key]
+
+
+_DEMANDS: contextvars.ContextVar[Demands | None] = contextvars.ContextVar("llm_demands", default=None)
+
+
+@contextlib.contextmanager
+def tracking(demands: Demands | None = None) -> Iterator[Demands]:
+    """Collect what the code inside reads (see `Demands`); nested scopes share the outer one."""
+    outer = _DEMANDS.get()
+    demands = demands or outer or Demands()
+    token = _DEMANDS.set(demands)
+    try:
+        yield demands
+    finally:
+        _DEMANDS.reset(token)
+
+
+def tracked(demands: Demands, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args)` inside `demands` (for a worker thread, which starts without the caller's)."""
+    with tracking(demands):
+        return fn(*args, **kwargs)
+
+
+def current() -> Demands | None:
+    return _DEMANDS.get()
+
+
+def demand(source: str) -> None:
+    """A source marked "neutralize always" was read (no-op outside a tracking scope)."""
+    demands = _DEMANDS.get()
+    if demands is not None:
+        with demands.lock:
+            demands.sources.add(source)
+
+
+def requires(refs: Iterable[str]) -> list[str]:
+    """Those of `refs` ("document:12", "client:3") whose source demands neutralization, as the
+    owning apps answer through `llm.sensitive_refs`."""
+    refs = [str(r) for r in refs if r]
+    if not refs:
+        return []
+    found: list[str] = []
+    for provider in plugins.contributions(SENSITIVE_REFS):
+        found.extend(str(r) for r in provider(refs))
+    return sorted(set(found))
+
+
+def touch(refs: Iterable[str]) -> list[str]:
+    """Data of `refs` is about to reach a model: demand neutralization for the sensitive ones.
+    Costs nothing outside a tracking scope."""
+    if _DEMANDS.get() is None:
+        return []
+    found = requires(refs)
+    for ref in found:
+        demand(ref)
+    return found
+
+
+def setting_on() -> bool:
+    value = get_setting(SETTING, "on")
+    if isinstance(value, dict):  # {"mode": "off"} as edited in the admin
+        value = value.get("mode", "on")
+    return str(value).strip().lower() not in ("off", "false", "0", "no")
 
 
 def enabled_for(run: Any | None) -> bool:
     if run is not None and getattr(run, "require_neutralization", False):
         return True
-    value = get_setting(SETTING, "on")
-    if isinstance(value, dict):  # {"mode": "off"} as edited in the admin
-        value = value.get("mode", "on")
-    return str(value).strip().lower() not in ("off", "false", "0", "no")
+    demands = _DEMANDS.get()
+    if demands is not None and demands.sources:
+        return True
+    return setting_on()
 
 
 def office_names() -> list[tuple[str, str]]:
@@ -69,27 +153,91 @@ def office_names() -> list[tuple[str, str]]:
     for provider in plugins.contributions(PERSONAL_TERMS):
         found.extend((str(kind), str(value).strip()) for kind, value in provider() if value)
     found = [(k, v) for k, v in found if len(v) >= MIN_NAME_LENGTH]
-    rank = {kind: i for i, kind in enumerate(KINDS)}
-    return sorted(found, key=lambda pair: rank.get(pair[0].rstrip("~"), len(KINDS)))
+    return sorted(found, key=lambda pair: _RANK.get(pair[0].rstrip("~"), len(KINDS)))
+
+
+def required_terms() -> list[str]:
+    """Literals of the sources marked "neutralize always" (`llm.required_terms`)."""
+    found: list[str] = []
+    for provider in plugins.contributions(REQUIRED_TERMS):
+        found.extend(str(v).strip() for v in provider() if v and len(str(v).strip()) >= MIN_NAME_LENGTH)
+    return found
 
 
 class Gate:
-    """Placeholders for one run. Thread-safe: MoA reference calls share one gate."""
+    """Placeholders for one run. Thread-safe: MoA reference calls share one gate.
 
-    def __init__(self, literals: Iterable[tuple[str, str]] = (), *, active: bool = True) -> None:
+    An inactive gate (instance setting off) still watches: when a text it would send names a
+    source marked "neutralize always" (`required_terms`), or `escalate()` finds a demand in the
+    current tracking scope, it turns itself on (`demanded_by` says why) before anything leaves.
+    `stable` gates (embeddings) derive each placeholder from the value with the server's secret,
+    so the same name gets the same placeholder in every request and nothing needs restoring."""
+
+    def __init__(
+        self,
+        literals: Iterable[tuple[str, str]] = (),
+        *,
+        active: bool = True,
+        stable: bool = False,
+        standby: Callable[[], Iterable[tuple[str, str]]] | None = None,
+        watch: Iterable[str] = (),
+    ) -> None:
         self.active = active
+        self.stable = stable
+        self.demanded_by: tuple[str, ...] = ()
         self._lock = threading.Lock()
         self._by_value: dict[str, str] = {}  # normalized value → placeholder
         self._by_placeholder: dict[str, str] = {}  # placeholder → original value
         self._counters: dict[str, int] = {}
         self._memo: dict[str, str] = {}
-        self._literal_kind, self._exact_kind, self._names, self._surnames = _compiled(tuple(literals))
+        self._learned: dict[str, str] = {}  # names the rule pass found → their kind
+        self._learned_re: tuple[frozenset, re.Pattern | None] = (frozenset(), None)
+        self._standby = standby
+        watch = sorted({w for w in watch if w}, key=len, reverse=True)
+        self._watch = _alternation(dict.fromkeys(watch, ""), re.IGNORECASE) if watch else None
+        self._literal_kind, self._exact_kind, self._names, self._surnames = _compiled(
+            tuple(literals) if active else ()
+        )
 
     @classmethod
     def for_run(cls, run: Any | None = None) -> Gate:
-        if not enabled_for(run):
-            return cls(active=False)
-        return cls(office_names())
+        if enabled_for(run):
+            return cls(office_names())
+        return cls(active=False, standby=office_names, watch=required_terms())
+
+    @classmethod
+    def for_embeddings(cls, *, required: bool = False) -> Gate:
+        """The gate for texts sent to a remote embeddings provider: stable placeholders."""
+        if required or enabled_for(None):
+            return cls(office_names(), stable=True)
+        return cls(active=False, stable=True, standby=office_names, watch=required_terms())
+
+    def activate(self, reasons: Iterable[str]) -> bool:
+        """Turn an inactive gate on (a source demands it); True when it changed."""
+        with self._lock:
+            self.demanded_by = tuple(sorted({*self.demanded_by, *reasons}))
+            if self.active:
+                return False
+            literals = tuple(self._standby()) if self._standby is not None else tuple(office_names())
+            self._literal_kind, self._exact_kind, self._names, self._surnames = _compiled(literals)
+            self._memo.clear()
+            self.active = True
+            return True
+
+    def escalate(self) -> bool:
+        """Activate when the current tracking scope holds a demand."""
+        demands = _DEMANDS.get()
+        if demands is None or not demands.sources:
+            return False
+        with demands.lock:
+            sources = tuple(demands.sources)
+        if self.active and set(sources) <= set(self.demanded_by):
+            return False
+        return self.activate(sources)
+
+    def _watched(self, text: str) -> None:
+        if not self.active and self._watch is not None and text and self._watch.search(text):
+            self.activate(["text:required_term"])
 
     @property
     def replacements(self) -> dict[str, str]:
@@ -97,7 +245,11 @@ class Gate:
 
     # --- outgoing ---------------------------------------------------------------------------
     def _placeholder(self, kind: str, value: str) -> str:
-        key = f"{kind}:{_normal(kind, value)}"
+        normal = _normal(kind, value)
+        if self.stable:
+            digest = hmac.new(_secret(), f"{kind}:{normal}".encode(), hashlib.sha256).hexdigest()
+            return f"[{kind}_{digest[:8]}]"
+        key = f"{kind}:{normal}"
         with self._lock:
             found = self._by_value.get(key)
             if found is None:
@@ -110,7 +262,10 @@ class Gate:
     def text(self, text: str) -> str:
         """Placeholders are stable per gate, so a text seen before (the transcript is re-sent
         every round) is answered from a memo."""
-        if not self.active or not text:
+        if not text:
+            return text
+        self._watched(text)
+        if not self.active:
             return text
         done = self._memo.get(text)
         if done is None:
@@ -119,32 +274,65 @@ class Gate:
                 self._memo[text] = done
         return done
 
-    def _neutralize(self, text: str) -> str:
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """The non-overlapping `(start, end, kind)` spans this gate replaces in `text`: the
+        office's names, then the rule pass; a name the rule pass found is also found alone."""
+        found: list[tuple[int, int, int, str]] = []
         if self._names is not None:
-            text = self._names.sub(
-                lambda m: self._placeholder(self._literal_kind[m.group(0).casefold()], m.group(0)), text
-            )
+            for m in self._names.finditer(text):
+                kind = self._literal_kind[m.group(0).casefold()]
+                found.append((m.start(), m.end(), _RANK.get(kind, 0), kind))
         if self._surnames is not None:
-            text = self._surnames.sub(
-                lambda m: self._placeholder(self._exact_kind[m.group(0)], m.group(0)), text
-            )
-        text = EMAIL.sub(lambda m: self._placeholder("EMAIL", m.group(0)), text)
-        text = IBAN.sub(lambda m: self._iban(m), text)
-        text = STEUERNUMMER.sub(lambda m: self._placeholder("STEUERNUMMER", m.group(0)), text)
-        text = STEUER_ID.sub(lambda m: self._placeholder("STEUER_ID", m.group(0)), text)
-        return PHONE.sub(self._phone, text)
+            for m in self._surnames.finditer(text):
+                kind = self._exact_kind[m.group(0)]
+                found.append((m.start(), m.end(), _RANK.get(kind, 1), kind))
+        new: dict[str, str] = {}
+        for start, end, kind in rules.find(text):
+            found.append((start, end, _RANK[kind], kind))
+            if kind in ("NAME", "GEBURTSNAME"):
+                for literal in rules.names_in(text[start:end]):
+                    new.setdefault(literal, "NAME")
+        if new:
+            with self._lock:
+                for literal, kind in new.items():
+                    self._learned.setdefault(literal, kind)
+        learned = self._learned_pattern()
+        if learned is not None:
+            for m in learned.finditer(text):
+                found.append((m.start(), m.end(), _LEARNED, self._learned.get(m.group(0), "NAME")))
+        found.sort(key=lambda s: (s[0], -(s[1] - s[0]), s[2]))
+        merged: list[tuple[int, int, str]] = []
+        end_of_last = -1
+        for start, end, _rank, kind in found:
+            if start >= end_of_last:
+                merged.append((start, end, kind))
+                end_of_last = end
+        return merged
 
-    def _iban(self, m: re.Match) -> str:
-        raw = m.group(0)
-        return self._placeholder("IBAN", raw) if len(raw.replace(" ", "")) >= 15 else raw
+    def _learned_pattern(self) -> re.Pattern | None:
+        with self._lock:
+            key = frozenset(self._learned)
+            if key != self._learned_re[0]:
+                self._learned_re = (key, _alternation(dict.fromkeys(key, ""), 0))
+            return self._learned_re[1]
 
-    def _phone(self, m: re.Match) -> str:
-        raw = m.group(0)
-        digits = sum(c.isdigit() for c in raw)
-        return self._placeholder("TELEFON", raw) if digits >= MIN_PHONE_DIGITS else raw
+    def _neutralize(self, text: str) -> str:
+        out: list[str] = []
+        pos = 0
+        for start, end, kind in self.spans(text):
+            out.append(text[pos:start])
+            out.append(self._placeholder(kind, text[start:end]))
+            pos = end
+        out.append(text[pos:])
+        return "".join(out)
 
     def messages(self, messages: list[dict]) -> list[dict]:
         """A neutralized copy of chat-completions messages (text, multi-part text, tool calls)."""
+        if not self.active and self._watch is not None:
+            for m in messages:
+                self._watched(json.dumps(m.get("content"), ensure_ascii=False))
+                for c in m.get("tool_calls") or []:
+                    self._watched(str((c.get("function") or {}).get("arguments", "")))
         if not self.active:
             return messages
         out = []
@@ -272,6 +460,12 @@ def _walk(data: Any, fn: Callable[[str], str]) -> Any:
 
 
 def _normal(kind: str, value: str) -> str:
-    if kind in ("TELEFON", "IBAN", "STEUER_ID", "STEUERNUMMER"):
+    if kind in ("TELEFON", "IBAN", "BIC", "USTID", "STEUER_ID", "STEUERNUMMER"):
         return re.sub(r"[\s/()+-]", "", value)
-    return value.casefold()
+    return " ".join(value.casefold().split())
+
+
+def _secret() -> bytes:
+    from django.conf import settings
+
+    return hashlib.sha256(("neutralize:" + str(settings.SECRET_KEY)).encode()).digest()
