@@ -7,6 +7,7 @@ class ApiKeysConfig(DomainApp):
     name = "apps.apikeys"
     verbose_name = _("API keys")
     api_tag = "auth"
+    extends = {"core.error_codes": ["apps.apikeys.errors.DRF_CODES"]}
 
     def ready(self) -> None:
         from apps.apikeys import schema  # noqa: F401  (registers the OpenAPI security schemes)

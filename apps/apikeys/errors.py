@@ -113,3 +113,13 @@ class RevokedDeviceToken(CredentialError):
 class InactiveTokenOwner(CredentialError):
     code = "device_token_owner_inactive"
     default_message = _("The account this device token belongs to is deactivated.")
+
+
+# Codes DRF itself answers with for this app's checks (no exception class here), for the catalog.
+DRF_CODES = {
+    "throttled": (
+        "apikeys",
+        "Too many requests with one API key within the rate's window (`CLAPILOT_API_KEY_RATE`) or too "
+        "many failed logins (`CLAPILOT_LOGIN_RATE`): 429, wait `Retry-After` seconds.",
+    ),
+}

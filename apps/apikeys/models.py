@@ -138,3 +138,22 @@ class DeviceToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+
+class RateWindow(models.Model):
+    """The current rate-limit window of one API key: when it started and how many requests it
+    has seen. Counted by one atomic upsert per request (`services.count_api_request`), so
+    parallel requests with the same key can never overwrite each other's count."""
+
+    api_key = models.OneToOneField(
+        ApiKey, on_delete=models.CASCADE, primary_key=True, related_name="+", verbose_name=_("API key")
+    )
+    started_at = models.DateTimeField(_("window started"))
+    hits = models.PositiveIntegerField(_("requests in the window"))
+
+    class Meta:
+        verbose_name = _("rate-limit window")
+        verbose_name_plural = _("rate-limit windows")
+
+    def __str__(self) -> str:
+        return f"{self.api_key_id}: {self.hits} since {self.started_at:%H:%M:%S}"

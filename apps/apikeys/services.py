@@ -8,6 +8,7 @@ once, as the second element of the tuple a create/issue function returns.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 import logging
@@ -17,13 +18,13 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.apikeys import errors
-from apps.apikeys.models import ApiKey, DeviceToken, Scope
+from apps.apikeys.models import ApiKey, DeviceToken, RateWindow, Scope
 
 if TYPE_CHECKING:
     from apps.accounts.models import User
@@ -219,6 +220,33 @@ def authenticate_api_key(raw: str) -> ApiKey:
         raise errors.InactiveKeyOwner()
     _touch(ApiKey, key)
     return key
+
+
+# One statement per request: the row is created, or its window restarted, or its count raised,
+# under the row lock PostgreSQL takes for the upsert, so no two requests read the same count.
+# (In SET every column still names the row's value before this statement.)
+_COUNT_SQL = f"""
+INSERT INTO {RateWindow._meta.db_table} AS w (api_key_id, started_at, hits) VALUES (%(key)s, %(now)s, 1)
+ON CONFLICT (api_key_id) DO UPDATE SET
+    started_at = CASE WHEN w.started_at <= %(expired)s THEN EXCLUDED.started_at ELSE w.started_at END,
+    hits = CASE WHEN w.started_at <= %(expired)s THEN 1 ELSE w.hits + 1 END
+RETURNING hits, started_at
+"""  # noqa: S608 (the table name is the model's own; every value is a parameter)
+
+
+def count_api_request(key: ApiKey, *, period: float, now: float) -> tuple[int, float]:
+    """Count one request of `key` in its current window of `period` seconds (a window starts with
+    the first request after the previous one ended). Returns the requests counted in the window,
+    this one included, and the window's start (both epoch seconds)."""
+    params = {
+        "key": key.pk,
+        "now": dt.datetime.fromtimestamp(now, tz=dt.UTC),
+        "expired": dt.datetime.fromtimestamp(now - period, tz=dt.UTC),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_COUNT_SQL, params)
+        hits, started_at = cursor.fetchone()
+    return hits, started_at.timestamp()
 
 
 # --- device tokens ---------------------------------------------------------------------------

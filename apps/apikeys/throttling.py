@@ -1,21 +1,25 @@
-"""Rate limits backed by Django's cache (Redis with REDIS_URL, else the database cache).
+"""Rate limits.
 
-* `ApiKeyRateThrottle` (scope `api_key`, rate `CLAPILOT_API_KEY_RATE`): per API key, keyed by
-  its public prefix; requests not made with an API key are not counted.
+* `ApiKeyRateThrottle` (scope `api_key`, rate `CLAPILOT_API_KEY_RATE`): per API key, counted
+  atomically in the database (`RateWindow`); requests not made with an API key are not counted.
 * `LoginFailureThrottle` (scope `login`, rate `CLAPILOT_LOGIN_RATE`): failed password logins per
-  client IP + e-mail. Only failures are counted, so a member typing correctly is never slowed down.
+  client IP + e-mail, in Django's cache (Redis with REDIS_URL, else the database cache). Only
+  failures are counted, so a member typing correctly is never slowed down.
 
-Both answer 429 with `Retry-After` through DRF's `Throttled`.
+Both answer 429 with `Retry-After` through DRF's `Throttled` (code `throttled`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
+import time
 
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
+from apps.apikeys import services
 from apps.apikeys.models import ApiKey
 
 
@@ -29,13 +33,35 @@ class _LiveRateMixin:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
 
-class ApiKeyRateThrottle(_LiveRateMixin, SimpleRateThrottle):
-    scope = "api_key"
+def _now() -> float:
+    return time.time()
 
-    def get_cache_key(self, request: Request, view) -> str | None:
-        if not isinstance(request.auth, ApiKey):
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": request.auth.prefix}
+
+class ApiKeyRateThrottle(_LiveRateMixin, BaseThrottle):
+    """At most N requests per key in a window of the rate's period, the window starting with the
+    key's first request after the last one ended. The count is one atomic upsert in the database
+    (`services.count_api_request`), shared by every process and thread: DRF's cache-based history
+    (read, append, write back) lost most updates when one key's requests ran in parallel."""
+
+    scope = "api_key"
+    parse_rate = SimpleRateThrottle.parse_rate
+
+    def allow_request(self, request: Request, view) -> bool:
+        self.retry_after: int | None = None
+        key = request.auth
+        rate = self.get_rate()
+        if not isinstance(key, ApiKey) or rate is None:
+            return True
+        limit, period = self.parse_rate(rate)
+        now = _now()
+        hits, started_at = services.count_api_request(key, period=period, now=now)
+        if hits <= limit:
+            return True
+        self.retry_after = max(1, math.ceil(started_at + period - now))
+        return False
+
+    def wait(self) -> float | None:
+        return self.retry_after
 
 
 class LoginFailureThrottle(_LiveRateMixin, SimpleRateThrottle):
