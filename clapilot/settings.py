@@ -138,14 +138,30 @@ else:
     # consumer of these settings (channel layer, broker URL) looks for it.
     if not _default_db.get("HOST") and "host" in _default_db.get("OPTIONS", {}):
         _default_db["HOST"] = _default_db["OPTIONS"].pop("host")
+# One psycopg connection pool per process (Django's OPTIONS["pool"]). Under ASGI every request
+# runs its sync view in a thread of its own: persistent per-thread connections (CONN_MAX_AGE > 0)
+# let 10-20 concurrent clients exhaust PostgreSQL's max_connections. The pool bounds a process's
+# sessions (a request waits up to CLAPILOT_DB_POOL_TIMEOUT seconds for a free one); Django closes
+# a request's connection back into it (CONN_MAX_AGE must be 0 with a pool). The budget for all
+# processes is in .env.example. CLAPILOT_DB_POOL_SIZE=0: no pool (e.g. behind PgBouncer).
+CLAPILOT_DB_POOL_SIZE = env.int("CLAPILOT_DB_POOL_SIZE", default=20)
+_db_options = dict(_default_db.get("OPTIONS", {}))
+if CLAPILOT_DB_POOL_SIZE > 0:
+    _db_options["pool"] = {
+        "min_size": 1,
+        "max_size": CLAPILOT_DB_POOL_SIZE,
+        "timeout": env.float("CLAPILOT_DB_POOL_TIMEOUT", default=20.0),
+        "max_idle": 300,
+        "name": "clapilot",
+    }
 _default_db.update(
     {
-        "CONN_MAX_AGE": env.int("CONN_MAX_AGE", default=60),
+        "CONN_MAX_AGE": 0 if CLAPILOT_DB_POOL_SIZE > 0 else env.int("CONN_MAX_AGE", default=0),
         "CONN_HEALTH_CHECKS": True,
         "ATOMIC_REQUESTS": False,
         "AUTOCOMMIT": True,
         "TIME_ZONE": None,
-        "OPTIONS": _default_db.get("OPTIONS", {}),
+        "OPTIONS": _db_options,
         "TEST": {"NAME": env.str("CLAPILOT_TEST_DATABASE", default="test_clapilot")},
     }
 )
@@ -154,8 +170,14 @@ _default_db.setdefault("PORT", "")
 DATABASES = {
     "default": _default_db,
     # channels-postgres removes group members through this alias; without it every group_discard
-    # fails and dead memberships pile up. Same database; tests mirror the default one.
-    "channels_postgres": {**_default_db, "TEST": {"MIRROR": "default"}},
+    # fails and dead memberships pile up. Same database; tests mirror the default one. No pool of
+    # its own: its async ORM calls run in a thread that never hands a connection back.
+    "channels_postgres": {
+        **_default_db,
+        "CONN_MAX_AGE": 0,
+        "OPTIONS": {k: v for k, v in _db_options.items() if k != "pool"},
+        "TEST": {"MIRROR": "default"},
+    },
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -234,12 +256,15 @@ else:
     # silently returns None (see DESIGN §2).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_postgres.core.PostgresChannelLayer",
+            "BACKEND": "apps.core.pglayer.PostgresChannelLayer",  # see there: one LISTEN per loop
             "CONFIG": {**DATABASES["default"], "PSYCOPG_OPTIONS": {"min_size": 1, "max_size": 4}},
         }
     }
 # kombu's SQLAlchemy transport hands its options to create_engine(): keep them engine options.
-CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+# Its engine (one per process) holds at most 5 sessions instead of SQLAlchemy's default 15.
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = (
+    {} if REDIS_URL else {"pool_size": 2, "max_overflow": 3, "pool_pre_ping": True, "pool_recycle": 300}
+)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
