@@ -277,6 +277,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CLAPILOT_HEARTBEAT_SECONDS = env.int("CLAPILOT_HEARTBEAT_SECONDS", default=15)
 # UI mutation events are kept this many days for replay (a daily job prunes older ones).
 CLAPILOT_MUTATION_RETENTION_DAYS = env.int("CLAPILOT_MUTATION_RETENTION_DAYS", default=7)
+# /healthz reuses its checks' result this long: a probe storm runs them once per interval.
+CLAPILOT_HEALTH_CACHE_SECONDS = env.float("CLAPILOT_HEALTH_CACHE_SECONDS", default=2.0)
 
 # Largest accepted body of POST /api/v1/tools/execute (413 above it).
 CLAPILOT_TOOL_PAYLOAD_MAX_BYTES = env.int("CLAPILOT_TOOL_PAYLOAD_MAX_BYTES", default=256 * 1024)

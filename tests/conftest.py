@@ -112,6 +112,16 @@ def private_celery_queue():
 
 
 @pytest.fixture(autouse=True)
+def fresh_health_report():
+    """/healthz reuses its result for a second or two; each test probes the state it set up."""
+    from apps.core import health
+
+    health.forget()
+    yield
+    health.forget()
+
+
+@pytest.fixture(autouse=True)
 def close_streamed_responses(monkeypatch):
     """A streamed response (a file download) is closed by the server once it is sent; Django's
     test client closes it only when the test reads it to the end. Close what a test left unread,

@@ -111,3 +111,61 @@ def live_daphne(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+class OwnRedis:
+    """A redis-server of this test alone, on a free loopback port, without persistence; `stop()`
+    and `start()` again on the same port (the machine's own Redis is never touched)."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.workdir = workdir
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 10) -> None:
+        self.process = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            cwd=self.workdir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+        def answering() -> bool:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {self.process.returncode}")
+            with socket.socket() as sock:
+                return sock.connect_ex(("127.0.0.1", self.port)) == 0
+
+        if not wait_for(answering, timeout=timeout):
+            raise RuntimeError(f"redis-server did not start on port {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+@contextmanager
+def own_redis(workdir: Path) -> Iterator[OwnRedis]:
+    server = OwnRedis(workdir)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,11 +1,17 @@
-"""Checks behind /healthz. Each returns (ok, detail) and never raises."""
+"""Checks behind /healthz. Each returns (ok, detail) and never raises.
+
+A probe storm must not become a connection storm: one thread per process runs the checks while
+the others wait for its result, and a result is reused for CLAPILOT_HEALTH_CACHE_SECONDS.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 import uuid
+import weakref
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
@@ -14,6 +20,8 @@ from django.db import connection
 from apps.core.services import heartbeat_age_seconds
 
 logger = logging.getLogger(__name__)
+
+CHANNEL_LAYER_TIMEOUT = 3.0
 
 
 def _timed(check):
@@ -65,8 +73,14 @@ def broker() -> str:
     return _broker_connection.transport.driver_type
 
 
+# One probe channel per event loop and layer (daphne has one loop): a new channel per probe would
+# leave a queue, and with channels-postgres an advisory lock, behind for every probe.
+_probe_channels: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 @_timed
 def channel_layer() -> str:
+    """A message sent to this process's own channel comes back (send and receive both work)."""
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
@@ -74,12 +88,17 @@ def channel_layer() -> str:
         raise RuntimeError("no channel layer configured")
 
     async def round_trip() -> None:
-        name = await layer.new_channel()
+        loop = asyncio.get_running_loop()
+        known = _probe_channels.setdefault(loop, {})
+        name = known.get(id(layer))
+        if name is None:
+            name = known[id(layer)] = await layer.new_channel(prefix="health")
         token = uuid.uuid4().hex
         await layer.send(name, {"type": "health.ping", "token": token})
-        message = await asyncio.wait_for(layer.receive(name), timeout=3)
-        if message.get("token") != token:
-            raise RuntimeError("channel layer returned a foreign message")
+        async with asyncio.timeout(CHANNEL_LAYER_TIMEOUT):
+            # A reply to an earlier probe that timed out may still be queued: skip it.
+            while (await layer.receive(name)).get("token") != token:
+                pass
 
     async_to_sync(round_trip)()
     return type(layer).__name__
@@ -95,11 +114,41 @@ def heartbeat() -> str:
     return f"{age:.0f}s ago"
 
 
-def report() -> dict:
+def _run_checks() -> dict:
     checks = {
         "database": database(),
         "broker": broker(),
         "channel_layer": channel_layer(),
         "heartbeat": heartbeat(),
     }
-    return {"ok": all(c["ok"] for c in checks.values()), "checks": checks}
+    failing = [name for name, check in checks.items() if not check["ok"]]
+    return {
+        "ok": not failing,
+        "status": "degraded" if failing else "ok",
+        "failing": failing,
+        "checks": checks,
+    }
+
+
+_lock = threading.Lock()
+_last: tuple[float, dict] | None = None
+
+
+def report() -> dict:
+    """The checks' result, at most CLAPILOT_HEALTH_CACHE_SECONDS old; concurrent callers share
+    one run."""
+    global _last
+    max_age = settings.CLAPILOT_HEALTH_CACHE_SECONDS
+    with _lock:
+        if _last is not None and time.monotonic() - _last[0] < max_age:
+            return _last[1]
+        result = _run_checks()
+        _last = (time.monotonic(), result)
+        return result
+
+
+def forget() -> None:
+    """Drop the cached result (tests change the state between probes)."""
+    global _last
+    with _lock:
+        _last = None
