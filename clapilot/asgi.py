@@ -2,10 +2,15 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clapilot.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)  # what get_asgi_application() does before building its handler
+
+from apps.core.bodies import BodyMeasuringASGIHandler  # noqa: E402
+
+# Django's ASGIHandler, with CONTENT_LENGTH and the body limit taken from the bytes received.
+django_asgi_app = BodyMeasuringASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -76,6 +76,13 @@ class TooLarge(DomainError):
     http_status = 413
 
 
+class PayloadTooLarge(TooLarge):
+    """A request body over its endpoint's limit, counted in bytes received (also when chunked):
+    DATA_UPLOAD_MAX_MEMORY_SIZE, the tool execute endpoint's CLAPILOT_TOOL_PAYLOAD_MAX_BYTES."""
+
+    code = "payload_too_large"
+
+
 class Unavailable(DomainError):
     """A peer (model provider, embeddings service …) failed; the request itself was fine."""
 

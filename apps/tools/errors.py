@@ -37,11 +37,8 @@ ENVELOPE_CODES = {
     "CLAPILOT_TOOL_EXECUTION_FAILED": ("tools", "A tool failed unexpectedly (logged with a traceback)."),
     "CLAPILOT_TOOL_OUTPUT_SERIALIZATION_FAILED": ("tools", "A tool's output could not be serialized."),
     "CLAPILOT_NO_USER_CONTEXT": ("tools", "The tool needs a signed-in person, and the call has none."),
-    # `POST /api/v1/tools/execute` answers its own request errors in the same envelope.
-    "payload_too_large": (
-        "tools",
-        "The execute request is larger than CLAPILOT_TOOL_PAYLOAD_MAX_BYTES (413).",
-    ),
+    # `POST /api/v1/tools/execute` answers its own request errors in the same envelope (and
+    # `payload_too_large`, declared in apps.core.errors).
     "invalid_json": ("tools", "The execute request's body is not valid JSON (400)."),
     "idempotency_key_reused": ("tools", "The idempotency key was already used for another call (409)."),
     "idempotency_in_progress": ("tools", "The first call with this idempotency key is still running (409)."),
