@@ -146,6 +146,33 @@ def publish(payload: dict[str, Any], *, audience: str, user_id: int | None) -> N
     group_send(group, message)
 
 
+def direct_ui_actions(
+    own: Iterable[Mapping[str, Any]], events: Iterable[MutationEvent], user_id: int | None
+) -> list[dict[str, Any]]:
+    """The UI actions a tool's direct result carries for its caller (`user_id`), in order.
+
+    Seed contract: once an all-user fan-out reaches users, the direct response suppresses its
+    duplicate UI action, so a client that applies both the result and its live stream applies
+    each action once. The result therefore keeps the tool's `own` actions and those of the
+    caller's private events (which the result names by `mutation_event_id`), and drops every
+    action an "all" or "all_except" row delivers to the caller, as well as actions of rows meant
+    for other people (another user's private event, the removal the caller is excluded from).
+    """
+    kept: list[dict[str, Any]] = [dict(a) for a in own]
+    fanned_out: list[Any] = []
+    for event in events:
+        if event.audience == Audience.USER:
+            if user_id is not None and event.user_id == user_id:
+                kept.extend(event.ui_actions)
+        elif event.audience == Audience.ALL or event.user_id != user_id:
+            fanned_out.extend(event.ui_actions)
+    result: list[dict[str, Any]] = []
+    for action in kept:
+        if action not in result and action not in fanned_out:
+            result.append(action)
+    return result
+
+
 # --- reading ----------------------------------------------------------------------------------
 def visible_to(user_id: int) -> Q:
     """Rows a user may receive: shared ones, their own private ones, and exclusions of others."""

@@ -3,7 +3,9 @@
 Steps, in order, each a small function that returns a failure result or None:
 resolve → module gate → principal/allowlist/scope → user context → argument validation →
 approval policy → execution in a transaction → serialization check → mutation publish (on
-commit, by the services that recorded it). Every call leaves one compact audit row.
+commit, by the services that recorded it; the direct result leaves what the all-user fan-out
+delivers to the stream: `mutations.services.direct_ui_actions`). Every call leaves one compact
+audit row.
 
 Validation runs before the approval step because the approval operation is derived from the
 call's validated *content* (e.g. the SQL verb), never from a free `action` argument.
@@ -28,8 +30,10 @@ from django.utils.translation import gettext as _
 from pydantic import BaseModel, ValidationError
 
 from apps.accounts.principal import PrincipalError
+from apps.core import jsontext
 from apps.core.errors import DomainError
 from apps.mutations.origin import mutation_origin
+from apps.mutations.services import direct_ui_actions
 from apps.tools import gating, registry
 from apps.tools.context import ToolContext
 from apps.tools.registry import Tool
@@ -54,7 +58,8 @@ def _resolve(name: str) -> Tool | ToolResult:
     t = registry.get(name) if isinstance(name, str) else None
     if t is None:
         return ToolResult.failure(
-            "unknown_tool", _("There is no tool named “%(name)s”.") % {"name": str(name)[:100]}
+            "unknown_tool",
+            _("There is no tool named “%(name)s”.") % {"name": jsontext.without_nul(name)[:100]},
         )
     return t
 
@@ -104,9 +109,11 @@ def _validate(t: Tool, raw_args: Any) -> BaseModel | ToolResult:
         raw_args = {}
     if isinstance(raw_args, str):
         try:
-            raw_args = json.loads(raw_args or "{}")
-        except json.JSONDecodeError:
+            raw_args = jsontext.loads(raw_args or "{}")
+        except ValueError:
             return ToolResult.failure("invalid_arguments", _("The arguments are not valid JSON."))
+        except DomainError as exc:  # too deep, a number too long, a NUL character
+            return ToolResult.failure("invalid_arguments", exc.message, output=exc.details)
     if not isinstance(raw_args, dict):
         return ToolResult.failure("invalid_arguments", _("The arguments must be a JSON object."))
     # Strict-mode models send null for optional fields: let pydantic apply the defaults.
@@ -163,13 +170,11 @@ def _execute(t: Tool, args: BaseModel, ctx: ToolContext, audit: _Audit) -> ToolR
             _("The tool “%(name)s” failed unexpectedly. Nothing was changed.") % {"name": t.name},
         )
     events = origin.collected
-    ui_actions = list(out.ui_actions)
-    for event in events:
-        ui_actions.extend(a for a in event.ui_actions if a not in ui_actions)
+    caller = ctx.principal.user or ctx.principal.acting_user
     return ToolResult(
         ok=True,
         output=output,
-        ui_actions=ui_actions,
+        ui_actions=direct_ui_actions(out.ui_actions, events, caller.pk if caller else None),
         trigger_reload=out.trigger_reload or any(e.trigger_reload for e in events),
         refresh_topic=out.refresh_topic or next((e.refresh_topic for e in events if e.refresh_topic), ""),
         mutation_event_id=events[-1].id if events else None,
@@ -233,7 +238,7 @@ class _Audit:
             cur.execute(
                 prefix + self.SQL,
                 [
-                    str(self.name)[:100],
+                    jsontext.without_nul(self.name)[:100],  # PostgreSQL text cannot hold a NUL
                     actor.pk if actor else None,
                     p.service.pk if p.service else None,
                     self.ctx.surface,

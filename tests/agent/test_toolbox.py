@@ -55,3 +55,19 @@ def test_todo_updates_are_events(user, model, fake_openai):
     run = ask(user)
     todos = [p for k, p in events(run) if k == "todo"]
     assert todos == [{"items": items}]
+
+
+def test_a_write_through_tool_execute_reports_its_mutation_event(user, model, fake_openai, board, statuses):
+    from apps.mutations.models import MutationEvent
+
+    arguments = json.dumps({"title": "Vom Agenten", "board_id": board.pk})
+    fake_openai.tool_calls(("tool_execute", {"tool": "aufgaben_create_task", "arguments": arguments}))
+    fake_openai.reply("Angelegt.")
+    run = ask(user)
+
+    assert run.status == Run.Status.COMPLETED
+    result = json.loads(run.session.messages.get(role=Message.Role.TOOL).content)
+    event = MutationEvent.objects.get(topic="aufgaben.task.updated")
+    assert result["ok"] and result["mutation_event_id"] == event.id
+    assert (event.origin_tool, event.origin_run) == ("aufgaben_create_task", str(run.pk))
+    assert event.ui_actions[0]["record_id"] == str(result["output"]["task"]["id"])

@@ -32,7 +32,8 @@ def test_create_update_clear_and_filter_by_client(anna_ctx, soon, meier):
     event = created.output["event"]
     assert event["client_id"] == meier.pk and event["client"]["name"] == "Meier GmbH"
     assert event["client"]["client_number"] == "10003"
-    upsert = next(a for a in created.ui_actions if a["type"] == "upsert")
+    live = MutationEvent.objects.get(pk=created.mutation_event_id).ui_actions  # shared: the fan-out
+    upsert = next(a for a in live if a["type"] == "upsert")
     assert upsert["record"]["client"]["id"] == meier.pk  # open client pages can tell it is theirs
     call(anna_ctx, "calendar_create_event", title="Team", start=soon.isoformat())
 

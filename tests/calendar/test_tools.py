@@ -48,7 +48,8 @@ def test_read_before_write_create_read_after_write_update_delete(anna_ctx, soon)
     event = created.output["event"]
     assert event["source_origin"] == "agent" and event["conference_provider"] == "Teams"
     assert created.mutation_event_id is not None
-    assert any(a.get("announce_key") == "calendar.event.created" for a in created.ui_actions)
+    live = MutationEvent.objects.get(pk=created.mutation_event_id).ui_actions  # shared: the fan-out
+    assert any(a.get("announce_key") == "calendar.event.created" for a in live)
 
     got = call(anna_ctx, "calendar_get_event", event_id=event["id"])
     assert got.output["event"]["title"] == "Mandantengespräch Hoffmann"

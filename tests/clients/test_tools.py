@@ -37,7 +37,8 @@ def test_create_get_update_search_list(anna_ctx):
     assert created.ok, created.message
     client = created.output["client"]
     assert created.mutation_event_id is not None
-    assert any(a.get("announce_key") == "mandanten.client.created" for a in created.ui_actions)
+    live = MutationEvent.objects.get(pk=created.mutation_event_id).ui_actions  # shared: the fan-out
+    assert any(a.get("announce_key") == "mandanten.client.created" for a in live)
     got = call(anna_ctx, "mandanten_get", client_id=client["id"])
     assert got.output["client"]["name"] == "Autohaus König"
     updated = call(anna_ctx, "mandanten_update", client_id=client["id"], city="München")

@@ -50,7 +50,8 @@ def test_document_lifecycle(anna_ctx, django_capture_on_commit_callbacks):
     doc = created.output["document"]
     assert doc["mime_type"] == "text/markdown" and doc["filename"] == "Aktennotiz Meier.md"
     assert created.mutation_event_id is not None
-    assert any(a.get("type") == "reload_topic" for a in created.ui_actions)
+    live = MutationEvent.objects.get(pk=created.mutation_event_id).ui_actions  # shared: the fan-out
+    assert any(a.get("type") == "reload_topic" for a in live)
 
     got = call(anna_ctx, "documents_get", document_id=doc["id"])
     assert got.ok and "Frist 31.12." in got.output["text"]

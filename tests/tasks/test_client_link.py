@@ -33,7 +33,8 @@ def test_create_update_clear_and_filter_by_client(anna_ctx, shared_board, status
         "client_number": "10003",
         "url": reverse("clients:detail", args=[meier.pk]),
     }
-    upsert = next(a for a in created.ui_actions if a["type"] == "upsert")
+    live = MutationEvent.objects.get(pk=created.mutation_event_id).ui_actions  # shared: the fan-out
+    upsert = next(a for a in live if a["type"] == "upsert")
     assert upsert["record"]["client_id"] == meier.pk  # open client pages can tell it is theirs
     call(anna_ctx, "aufgaben_create_task", title="Ohne Mandant")
 

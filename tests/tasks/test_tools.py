@@ -25,7 +25,9 @@ def test_create_get_update_move_comment_delete(anna_ctx, shared_board, statuses)
     task = created.output["task"]
     assert task["source_type"] == "agent" and task["erstellt_von"]["name"] == "Anna Berger"
     assert created.mutation_event_id is not None
-    assert any(a.get("announce_key") == "aufgaben.task.created" for a in created.ui_actions)
+    live = MutationEvent.objects.get(pk=created.mutation_event_id).ui_actions
+    assert any(a.get("announce_key") == "aufgaben.task.created" for a in live)
+    assert created.ui_actions == []  # the all-user fan-out delivers them, the result does not repeat them
 
     got = call(anna_ctx, "aufgaben_get_task", task_id=task["id"])
     assert got.output["task"]["title"] == "Bescheid prüfen" and got.output["comments"] == []
