@@ -26,7 +26,7 @@ from apps.agent.models import Message, Run, RunEvent
 from apps.agent.toolbox import Toolbox
 from apps.core import plugins
 from apps.llm import client as llm
-from apps.llm import markdown
+from apps.llm import markdown, neutralize
 from apps.llm.errors import ProviderError
 from apps.llm.neutralize import Gate
 from apps.tools.context import ToolContext
@@ -101,6 +101,9 @@ class _Loop:
         self.toolbox = Toolbox()
         self.budget = guards.phase_budget(run)
         self.gate: Gate | None = None
+        # What the run's tools and context providers read: a source marked "neutralize always"
+        # demands neutralization for every later model call (`_escalate`).
+        self.demands = neutralize.Demands()
         self.mixture: Mixture | None = None
         self.checkpoint: Message | None = None
         self.rows: tuple[Message | None, list[Message]] | None = None  # the transcript so far
@@ -116,10 +119,11 @@ class _Loop:
                 self._fail("no_model_configured", _("No model is configured for this run."), "configuration")
                 return
             principal = Principal.for_user(run.session.user)
-            self.gate = Gate.for_run(run)
-            if run.moa_preset is not None:
-                self.mixture = Mixture(run, run.moa_preset, self.gate)
-            self._loop(principal)
+            with neutralize.tracking(self.demands):
+                self.gate = Gate.for_run(run)
+                if run.moa_preset is not None:
+                    self.mixture = Mixture(run, run.moa_preset, self.gate)
+                self._loop(principal)
         except Stop as stop:
             self._stopped(stop)
         except LoopDetected as exc:
@@ -219,10 +223,12 @@ class _Loop:
             if self._fixed[0] is not functions:  # the schemas change only when the toolbox grows
                 self._fixed = (functions, summarize.estimate_tokens(fixed, functions))
             fixed_tokens = self._fixed[1]
+            self._escalate()  # the last tool results may have read a source that demands it
             if summarize.maybe_summarize(run, self.model, fixed_tokens, self.gate, self.rows) is not None:
                 self.rows = prompting.transcript_rows(run.session)
             messages = [*fixed, *prompting.render(*self.rows, self._notes(principal))]
             extra = self._gather_context(messages)
+            self._escalate()
             run.rounds += 1
             self._event(RunEvent.Kind.TURN, {"round": run.rounds})
             completion = self._call_model([*messages, *extra], functions)
@@ -266,6 +272,16 @@ class _Loop:
             raise Stop(self.signal.reason or guards.CANCELLED) from None
         finally:
             flush()
+            self._escalate()  # the gate may have switched itself on (a marked client's name)
+
+    def _escalate(self) -> None:
+        """Turn the run's gate on when a source read so far demands it, and record that."""
+        gate = self.gate
+        if gate is None:
+            return
+        gate.escalate()
+        if gate.demanded_by:
+            services.require_neutralization(self.run, gate.demanded_by)
 
     def _run_tools(self, completion: llm.Completion, ctx: ToolContext) -> None:
         run = self.run
@@ -294,7 +310,10 @@ class _Loop:
             self._events_batch([(RunEvent.Kind.TOOL_PROGRESS, p) for p in payloads], remember=False)
 
         outcome = guards.run_phase(
-            lambda: execute_batch(batch, ctx), self.signal, budget=self.budget, on_progress=progress
+            lambda: neutralize.tracked(self.demands, execute_batch, batch, ctx),
+            self.signal,
+            budget=self.budget,
+            on_progress=progress,
         )
         results = outcome.results
         if results is None:

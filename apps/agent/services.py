@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -107,13 +108,16 @@ def post_user_message(
         if not session.title:
             session.title = content.splitlines()[0][:TITLE_LENGTH]
         session.save(update_fields=["title", "updated_at"])
+        # A chat whose earlier run read a source marked "neutralize always" carries that data in
+        # its transcript: every later run of the chat is neutralized, too.
+        sticky = session.runs.filter(require_neutralization=True).exists()
         run = Run.objects.create(
             session=session,
             model_config=config,
             model_label=preset.virtual_id if preset else config.label,
             moa_preset=preset,
             kind=kind,
-            require_neutralization=require_neutralization,
+            require_neutralization=require_neutralization or sticky,
             max_rounds=rounds,
             budget=_decimal(budget),
             time_zone=(time_zone or "")[:64],
@@ -333,13 +337,34 @@ def save_usage(
     run.save(update_fields=["prompt_tokens", "completion_tokens", "cost", "rounds"])
 
 
+NEUTRALIZATION = "neutralization"  # diagnostics key: which sources demanded it, when
+
+
+def require_neutralization(run: Run, sources: Iterable[str]) -> bool:
+    """Record on the run that a source marked "neutralize always" (or a name of one in the
+    request) demanded neutralization; every later model call of the run and of its chat is
+    neutralized. True when this changed the run."""
+    sources = sorted({str(s) for s in sources})
+    record = dict((run.diagnostics or {}).get(NEUTRALIZATION) or {})
+    known = set(record.get("required_by") or [])
+    if run.require_neutralization and known >= set(sources):
+        return False
+    record["required_by"] = sorted(known | set(sources))[:50]
+    record.setdefault("since_round", run.rounds)
+    run.require_neutralization = True
+    run.diagnostics = {**(run.diagnostics or {}), NEUTRALIZATION: record}
+    Run.objects.filter(pk=run.pk).update(require_neutralization=True, diagnostics=run.diagnostics)
+    return True
+
+
 def finish_run(
     run: Run, status: str, *, error_code: str = "", error_message: str = "", diagnostics=None
 ) -> Run:
     run.status = status
     run.error_code = error_code[:100]
     run.error_message = error_message
-    run.diagnostics = diagnostics or {}
+    kept = {k: v for k, v in (run.diagnostics or {}).items() if k == NEUTRALIZATION}
+    run.diagnostics = {**kept, **(diagnostics or {})}
     run.finished_at = timezone.now()
     run.save(update_fields=["status", "error_code", "error_message", "diagnostics", "finished_at", "rounds"])
     record_event(run, RunEvent.Kind.STATUS, {"status": status, "error_code": run.error_code})

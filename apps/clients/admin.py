@@ -15,8 +15,17 @@ class CaseInline(ReadOnlyInline):
 
 @admin.register(Client)
 class ClientAdmin(ReadOnlyAdmin):
-    list_display = ("client_number", "name", "kind", "city", "responsible", "status", "updated_at")
-    list_filter = ("kind", "status")
+    list_display = (
+        "client_number",
+        "name",
+        "kind",
+        "city",
+        "responsible",
+        "status",
+        "neutralize_always",
+        "updated_at",
+    )
+    list_filter = ("kind", "status", "neutralize_always")
     search_fields = ("name", "client_number", "tax_number", "email", "city")
     list_select_related = ("responsible",)
     inlines = [CaseInline]
@@ -24,7 +33,15 @@ class ClientAdmin(ReadOnlyAdmin):
 
 @admin.register(Case)
 class CaseAdmin(ReadOnlyAdmin):
-    list_display = ("reference", "subject", "client", "status", "responsible", "updated_at")
-    list_filter = ("status",)
+    list_display = (
+        "reference",
+        "subject",
+        "client",
+        "status",
+        "responsible",
+        "neutralize_always",
+        "updated_at",
+    )
+    list_filter = ("status", "neutralize_always")
     search_fields = ("reference", "subject", "client__name", "client__client_number")
     list_select_related = ("client", "responsible")

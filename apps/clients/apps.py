@@ -13,4 +13,11 @@ class ClientsConfig(DomainApp):
     extends = {
         "clients.page_sections": ["apps.clients.page.cases_section"],
         "llm.personal_terms": ["apps.clients.personal_terms.client_terms"],
+        "llm.sensitive_refs": ["apps.clients.sensitivity.sensitive_refs"],
+        "llm.required_terms": ["apps.clients.sensitivity.required_terms"],
     }
+
+    def ready(self) -> None:
+        from apps.clients import sensitivity
+
+        sensitivity.connect()  # loading a client or case marked "neutralize always" demands it

@@ -23,6 +23,7 @@ EDITOR_FIELDS = {
     "country": "country",
     "responsible": "responsible_id",
     "notes": "notes",
+    "neutralize_always": "neutralize_always",
 }
 
 
@@ -47,6 +48,14 @@ class ClientForm(BaselineEditor):
     notes = forms.CharField(
         label=_("Notes"), max_length=NOTES_MAX, required=False, widget=forms.Textarea(attrs={"rows": 5})
     )
+    neutralize_always = forms.BooleanField(
+        label=_("Always neutralize"),
+        required=False,
+        help_text=_(
+            "Names and numbers are replaced before this client's data (cases and documents "
+            "included) reaches a model provider, even when the office switched neutralization off."
+        ),
+    )
 
     def __init__(self, data=None, *, people, client: Client | None = None):
         self.client = client
@@ -64,8 +73,13 @@ class ClientForm(BaselineEditor):
 
     @staticmethod
     def values_of(client: Client) -> dict[str, str]:
-        values = {name: getattr(client, name) for name in EDITOR_FIELDS if name != "responsible"}
+        values = {
+            name: getattr(client, name)
+            for name in EDITOR_FIELDS
+            if name not in ("responsible", "neutralize_always")
+        }
         values["responsible"] = str(client.responsible_id or "")
+        values["neutralize_always"] = "on" if client.neutralize_always else ""
         return values
 
     def all_values(self) -> dict:

@@ -45,6 +45,15 @@ class Client(Versioned, Timestamped):
     )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
     notes = models.TextField(_("notes"), blank=True)
+    neutralize_always = models.BooleanField(
+        _("always neutralize"),
+        default=False,
+        help_text=_(
+            "Whenever the copilot or a model call touches this client's data (its cases and "
+            "documents included), names and numbers are replaced before anything reaches a model "
+            "provider, even when neutralization is switched off for the office."
+        ),
+    )
     # German full-text index over what people search for.
     search = models.GeneratedField(
         expression=SearchVector("name", "client_number", "tax_number", "city", "email", config="german"),
@@ -83,6 +92,14 @@ class Case(Versioned, Timestamped):
         on_delete=models.SET_NULL,
         related_name="responsible_cases",
         verbose_name=_("responsible"),
+    )
+    neutralize_always = models.BooleanField(
+        _("always neutralize"),
+        default=False,
+        help_text=_(
+            "Model calls that touch this case are neutralized even when neutralization is "
+            "switched off for the office (a case of a client marked so always is)."
+        ),
     )
 
     class Meta:

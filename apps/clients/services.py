@@ -38,9 +38,20 @@ CLIENT_TEXT_FIELDS = {
     "notes": NOTES_MAX,
 }
 CLIENT_FIELDS = frozenset(
-    {"kind", "name", "client_number", "email", "responsible_id", "status", *CLIENT_TEXT_FIELDS}
+    {
+        "kind",
+        "name",
+        "client_number",
+        "email",
+        "responsible_id",
+        "status",
+        "neutralize_always",
+        *CLIENT_TEXT_FIELDS,
+    }
 )
-CASE_FIELDS = frozenset({"reference", "subject", "client_id", "status", "responsible_id"})
+CASE_FIELDS = frozenset(
+    {"reference", "subject", "client_id", "status", "responsible_id", "neutralize_always"}
+)
 
 
 # --- validation helpers -----------------------------------------------------------------------
@@ -177,6 +188,8 @@ def _set_client_fields(client: Client, values: dict[str, Any]) -> None:
             setattr(client, name, validation.text(values[name], name, max_length=max_length))
     if "responsible_id" in values:
         client.responsible_id = active_person_id(values["responsible_id"], "responsible_id")
+    if "neutralize_always" in values:
+        client.neutralize_always = _flag(values["neutralize_always"], "neutralize_always")
 
 
 def _save_client(client: Client) -> None:
@@ -264,6 +277,19 @@ def _set_case_fields(principal: Principal, case: Case, values: dict[str, Any]) -
         case.responsible_id = active_person_id(values["responsible_id"], "responsible_id")
     if "client_id" in values:
         case.client = get_client(principal, values["client_id"])
+    if "neutralize_always" in values:
+        case.neutralize_always = _flag(values["neutralize_always"], "neutralize_always")
+
+
+def _flag(value: Any, field: str) -> bool:
+    """A yes/no field ("neutralize always"): booleans, or what a form posts."""
+    if isinstance(value, bool):
+        return value
+    if value in (None, "", "off", "false", "0"):
+        return False
+    if value in ("on", "true", "1"):
+        return True
+    raise validation.invalid(field, _("must be true or false"))
 
 
 def _save_case(case: Case) -> None:

@@ -8,6 +8,11 @@ urlpatterns = [
     path("mandanten/", views.list_page, name="index"),
     path("mandanten/neu/", views.create_page, name="create"),
     path("mandanten/<int:client_id>/", views.detail_page, name="detail"),
+    path(
+        "mandanten/<int:client_id>/akten/<int:case_id>/neutralisieren/",
+        views.case_neutralize,
+        name="case-neutralize",
+    ),
     path("api/v1/clients/", api.ClientListView.as_view(), name="api-clients"),
     path("api/v1/clients/<int:client_id>", api.ClientDetailView.as_view(), name="api-client"),
     path("api/v1/cases/", api.CaseListView.as_view(), name="api-cases"),

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from apps.clients import page, services
 from apps.clients.forms import ClientForm
@@ -19,7 +20,7 @@ from apps.clients.models import Client
 from apps.clients.records import client_record
 from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
-from apps.core.web import domain_errors, form_errors, querystring_without_page
+from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
 
 PAGE_SIZE = 50
 
@@ -121,3 +122,22 @@ def detail_page(request, client_id: int):
         "linked_topics": page.live_topics(sections),
     }
     return render(request, "clients/detail.html", context)
+
+
+@login_required
+@require_POST
+@domain_errors
+def case_neutralize(request, client_id: int, case_id: int):
+    """The "always neutralize" switch of one case, on the client page's case list."""
+    principal = request.principal
+    client = services.get_client(principal, client_id)
+    case = services.get_case(principal, case_id)
+    if case.client_id != client.pk:
+        return redirect("clients:detail", client_id=client.pk)
+    with reported(request) as outcome:
+        services.update_case(
+            principal, case.pk, {"neutralize_always": request.POST.get("neutralize_always", "")}
+        )
+    if not outcome.failed:
+        messages.success(request, _("Saved."))
+    return redirect("clients:detail", client_id=client.pk)

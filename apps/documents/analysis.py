@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from apps.accounts.principal import Principal
 from apps.documents.models import Document
 from apps.llm import client as llm
+from apps.llm import neutralize
 from apps.llm.errors import ProviderError
 from apps.llm.models import ModelConfig
 
@@ -138,10 +139,18 @@ def parse(content: str) -> Analysis:
 
 
 def analyse(model: ModelConfig, document: Document, principal: Principal) -> Result:
-    messages = [
-        {"role": "system", "content": _system_prompt(principal)},
-        {"role": "user", "content": _user_prompt(document)},
-    ]
+    # A document of a folder or client marked "neutralize always" is neutralized whatever the
+    # instance setting says (the gate of `llm.chat` escalates on the scope's demand).
+    with neutralize.tracking():
+        neutralize.touch([f"document:{document.pk}"])
+        messages = [
+            {"role": "system", "content": _system_prompt(principal)},
+            {"role": "user", "content": _user_prompt(document)},
+        ]
+        return _analyse(model, messages)
+
+
+def _analyse(model: ModelConfig, messages: list[dict]) -> Result:
     try:
         completion = llm.chat(model, messages, stream=False)
     except ProviderError as exc:

@@ -10,7 +10,11 @@ class LlmConfig(DomainApp):
     Extension point it owns:
     - ``"llm.personal_terms"``: callables ``() -> Iterable[(kind, literal)]`` naming the personal
       data an app holds (clients, staff …); the gate replaces them before a request leaves. See
-      `apps.llm.neutralize.office_terms`.
+      `apps.llm.neutralize.office_names`.
+    - ``"llm.sensitive_refs"``: callables ``(refs) -> Iterable[ref]`` answering which refs
+      ("document:12", "client:3") belong to a source marked "neutralize always".
+    - ``"llm.required_terms"``: callables ``() -> Iterable[literal]`` naming such sources; a
+      request that mentions one is neutralized even when the office switched it off.
     """
 
     name = "apps.llm"
