@@ -11,10 +11,11 @@ from django.utils.functional import SimpleLazyObject
 from apps.accounts.principal import Principal
 
 
-def request_time_zone(request) -> zoneinfo.ZoneInfo | None:
-    """`X-User-Timezone` (sent by mobile and voice clients) wins over the profile setting."""
+def request_time_zone(request, user=None) -> zoneinfo.ZoneInfo | None:
+    """`X-User-Timezone` (sent by mobile and voice clients) wins over the profile setting (of
+    `user`, by default the request's)."""
     candidates = [request.headers.get("X-User-Timezone", "")]
-    user = getattr(request, "user", None)
+    user = user if user is not None else getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         candidates.append(user.time_zone)
     for name in candidates:
@@ -27,20 +28,27 @@ def request_time_zone(request) -> zoneinfo.ZoneInfo | None:
     return None
 
 
+def activate_preferences(request, user=None) -> None:
+    """Activate the language and time zone of `user` (by default the request's) for the rest of
+    the request. The API authentication classes call it again for the user a key or device token
+    acts as: DRF authenticates after this app's middleware has run."""
+    user = user if user is not None else request.user
+    if user.is_authenticated and user.language:
+        translation.activate(user.language)
+        request.LANGUAGE_CODE = user.language
+    tz = request_time_zone(request, user)
+    if tz is not None:
+        timezone.activate(tz)
+    else:
+        timezone.deactivate()
+
+
 class UserPreferencesMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        user = request.user
-        if user.is_authenticated and user.language:
-            translation.activate(user.language)
-            request.LANGUAGE_CODE = user.language
-        tz = request_time_zone(request)
-        if tz is not None:
-            timezone.activate(tz)
-        else:
-            timezone.deactivate()
+        activate_preferences(request)
         return self.get_response(request)
 
 

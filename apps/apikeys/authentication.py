@@ -15,7 +15,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
-from apps.accounts.middleware import attach_principal
+from apps.accounts.middleware import activate_preferences, attach_principal
 from apps.apikeys import errors, services
 from apps.apikeys.models import ApiKey, DeviceToken
 
@@ -39,6 +39,14 @@ def _credential(request: Request, keyword: str) -> str | None:
         ) from None
 
 
+def _acting_as(request: Request, user) -> None:
+    """The request now acts as `user` (a key's creator, a token's owner): its principal is
+    resolved again, and the user's language and time zone apply (error messages, dates), as the
+    accounts middleware does for session requests before DRF has authenticated anyone."""
+    attach_principal(request._request)
+    activate_preferences(request._request, user)
+
+
 class ApiKeyAuthentication(BaseAuthentication):
     """Instance API keys; the request acts as the key's creator. `request.auth` is the ApiKey, so
     `ApiKeyScopes` can check what the key was granted."""
@@ -53,7 +61,7 @@ class ApiKeyAuthentication(BaseAuthentication):
             key = services.authenticate_api_key(raw)
         except errors.CredentialError as exc:
             raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
-        attach_principal(request._request)  # resolved again against the key's creator
+        _acting_as(request, key.created_by)
         return key.created_by, key
 
     def authenticate_header(self, request: Request) -> str:
@@ -73,7 +81,7 @@ class DeviceTokenAuthentication(BaseAuthentication):
             token = services.authenticate_device_token(raw)
         except errors.CredentialError as exc:
             raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
-        attach_principal(request._request)
+        _acting_as(request, token.user)
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:
