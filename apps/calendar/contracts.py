@@ -20,7 +20,7 @@ from pydantic import Field, WithJsonSchema
 from apps.accounts.contracts import PersonRef
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.clients.contracts import ClientRef
-from apps.core.contracts import Input, Output, PageInput, RestBody, paged, query_field, wrapped
+from apps.core.contracts import Input, Output, PageInput, RestBody, paged, query_field, safe_url, wrapped
 
 
 def _choices(name: str, choices: type[TextChoices]) -> type[StrEnum]:
@@ -141,7 +141,7 @@ class EventCreate(_Body):
         default=Visibility.SHARED, description="shared: office calendar (default); private: only you."
     )
     attendee_ids: list[int] = Field(default_factory=list, description="Staff ids taking part.")
-    conference_url: str = Field(default="", max_length=500, description="Video meeting link.")
+    conference_url: safe_url(500) = Field(default="", description="Video meeting link (https://…).")
     conference_provider: str = Field(default="", max_length=60, description="e.g. Teams, Zoom, Google Meet.")
     legal_basis: str = Field(default="", max_length=300, description="Frist: legal basis, e.g. § 355 AO.")
     criticality: Criticality = Field(
@@ -177,7 +177,7 @@ class EventUpdate(_Body):
         default=None, description="shared: office calendar; private: only you."
     )
     attendee_ids: list[int] | None = Field(default=None, description="Staff ids taking part.")
-    conference_url: str | None = Field(default=None, max_length=500, description="Video meeting link.")
+    conference_url: safe_url(500) | None = Field(default=None, description="Video meeting link (https://…).")
     conference_provider: str | None = Field(
         default=None, max_length=60, description="e.g. Teams, Zoom, Google Meet."
     )

@@ -29,7 +29,7 @@ from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_client
 from apps.core import validation
-from apps.core.errors import Forbidden
+from apps.core.errors import Forbidden, InvalidUrl
 from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import check_version
@@ -103,13 +103,13 @@ def _minutes(value: Any) -> int | None:
 
 
 def _url(value: Any) -> str:
-    value = validation.text(value, "conference_url", max_length=500)
-    if value:
+    value = validation.url(value, "conference_url", max_length=500)
+    if value:  # safe, and a meeting is on the web: not a mailto: or a path here
         try:
             URLValidator(schemes=["https", "http"])(value)
         except ValidationError:
             raise validation.invalid(
-                "conference_url", _("must be a web address starting with https://")
+                "conference_url", _("must be a web address starting with https://"), InvalidUrl
             ) from None
     return value
 

@@ -15,9 +15,21 @@ in the tests instead of reaching a client undocumented.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    create_model,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from apps.core import validation
 
 
 class Input(BaseModel):
@@ -56,6 +68,24 @@ def query_field(description: str, *, max_length: int = 200) -> Any:
         validation_alias=legacy_alias("query", "q"),
         description=description,
     )
+
+
+def _safe_url(value: str) -> str:
+    problem = validation.url_problem(value)
+    if problem is not None:
+        raise PydanticCustomError("invalid_url", "{problem}", {"problem": problem})
+    return value
+
+
+def safe_url(max_length: int = validation.URL_MAX) -> Any:
+    """The type of a link that is stored and rendered as an href: "" (none), http(s)://…,
+    mailto:… or a path on this server; javascript:, data:, //host … are refused with the error
+    type `invalid_url`. Every contract field that stores a link uses it (`SafeUrl`, or
+    `safe_url(500)` for a shorter column: the length is checked first, as a string's)."""
+    return Annotated[str, Field(max_length=max_length), AfterValidator(_safe_url)]
+
+
+SafeUrl = safe_url()
 
 
 class PageInput(Input):

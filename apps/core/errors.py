@@ -60,6 +60,12 @@ class InvalidInput(DomainError):
     code = "invalid_input"
 
 
+class InvalidUrl(InvalidInput):
+    """A link that is not http(s), mailto or a path on this server (javascript:, data: … are refused)."""
+
+    code = "invalid_url"
+
+
 class Conflict(DomainError):
     code = "conflict"
     http_status = 409

@@ -5,12 +5,14 @@ tools, the REST API and forms all understand."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.utils.translation import gettext as _
 
-from apps.core.errors import DomainError, InvalidInput
+from apps.core.errors import DomainError, InvalidInput, InvalidUrl
 
 
 def invalid(field: str, message: str, error: type[DomainError] = InvalidInput) -> DomainError:
@@ -77,3 +79,62 @@ def date(value: Any, field: str, *, error: type[DomainError] = InvalidInput) -> 
         except ValueError:
             pass
     raise invalid(field, _("must be a date like 2026-12-31"), error)
+
+
+# --- links ------------------------------------------------------------------------------------
+# Every link that is stored and later rendered as an href (a task's origin, a meeting link, a
+# note's asset …) passes `url()`; pages render stored links through the `safe_href` filter, which
+# applies `is_safe_url()` again, so a row stored before this check can never become a script link.
+URL_MAX = 2000
+URL_SCHEMES = frozenset({"http", "https", "mailto"})
+# A scheme as browsers read it (WHATWG URL): letter, then letters, digits, + - . up to ':'.
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+# C0 and C1 controls, DEL: browsers drop tabs and newlines inside "java\tscript:", so none is allowed.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def url_problem(value: str, *, max_length: int = URL_MAX) -> str | None:
+    """Why `value` is not a safe link (None when it is). Allowed: "" (no link), http(s)://host…,
+    mailto:…, and a path on this server ("/…", "?…", "#…"); never "//host" or a backslash."""
+    if not value:
+        return None
+    if len(value) > max_length:
+        return _("may have at most %(n)d characters") % {"n": max_length}
+    message = _("must be a web address (https://…), a mailto: address or a path on this server")
+    if _CONTROL.search(value) or "\\" in value or value != value.strip():
+        return message
+    scheme = _SCHEME.match(value)
+    if scheme is None:
+        return None if value[0] in "/?#" and not value.startswith("//") else message
+    name = scheme.group(1).lower()
+    if name not in URL_SCHEMES:
+        return message
+    if name == "mailto":
+        return None if len(value) > len("mailto:") else message
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return message
+    if not value[len(name) + 1 :].startswith("//") or not parts.hostname or " " in parts.netloc:
+        return message
+    return None
+
+
+def is_safe_url(value: Any, *, max_length: int = URL_MAX) -> bool:
+    return isinstance(value, str) and url_problem(value, max_length=max_length) is None
+
+
+def url(
+    value: Any,
+    field: str,
+    *,
+    max_length: int = URL_MAX,
+    required: bool = False,
+    error: type[DomainError] = InvalidUrl,
+) -> str:
+    """A stored link, stripped: "" for none, else http(s)/mailto/a path on this server."""
+    value = text(value, field, max_length=max_length, required=required, error=error)
+    problem = url_problem(value, max_length=max_length)
+    if problem is not None:
+        raise invalid(field, problem, error)
+    return value

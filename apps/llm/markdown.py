@@ -13,6 +13,8 @@ import nh3
 
 ALLOWED_TAGS = {"p", "br", "strong", "em", "code", "pre", "ul", "ol", "li", "h3", "h4", "a", "blockquote"}
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}}
+# Links only to the web or mail: never javascript:, data:, vbscript: … (nh3 drops other hrefs).
+URL_SCHEMES = {"http", "https", "mailto"}
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _ITALIC = re.compile(r"(?<![\*\w])\*(?!\s)(.+?)(?<!\s)\*(?![\*\w])")
@@ -86,5 +88,6 @@ def render(source: str) -> str:
         "".join(out),
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
+        url_schemes=URL_SCHEMES,
         link_rel="noopener noreferrer nofollow",
     )

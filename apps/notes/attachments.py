@@ -62,12 +62,7 @@ def _url(item: dict, field: str) -> str | None:
     url = _string(item, "url", field, max_length=URL_MAX)
     if url is None:
         return None
-    lowered = url.lower()
-    if not (
-        lowered.startswith(("https://", "http://")) or (url.startswith("/") and not url.startswith("//"))
-    ):
-        raise validation.invalid(f"{field}.url", _("must be an http(s) address or a path on this server"))
-    return url
+    return validation.url(url, f"{field}.url", max_length=URL_MAX)
 
 
 def _items(value: Any, field: str, keys: tuple[str, ...]) -> list[dict]:

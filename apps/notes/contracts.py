@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints
 
 from apps.accounts.contracts import PersonRef
-from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
+from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, safe_url, wrapped
 from apps.notes import attachments
 from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, PAGE_HTML_MAX, PAGE_TITLE_MAX
 
@@ -220,7 +220,7 @@ class NoteAssetIn(Input):
     id: str = Field(min_length=1, max_length=attachments.ID_MAX)
     kind: Literal["image", "file", "link", "drawing"] | None = None
     title: str | None = Field(default=None, max_length=attachments.TITLE_MAX)
-    url: str | None = Field(default=None, max_length=attachments.URL_MAX, description="https://… or /path")
+    url: safe_url(attachments.URL_MAX) | None = Field(default=None, description="https://… or /path")
     mime_type: str | None = Field(default=None, max_length=100)
     file_size: int | None = Field(default=None, ge=0)
     width: int | None = Field(default=None, ge=0)

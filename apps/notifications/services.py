@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.accounts.principal import Principal
+from apps.core import validation
 from apps.mutations.services import record_mutation
 from apps.notifications.models import Notification
 
@@ -18,7 +19,12 @@ def notify(
     user: User, *, kind: str, title: str, body: str = "", url: str = "", data: dict | None = None
 ) -> Notification:
     note = Notification.objects.create(
-        user=user, kind=kind, title=title[:200], body=body, url=url, data=data or {}
+        user=user,
+        kind=kind,
+        title=title[:200],
+        body=body,
+        url=validation.url(url, "url", max_length=500),
+        data=data or {},
     )
     record_mutation(
         audience="user",

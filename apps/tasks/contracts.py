@@ -12,7 +12,7 @@ from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import ClientRef
-from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
+from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, safe_url, wrapped
 from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX
 
 Priority = Literal["low", "normal", "high", "urgent"]
@@ -145,7 +145,9 @@ class TaskCreate(Input):
     source_label: str | None = Field(
         default=None, max_length=200, description="Where the task came from, for people."
     )
-    source_url: str | None = Field(default=None, max_length=500, description="Link back to the origin.")
+    source_url: safe_url(500) | None = Field(
+        default=None, description="Link back to the origin: https://…, mailto:… or /path."
+    )
 
     def service_kwargs(self) -> dict[str, Any]:
         return {k: v for k, v in self.model_dump().items() if v is not None}

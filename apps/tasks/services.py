@@ -328,7 +328,7 @@ def create_task(
         source_type=source_type,
         source_id=source_id,
         source_label=validation.text(source_label, "source_label", max_length=200),
-        source_url=validation.text(source_url, "source_url", max_length=500),
+        source_url=validation.url(source_url, "source_url", max_length=500),
         source_context_snapshot=source_context_snapshot or {},
         position=_next_position(board, status),
     )
