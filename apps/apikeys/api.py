@@ -1,5 +1,5 @@
-"""Device-token login for the member's own apps, and managing those tokens (typed endpoints, see
-`apps.core.api.endpoint`).
+"""Device-token login for the member's own apps, managing those tokens, and listing and revoking
+API keys (typed endpoints, see `apps.core.api.endpoint`).
 
 `POST /api/v1/auth/token` uses no cookie authentication at all, so it needs (and has) no CSRF
 check; it is protected by the failed-login throttle instead. Domain errors (`errors.ApiKeyError`)
@@ -13,6 +13,8 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from apps.accounts import lockout
+from apps.accounts.errors import LoginLocked
 from apps.apikeys import contracts as c
 from apps.apikeys import errors, services
 from apps.apikeys.models import DeviceToken
@@ -33,7 +35,11 @@ class ObtainDeviceTokenView(ApiView):
         operation_id="auth_token_create",
         extra_responses={
             400: OpenApiResponse(ErrorOut, description="Invalid input or wrong credentials."),
-            429: OpenApiResponse(description="Too many failed logins; see Retry-After."),
+            429: OpenApiResponse(
+                ErrorOut,
+                description="Too many failed logins: `throttled` (per minute) or `login_locked` "
+                "(this e-mail from this address, until the cool-off ends); see Retry-After.",
+            ),
         },
         auth=[],
     )
@@ -42,8 +48,12 @@ class ObtainDeviceTokenView(ApiView):
 
         Exchange e-mail and password for a device token (`Authorization: Token <token>`). The token is
         returned only in this response. Wrong credentials give one generic 400; repeated failures for the
-        same e-mail from the same address give 429 with Retry-After."""
+        same e-mail from the same address give 429 with Retry-After: `throttled` within a minute, and
+        `login_locked` once the lockout's failure limit is reached (the right password is refused too
+        until the cool-off ends or an administrator lifts the lock)."""
         user = authenticate(request._request, username=body.email, password=body.password)
+        if getattr(request._request, "axes_locked_out", False):  # the brute-force lockout (axes)
+            raise LoginLocked(lockout.retry_after(request._request))
         if user is None:
             LoginFailureThrottle().record_failure(request, self)
             raise errors.InvalidCredentials()
@@ -79,3 +89,32 @@ class DeviceTokenDetailView(ApiView):
 
         Revoke one of the caller's own device tokens (another member's id gives 404)."""
         services.revoke_device_token(request.user, token_id)
+
+
+class ApiKeyListView(ApiView):
+    @endpoint(query=c.ApiKeyFilter, output=c.ApiKeyPage, operation_id="auth_keys_list")
+    def get(self, request, query: c.ApiKeyFilter):
+        """List API keys
+
+        An administrator sees every key of the instance, anyone else the keys they created (also
+        after they stopped being an administrator); never the secrets. Keys are created on the
+        Developer page, not over the API, and cannot use this endpoint themselves."""
+        keys = services.visible_api_keys(request.principal)
+        total = keys.count()
+        rows = keys[query.offset : query.offset + query.limit]
+        return page("keys", [c.ApiKeyOut.of(k) for k in rows], total, limit=query.limit, offset=query.offset)
+
+
+class ApiKeyDetailView(ApiView):
+    @endpoint(
+        output=None,
+        status=204,
+        operation_id="auth_keys_destroy",
+        extra_responses={404: OpenApiResponse(ErrorOut, description="No such API key.")},
+    )
+    def delete(self, request, key_id: int):
+        """Revoke an API key
+
+        At once and for good: an administrator any key, its creator their own; another member's
+        key gives 404. Revoking a revoked key again is harmless."""
+        services.revoke_api_key(request.principal, key_id=key_id)

@@ -1,6 +1,7 @@
-"""The typed contract of the device-token endpoints (`/api/v1/auth/…`): what a member's app sends
-to sign in and what it gets back. API keys themselves are an admin control-plane credential,
-made on the Developer page, in the admin and with `manage.py apikey`, never over the API."""
+"""The typed contract of the `/api/v1/auth/…` endpoints: what a member's app sends to sign in and
+what it gets back, and the list and revocation of API keys. API keys themselves are an admin
+control-plane credential, made on the Developer page, in the admin and with `manage.py apikey`,
+never over the API."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints
 
-from apps.apikeys.models import DeviceToken
+from apps.apikeys.models import ApiKey, DeviceToken
 from apps.apikeys.services import MAX_EXPIRY_DAYS, MAX_NAME_LENGTH
 from apps.core.contracts import Input, Output, PageInput, paged
 
@@ -47,6 +48,10 @@ class DeviceTokenFilter(PageInput):
     """The caller's own active device tokens, newest first."""
 
 
+class ApiKeyFilter(PageInput):
+    """The API keys the caller may see, newest first (revoked and expired ones included)."""
+
+
 # --- output -----------------------------------------------------------------------------------
 class IssuedToken(Output):
     token: str = Field(description="Send as `Authorization: Token <token>`. Shown only once.")
@@ -73,6 +78,36 @@ class DeviceTokenOut(Output):
             current=isinstance(auth, DeviceToken) and auth.pk == token.pk,
         )
 
+
+class ApiKeyOut(Output):
+    id: int
+    name: str
+    prefix: str = Field(description="The key's public prefix (never the secret).")
+    scopes: list[str]
+    created_by_id: int = Field(description="The creator, whose current rights the key has.")
+    created_at: dt.datetime
+    expires_at: dt.datetime | None
+    last_used_at: dt.datetime | None
+    revoked_at: dt.datetime | None
+    status: str = Field(description="`active`, `expired` or `revoked`.")
+
+    @classmethod
+    def of(cls, key: ApiKey) -> ApiKeyOut:
+        return cls(
+            id=key.pk,
+            name=key.name,
+            prefix=key.prefix,
+            scopes=list(key.scopes),
+            created_by_id=key.created_by_id,
+            created_at=key.created_at,
+            expires_at=key.expires_at,
+            last_used_at=key.last_used_at,
+            revoked_at=key.revoked_at,
+            status=key.status,
+        )
+
+
+ApiKeyPage = paged(ApiKeyOut, "keys", name="ApiKeyPage")
 
 # `results` is the key the device list has always used (clients read it).
 DeviceTokenPage = paged(DeviceTokenOut, "results", name="DeviceTokenPage")

@@ -122,4 +122,11 @@ DRF_CODES = {
         "Too many requests with one API key within the rate's window (`CLAPILOT_API_KEY_RATE`) or too "
         "many failed logins (`CLAPILOT_LOGIN_RATE`): 429, wait `Retry-After` seconds.",
     ),
+    # `permissions.ApiKeyScopes` (403)
+    "api_key_endpoint_not_allowed": ("apikeys", "The endpoint cannot be used with an API key (403)."),
+    "api_key_scope_missing": ("apikeys", "The API key lacks a scope the endpoint requires (403)."),
+    "api_key_creator_not_admin": (
+        "apikeys",
+        "The scope needs the key's creator to be an administrator, and they no longer are (403).",
+    ),
 }

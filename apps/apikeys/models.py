@@ -27,6 +27,13 @@ class Scope(models.TextChoices):
     USAGE_READ = "usage:read", _("Read subscription usage")
 
 
+# Scopes that act for the office, not just for the creator: they work only while the key's
+# creator is an administrator, checked on every request (`ApiKeyScopes`). The others reach only
+# the creator's own notifications and memory, which the member's own device token reaches too, so
+# they keep working for a creator who is no longer an administrator.
+ADMIN_SCOPES = frozenset({Scope.TOOLS_EXECUTE.value, Scope.INFERENCE_EXECUTE.value, Scope.USAGE_READ.value})
+
+
 class ApiKey(models.Model):
     """An instance API key. It acts as its creator (`created_by`) and only within its scopes.
 

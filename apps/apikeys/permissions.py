@@ -4,6 +4,10 @@ A view opts in to API keys by declaring `required_scopes` (e.g. `["tools:execute
 carry every one of them. Views without `required_scopes` are closed to API keys entirely (deny by
 default, so a new endpoint never becomes reachable by existing keys by accident). Session and
 device-token requests act as the member themselves and are not limited by this class.
+
+A key acts with its creator's rights of the moment: the scopes in `ADMIN_SCOPES` stop working
+as soon as the creator is no longer an administrator (a deactivated creator's keys are refused
+earlier, by the authenticator).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from django.utils.translation import gettext as _
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from apps.apikeys.models import ApiKey
+from apps.apikeys.models import ADMIN_SCOPES, ApiKey
 
 
 class ApiKeyScopes(BasePermission):
@@ -31,5 +35,14 @@ class ApiKeyScopes(BasePermission):
                 "scopes": ", ".join(missing)
             }
             self.code = "api_key_scope_missing"
+            return False
+        # The creator's current rights (request.user is the creator, loaded for this request).
+        lapsed = [scope for scope in required if scope in ADMIN_SCOPES]
+        if lapsed and not request.user.is_admin:
+            self.message = _(
+                "The scope %(scopes)s works only while the key's creator is an administrator, "
+                "and they no longer are."
+            ) % {"scopes": ", ".join(lapsed)}
+            self.code = "api_key_creator_not_admin"
             return False
         return True

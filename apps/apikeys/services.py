@@ -181,17 +181,32 @@ def create_api_key(
     return key, plaintext
 
 
+def visible_api_keys(principal: Principal | None) -> QuerySet[ApiKey]:
+    """The keys a person may see and revoke, newest first: an administrator every key of the
+    instance, anyone else the keys they created (a creator who is no longer an administrator
+    still sees and can revoke them). `principal=None` is the operator at the server's shell."""
+    rows = ApiKey.objects.select_related("created_by", "revoked_by").order_by("-created_at")
+    if principal is None:
+        return rows
+    user = principal.user
+    if user is None or not user.is_active:
+        return rows.none()
+    return rows if user.is_admin else rows.filter(created_by=user)
+
+
 @transaction.atomic
 def revoke_api_key(
     principal: Principal | None, *, key_id: int | None = None, prefix: str | None = None
 ) -> ApiKey:
-    """Revoke a key at once (any admin may revoke any key of the instance). `principal=None` is the
-    operator at the server's shell (management command). Revoking twice is harmless."""
-    revoker = _require_admin(principal) if principal is not None else None
+    """Revoke a key at once: an administrator any key of the instance, its creator their own (also
+    after they stopped being an administrator); another member's key is not found, so key ids
+    cannot be probed. `principal=None` is the operator at the server's shell (management command).
+    Revoking twice is harmless."""
+    revoker = principal.user if principal is not None else None
     if (key_id is None) == (prefix is None):
         raise ValueError("pass exactly one of key_id or prefix")
     lookup = {"pk": key_id} if key_id is not None else {"prefix": (prefix or "").strip()}
-    key = ApiKey.objects.select_for_update().filter(**lookup).first()
+    key = visible_api_keys(principal).select_for_update(of=("self",)).filter(**lookup).first()
     if key is None:
         raise errors.KeyNotFound()
     if key.revoked_at is None:

@@ -14,4 +14,6 @@ urlpatterns = [
     path(
         "api/v1/auth/tokens/<int:token_id>", api.DeviceTokenDetailView.as_view(), name="api-auth-token-detail"
     ),
+    path("api/v1/auth/keys", api.ApiKeyListView.as_view(), name="api-auth-keys"),
+    path("api/v1/auth/keys/<int:key_id>", api.ApiKeyDetailView.as_view(), name="api-auth-key-detail"),
 ]

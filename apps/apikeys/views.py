@@ -24,17 +24,29 @@ def _forbidden(request: HttpRequest) -> HttpResponse:
     return render(request, "apikeys/forbidden.html", status=403)
 
 
-def _developer_context(form: ApiKeyCreateForm, created: ApiKey | None = None, plaintext: str = "") -> dict:
-    keys = ApiKey.objects.select_related("created_by", "revoked_by").order_by("-created_at")
+def _developer_context(
+    request: HttpRequest, form: ApiKeyCreateForm | None, created: ApiKey | None = None, plaintext: str = ""
+) -> dict:
+    keys = services.visible_api_keys(request.principal)
     return {"form": form, "keys": keys, "created_key": created, "plaintext": plaintext}
+
+
+def _may_open(request: HttpRequest) -> bool:
+    """Admins manage every key; anyone else only sees (and revokes) keys they created, e.g. as an
+    administrator they no longer are."""
+    return request.user.is_admin or ApiKey.objects.filter(created_by=request.user).exists()
 
 
 @login_required
 @never_cache
 @require_http_methods(["GET", "POST"])
 def developer(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_admin:
+    if not _may_open(request):
         return _forbidden(request)
+    if not request.user.is_admin:  # their own keys, no form: only administrators create keys
+        if request.method == "POST":
+            return _forbidden(request)
+        return render(request, "apikeys/developer.html", _developer_context(request, None))
     if request.method == "POST":
         form = ApiKeyCreateForm(request.POST)
         if form.is_valid():
@@ -43,16 +55,16 @@ def developer(request: HttpRequest) -> HttpResponse:
             except DomainError as exc:
                 form_errors(form, exc)
             else:
-                context = _developer_context(ApiKeyCreateForm(), key, plaintext)
+                context = _developer_context(request, ApiKeyCreateForm(), key, plaintext)
                 return render(request, "apikeys/developer.html", context)
-        return render(request, "apikeys/developer.html", _developer_context(form), status=400)
-    return render(request, "apikeys/developer.html", _developer_context(ApiKeyCreateForm()))
+        return render(request, "apikeys/developer.html", _developer_context(request, form), status=400)
+    return render(request, "apikeys/developer.html", _developer_context(request, ApiKeyCreateForm()))
 
 
 @login_required
 @require_POST
 def revoke_key(request: HttpRequest, key_id: int) -> HttpResponse:
-    if not request.user.is_admin:
+    if not _may_open(request):
         return _forbidden(request)
     with reported(request) as outcome:
         key = services.revoke_api_key(request.principal, key_id=key_id)
