@@ -1,0 +1,225 @@
+"""Load and live-event test of one whole server: pages, REST, tool calls and open WebSockets at once.
+
+Starts ONE daphne process on a free loopback port against a throwaway copy of the schema (and, with
+--redis, its own redis-server on a free port as REDIS_URL: channel layer, broker and cache), then
+for --duration seconds runs --clients concurrent HTTP clients (keep-alive, no think time), each a
+signed-in user cycling through
+
+  page views (session cookie)   GET /, GET /aufgaben/
+  REST with an API key          GET /api/v1/tools, GET /api/v1/notifications
+  REST with a device token      GET /api/v1/tasks/boards, GET /api/v1/tasks/?limit=20
+  tool calls (API key)          POST /api/v1/tools/execute: aufgaben_list_tasks, aufgaben_create_task
+                                (alternately on the shared board and on the user's private board)
+
+while --sockets WebSockets on /ws/mutations/ (spread over the users) record every mutation event.
+Afterwards every event committed during the run is checked against every socket: an "all" event
+must arrive exactly once at every socket, a user's private event exactly once at that user's
+sockets and nowhere else.
+
+Prints requests, errors, p50/p95/max per route, events committed vs delivered (lost, duplicated,
+delivered to a socket that must not see it), the peak of daphne's PostgreSQL sessions, and a last
+line `RESULT {json}`. Exits 1 on any error, lost, duplicated or misdelivered event.
+
+    .venv/bin/python bench/load.py                    # embedded: channels-postgres layer, 60 s
+    .venv/bin/python bench/load.py --redis            # own redis-server as REDIS_URL
+    .venv/bin/python bench/load.py --clients 20 --sockets 40 --duration 10
+"""
+
+from __future__ import annotations
+
+import os
+
+# Before anything imports the standard library's calendar module (http.client does, through
+# email): _setup puts bench/ last on the path, where bench/calendar.py cannot shadow it. The bench
+# process itself only prepares data and reads events: it never needs Redis.
+os.environ.pop("REDIS_URL", None)
+os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_load")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+from _setup import ROOT, bench_database  # noqa: I001
+from _loadgen import LoadPlan, prepare, run_load
+
+import argparse
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--clients", type=int, default=50, help="concurrent HTTP clients")
+    parser.add_argument("--sockets", type=int, default=200, help="open WebSockets on /ws/mutations/")
+    parser.add_argument("--users", type=int, default=10, help="signed-in users the clients and sockets share")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of load")
+    parser.add_argument("--redis", action="store_true", help="own redis-server on a free port as REDIS_URL")
+    parser.add_argument("--pool-size", type=int, default=None, help="CLAPILOT_DB_POOL_SIZE of daphne")
+    parser.add_argument("--drain", type=float, default=30.0, help="seconds to wait for late events")
+    return parser.parse_args()
+
+
+ARGS = parse_args()
+
+APP_NAME = f"clapilot-bench-load-{os.getpid()}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_listening(
+    port: int, process: subprocess.Popen, what: str, log: Path | None, timeout: float = 60
+) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            tail = log.read_text(errors="replace")[-3000:] if log else ""
+            raise SystemExit(f"{what} exited with {process.returncode}\n{tail}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit(f"{what} did not start within {timeout:.0f} s")
+
+
+def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        cwd=workdir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_listening(port, process, "redis-server", None)
+    return process, f"redis://127.0.0.1:{port}/0"
+
+
+def database_url() -> str:
+    from django.db import connection
+
+    d = connection.settings_dict
+    auth = quote(d["USER"]) + (f":{quote(d['PASSWORD'])}" if d.get("PASSWORD") else "")
+    if (d["HOST"] or "").startswith("/"):  # a socket directory (the embedded server)
+        return f"postgres://{auth}@/{d['NAME']}?host={quote(d['HOST'])}"
+    port = f":{d['PORT']}" if d.get("PORT") else ""
+    return f"postgres://{auth}@{d['HOST'] or 'localhost'}{port}/{d['NAME']}"
+
+
+def start_daphne(port: int, redis_url: str | None, log: Path) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "DJANGO_SETTINGS_MODULE": "clapilot.settings",
+        "DEBUG": "0",
+        "LOG_LEVEL": "WARNING",
+        "PGAPPNAME": APP_NAME,  # libpq: every session of daphne carries it (counted below)
+        # 50 clients share a handful of keys: the per-key limit is not what this measures.
+        "CLAPILOT_API_KEY_RATE": "10000000/min",
+    }
+    env.pop("CLAPILOT_TEST_DATABASE", None)
+    env.pop("REDIS_URL", None)
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    if ARGS.pool_size is not None:
+        env["CLAPILOT_DB_POOL_SIZE"] = str(ARGS.pool_size)
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "clapilot.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    wait_listening(port, process, "daphne", log)
+    return process
+
+
+def stop(process: subprocess.Popen | None) -> None:
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+# --- data -----------------------------------------------------------------------------------
+def disconnect_everybody_else() -> None:
+    """The bench database can only be dropped when no session (daphne, layer pools) uses it."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [connection.settings_dict["NAME"]],
+        )
+
+
+def main() -> int:
+    workdir = Path(tempfile.mkdtemp(prefix="clapilot-load-"))
+    redis_process = None
+    redis_url = None
+    if ARGS.redis:
+        redis_process, redis_url = start_redis(workdir)
+    try:
+        with bench_database():
+            return run_bench(workdir, redis_url)
+    finally:
+        stop(redis_process)
+
+
+def point_channel_layer_at_bench_database() -> None:
+    """channels-postgres copied the database settings at import, before the bench DB existed
+    (the data prepared here sends live events too)."""
+    from channels import layers
+    from django.conf import settings
+    from django.db import connection
+
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    if "ENGINE" in config:
+        config["NAME"] = connection.settings_dict["NAME"]
+    layers.channel_layers.backends.clear()
+
+
+def run_bench(workdir: Path, redis_url: str | None) -> int:
+    point_channel_layer_at_bench_database()
+    people, shared_board = prepare(max(1, min(ARGS.users, ARGS.clients)))
+    port = free_port()
+    log = workdir / "daphne.log"
+    daphne = start_daphne(port, redis_url, log)
+    try:
+        result = run_load(
+            LoadPlan(
+                port=port,
+                app_name=APP_NAME,
+                clients=ARGS.clients,
+                sockets=ARGS.sockets,
+                duration=ARGS.duration,
+                drain=ARGS.drain,
+                layer="redis (own redis-server, channels-redis)"
+                if redis_url
+                else "embedded (channels-postgres)",
+                log=log,
+                pool_size=ARGS.pool_size,
+            ),
+            people,
+            shared_board,
+        )
+    finally:
+        stop(daphne)
+        disconnect_everybody_else()
+    return 1 if result["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
