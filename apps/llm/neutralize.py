@@ -443,10 +443,12 @@ def _compiled(literals: tuple[tuple[str, str], ...]) -> tuple:
 
 
 def _alternation(literals: dict[str, str], flags: int) -> re.Pattern | None:
+    """One pattern for many literals, as a trie (shared prefixes factored out): thousands of
+    office names cost one pass over the text instead of one attempt per name and position."""
     if not literals:
         return None
-    names = sorted(literals, key=len, reverse=True)
-    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)", flags)
+    body = rules.trie_pattern(literals, fold=bool(flags & re.IGNORECASE))
+    return re.compile(r"(?<!\w)" + body + r"(?!\w)", flags)
 
 
 def _walk(data: Any, fn: Callable[[str], str]) -> Any:

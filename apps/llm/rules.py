@@ -18,7 +18,7 @@ and replaces them. A name found once is also found alone later in the same text 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 
 def _words(text: str) -> list[str]:
@@ -26,8 +26,8 @@ def _words(text: str) -> list[str]:
 
 
 # --- shared pieces ------------------------------------------------------------------------------
-_UP = "A-ZÄÖÜ"
-_LOW = "a-zäöüßéèáàóòíìúùçñ"
+_UP = "A-ZÄÖÜÉÇŁŚŻŹĆŠŽČŘİŞĞ"
+_LOW = "a-zäöüßéèáàóòíìúùçñąćęłńśźżšžčřěůıışğ"
 _WORD = rf"[{_UP}][{_LOW}]+(?:-[{_UP}][{_LOW}]+)*"  # Müller, Schmidt-Weber
 # Capitalized words that follow a salutation or stand in a name's place without being names.
 STOP_WORDS = frozenset(
@@ -50,7 +50,7 @@ STOP_WORDS = frozenset(
 _TOKEN = rf"(?!(?:{'|'.join(sorted(STOP_WORDS, key=len, reverse=True))})\b){_WORD}"
 _PARTICLE = r"(?:von[ \t]+der|van[ \t]+der|von|van|de|zu|vom|zur|ter|den|di|da|del)"
 _PARTICLES = frozenset(_words("von van de zu vom zur ter den di da del"))
-_TITLES = r"(?:(?:Prof\.|Dr\.|Dres\.|Dipl\.-[A-Z][a-zä]+\.|med\.|jur\.|rer\.[ \t]?pol\.|rer\.[ \t]?nat\.|h\.[ \t]?c\.|mult\.)[ \t]*)*"
+_TITLES = r"(?:(?:Prof\.|Dr\.|Dres\.|Mag\.|Ing\.|DI|MBA|LL\.M\.|Dipl\.-[A-Z][a-zä]+\.|med\.|jur\.|rer\.[ \t]?pol\.|rer\.[ \t]?nat\.|h\.[ \t]?c\.|mult\.)[ \t]*)*"
 _ROLE = (
     r"(?:Rechtsanw[aä]lt(?:in)?|Steuerberater(?:in)?|Notar(?:in)?|Wirtschaftspr[üu]fer(?:in)?|"
     r"Kolleg(?:e|in)|Sachbearbeiter(?:in)?|(?:Ober)?[Rr]egierungs(?:rat|rätin)|Amtsr(?:at|ätin)|"
@@ -63,17 +63,23 @@ _ROLE = (
 _FULL = rf"(?:{_TOKEN}(?:[ \t]+{_TOKEN})?[ \t]+)?(?:{_PARTICLE}[ \t]+)?{_TOKEN}"
 
 SALUTATION = re.compile(
-    rf"(?<![\w])(?:Herrn?|Frau|Hr\.|Fr\.|Familie|Eheleute)[ \t]+{_TITLES}"
+    rf"(?<![\w])(?:Herrn?|Frau|Hr\.|Fr\.|Familie|Eheleute|Notar(?:in)?|Rechtsanw[aä]lt(?:in)?|"
+    rf"Steuerberater(?:in)?)[ \t]+{_TITLES}"
     rf"(?:{_ROLE}[ \t]+{_TITLES})?(?P<name>{_FULL})(?![\w])"
 )
 CLOSING = re.compile(
     r"(?im)^[ \t]*(?:mit[ \t]+)?(?:freundlichen|freundliche|besten|beste|herzlichen|herzliche|"
     r"kollegialen|viele|liebe|sonnige|schöne)[ \t]+grü(?:ß|ss)en?[ \t,.!]*$|"
     r"^[ \t]*(?:hochachtungsvoll|mfg|lg|vg|gruß|grüße|viele[ \t]grüße|beste[ \t]grüße|"
-    r"herzliche[ \t]grüße|liebe[ \t]grüße|best[ \t]regards|kind[ \t]regards|regards|cheers)[ \t,.!]*$"
+    r"herzliche[ \t]grüße|liebe[ \t]grüße|best[ \t]regards|kind[ \t]regards|regards|cheers|--)[ \t,.!]*$"
 )
 _SIGNATURE_LINE = re.compile(
     rf"^[ \t]*(?:(?:i\.[ \t]?A\.|i\.[ \t]?V\.|ppa\.|gez\.)[ \t]+)?{_TITLES}"
+    rf"(?P<name>{_TOKEN}(?:[ \t]+(?:{_PARTICLE}[ \t]+)?{_TOKEN}){{0,2}})[ \t]*$"
+)
+# "Frau" / "Herrn" alone on a line, the name on the next one (the address field of a letter).
+ADDRESS_NAME = re.compile(
+    rf"(?m)^[ \t]*(?:Herrn?|Frau|Familie|Eheleute)[ \t]*\n[ \t]*{_TITLES}"
     rf"(?P<name>{_TOKEN}(?:[ \t]+(?:{_PARTICLE}[ \t]+)?{_TOKEN}){{0,2}})[ \t]*$"
 )
 LABELLED = re.compile(
@@ -81,14 +87,16 @@ LABELLED = re.compile(
     r"Kontoinhaber(?:in)?|Empfänger(?:in)?|Absender(?:in)?|Antragsteller(?:in)?|Erblasser(?:in)?|"
     r"Ehegatt(?:e|in)|Ehefrau|Ehemann|Vermieter(?:in)?|Mieter(?:in)?|Arbeitnehmer(?:in)?|"
     r"Zeug(?:e|in)|Betroffene[rs]?|Schuldner(?:in)?|Gläubiger(?:in)?|Erbe|Erbin|Kind|"
-    r"Von|An|Cc|Bcc|From|To)[ \t]*:[ \t]*"
+    r"Von|An|Cc|Bcc|From|To|"
+    r"[A-ZÄÖÜ][a-zäöüß]*(?:nehmer|geber|pflichtige[rs]?|berechtigte[rs]?|inhaber|steller|gegner|"
+    r"kläger|beklagte[rs]?|bevollmächtigte[rs]?|vertreter|schuldner|gläubiger)(?:in)?)[ \t]*:[ \t]*"
     rf"{_TITLES}(?P<name>{_TOKEN}(?:,[ \t]*{_TOKEN}|(?:[ \t]+(?:{_PARTICLE}[ \t]+)?{_TOKEN}){{0,2}}))"
     r"(?![\w@])"
 )
 GREETING = re.compile(
     rf"(?<![\w])(?:Liebe[rs]?|Hallo|Hi|Moin|Servus|Guten[ \t]Tag|Guten[ \t]Morgen)[ \t]+(?P<name>{_TOKEN}(?:[ \t]+{_TOKEN})?)(?=[ \t]*[,!\n])"
 )
-BIRTH_NAME = re.compile(rf"(?<![\w])geb(?:\.|oren(?:e|er)?)[ \t]+(?!am\b)(?P<name>{_WORD})(?![\w.])")
+BIRTH_NAME = re.compile(rf"(?<![\w])geb(?:\.|oren(?:e|er)?)[ \t]+(?!am\b)(?P<name>{_WORD})(?![\w])")
 
 _MONTH = r"(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)"
 _DATE = rf"(?:\d{{1,2}}\.[ \t]?\d{{1,2}}\.[ \t]?(?:19|20)?\d{{2}}|\d{{1,2}}\.[ \t]?{_MONTH}[ \t]+\d{{4}}|(?:19|20)\d{{2}}-\d{{2}}-\d{{2}})"
@@ -103,9 +111,11 @@ _STREET_SUFFIX = (
 STREET = re.compile(
     rf"(?<![\w])(?:[{_UP}][{_LOW}-]*?{_STREET_SUFFIX}|"
     rf"(?:Am|An[ \t]der|An[ \t]den|Auf[ \t]der|Auf[ \t]dem|Im|In[ \t]der|In[ \t]den|Unter[ \t]den|"
-    rf"Zum|Zur|Alte[rs]?|Neue[rs]?|Große[rs]?|Kleine[rs]?|Hohe[rs]?|Lange[rs]?)[ \t]+[{_UP}][{_LOW}-]+|"
-    rf"[{_UP}][{_LOW}]+(?:-[{_UP}][{_LOW}]+)*[ \t-](?:Straße|Str\.|Weg|Platz|Allee|Ring|Damm|Gasse))"
-    r"[ \t]+\d{1,4}[ \t]?[a-zA-Z]?(?:[ \t]?[-/][ \t]?\d{1,4}[a-z]?)?(?![\d.,]\d|\w)"
+    rf"Zum|Zur|Alte[rs]?|Neue[rs]?|Große[rs]?|Kleine[rs]?|Hohe[rs]?|Lange[rs]?)[ \t]+"
+    rf"(?:[{_UP}][{_LOW}]{{1,8}}(?:e|en|er|es)[ \t]+)?[{_UP}][{_LOW}-]+|"
+    rf"[{_UP}][{_LOW}]+(?:-[{_UP}][{_LOW}]+)*[ \t-](?:Straße|Str\.|Weg|Platz|Allee|Ring|Damm|Gasse)|"
+    rf"[{_UP}][{_LOW}]+(?:e|en|er|es)[ \t]+[{_UP}][{_LOW}-]*?{_STREET_SUFFIX})"
+    r"[ \t]+\d{1,3}[ \t]?[a-zA-Z]?(?:[ \t]?[-/][ \t]?\d{1,3}[a-z]?)?(?![\d.,]\d|\w)"
 )
 _NOT_A_CITY = (
     "Euro|EUR|Stück|Mitarbeiter|Mitarbeitende|Einwohner|Kunden|Mandanten|Menschen|Personen|"
@@ -156,6 +166,17 @@ KINDS = (
 Span = tuple[int, int, str]
 
 
+def _is_iban(raw: str) -> bool:
+    """A valid check sum (ISO 13616, mod 97), or the German shape (DE + 20 digits) even with a
+    typo in it: a creditor id (DE98ZZZ…) or a reference number is no IBAN."""
+    if len(raw) < 15:
+        return False
+    if raw.startswith("DE") and len(raw) == 22 and raw[2:].isdigit():
+        return True
+    digits = "".join(str(int(c, 36)) for c in raw[4:] + raw[:4])
+    return digits.isdigit() and int(digits) % 97 == 1
+
+
 def _phone_spans(text: str) -> Iterator[Span]:
     for m in PHONE.finditer(text):
         raw = m.group(0).rstrip(" -/")
@@ -170,7 +191,7 @@ def _phone_spans(text: str) -> Iterator[Span]:
             yield m.start(), m.start() + len(raw), "TELEFON"
 
 
-_CLAUSE_END = re.compile(r"[ \t]*(?:[,.;:!?)<(\n]|$)")
+_CLAUSE_END = re.compile(r"[ \t]*(?:[,.;:!?)<(\n·|/–-]|$|(?:und|oder|sowie|bzw\.|u\.)[ \t])")
 
 
 def _trimmed(text: str, m: re.Match) -> Span:
@@ -211,7 +232,7 @@ def find(text: str) -> list[Span]:
     for m in EMAIL.finditer(text):
         add((m.start(), m.end(), "EMAIL"))
     for m in IBAN.finditer(text):
-        if len(m.group(0).replace(" ", "")) >= 15:
+        if _is_iban(m.group(0).replace(" ", "")):
             add((m.start(), m.end(), "IBAN"))
     for m in BIC.finditer(text):
         raw = m.group(0)
@@ -244,6 +265,10 @@ def find(text: str) -> list[Span]:
     for m in LABELLED.finditer(text):
         add((m.start("name"), m.end("name"), "NAME"))
     spans.extend(_signature_spans(text))
+    for m in ADDRESS_NAME.finditer(text):
+        add((m.start("name"), m.end("name"), "NAME"))
+    for m in _FIRST_NAME.finditer(text):
+        add((m.start("name"), m.end("name"), "NAME"))
     if "geb" in text:
         for m in BIRTH_NAME.finditer(text):
             add((m.start("name"), m.end("name"), "GEBURTSNAME"))
@@ -298,6 +323,48 @@ FIRST_NAMES = frozenset(
     Wilhelm Willi Wolfgang Yvonne Zoe Ahmet Ayse Fatma Mustafa Emre Elif Olga Irina Natalia
     Tatjana Sergej Dmitri Piotr Katarzyna Agnieszka Giuseppe Marco Francesca Giovanni Ana
     Ivan Milan Jelena Dragan Hasan Hüseyin Murat Yusuf Zeynep Leyla Ole Jannik Malte Hauke Frauke
-    Imke Wiebke Gesine Kirsten Dörte Heiko Jörn Gunnar Knut Birte Maren Meike Insa Tjark"""
+    Imke Wiebke Gesine Kirsten Dörte Heiko Jörn Gunnar Knut Birte Maren Meike Insa Tjark
+    Achim Alois Anneliese Arnold Berthold Brunhilde Christel Dagmar Eberhard Edeltraud Egon
+    Elfriede Erna Erwin Friedhelm Fritz Gabi Gernot Gottfried Gustav Hannes Hartwig Hedwig Helene
+    Henrike Hilde Hubertus Irmgard Jochen Kurt Lieselotte Ludwig Nele Reiner Rüdiger Siegfried
+    Sigrid Theodor Ulf Waltraud Wilfried Wolfram Aylin Corinna Greta Kornelia Lennart Lotte
+    Magdalena Mathilde Merle Nadja Raphael Rebecca Svea Thea Timo Vivien Yannick Leni Jule Ronja
+    Frieda Karoline Henrik Mats Piet Jasper Fiete Marek Marta Tomasz Pawel Ines Jost Volker"""
     )
+)
+
+
+# A known first name anywhere, with the surname after it ("… an Hubertus Lenzing ./. …",
+# "die Tochter, Lina, …"). Short names and names that are also ordinary words stay out.
+_AMBIGUOUS = frozenset(
+    _words(
+        "Mark Ernst Frank Otto Insa Milan Kai Max Jan Tom Ben Kim Tim Ole Ana Ina Ida Ella Lea Mia Ali Jost Gabi Uta Ute Eva"
+    )
+)
+_STANDALONE = sorted((n for n in FIRST_NAMES if len(n) >= 4 and n not in _AMBIGUOUS), key=len, reverse=True)
+
+
+def trie_pattern(words: Iterable[str], *, fold: bool = False) -> str:
+    """A regex source matching exactly `words`, with shared prefixes factored out (a trie):
+    one pass over the text however many words (office names, first names)."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for char in word.casefold() if fold else word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _trie(trie)
+
+
+def _trie(node: dict) -> str:
+    branches = [re.escape(char) + _trie(child) for char, child in sorted(node.items()) if char]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in node else body
+
+
+_FIRST_NAME = re.compile(
+    rf"(?<![\w.-])(?P<name>{trie_pattern(_STANDALONE)}(?:-{_WORD})?"
+    rf"(?:[ \t]+(?:{_PARTICLE}[ \t]+)?{_TOKEN})?)(?![\w-])"
 )
