@@ -172,38 +172,121 @@ class TodoUpdate(Input):
 
 # --- inference passthrough (OpenAI-compatible) --------------------------------------------------
 MAX_MESSAGES = 500
-InferenceRole = StrEnum("InferenceRole", {r.upper(): r for r in ("system", "user", "assistant", "developer")})
+MAX_TOOLS = 128
+InferenceRole = StrEnum(
+    "InferenceRole", {r.upper(): r for r in ("system", "user", "assistant", "developer", "tool")}
+)
+# OpenAI's rule for function names.
+FunctionName = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
-class InferenceMessage(Input):
-    """One chat message; other OpenAI fields (`name` …) are dropped, tool turns are refused."""
+class _Passed(Input):
+    """A part of an OpenAI request: fields this version does not know are dropped, not refused."""
 
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
 
-    role: InferenceRole
-    content: str | list[Any] = Field(description="Text, or OpenAI content parts.")
 
-    @model_validator(mode="before")
-    @classmethod
-    def _no_tools(cls, data: Any) -> Any:
-        if isinstance(data, dict) and (data.get("tool_calls") or data.get("role") == "tool"):
-            raise PydanticCustomError("tools_not_supported", _("The inference passthrough runs no tools."))
-        return data
+class InferenceFunctionCall(_Passed):
+    name: FunctionName
+    arguments: str = Field(default="", description="The arguments as a JSON text.")
+
+
+class InferenceToolCall(_Passed):
+    """A tool call of an earlier assistant turn (the client ran it)."""
+
+    id: str = Field(min_length=1, max_length=200)
+    type: Literal["function"] = "function"
+    function: InferenceFunctionCall
+
+
+class InferenceMessage(_Passed):
+    """One chat message; other OpenAI fields (`name` …) are dropped. Tool turns (an assistant's
+    `tool_calls`, a `tool` message with its `tool_call_id`) pass to the provider as sent."""
+
+    role: InferenceRole
+    content: str | list[Any] | None = Field(
+        default=None, description="Text, or OpenAI content parts; null beside `tool_calls`."
+    )
+    tool_calls: list[InferenceToolCall] | None = Field(default=None, max_length=MAX_TOOLS)
+    tool_call_id: str | None = Field(default=None, min_length=1, max_length=200)
+
+    @model_validator(mode="after")
+    def _complete(self) -> InferenceMessage:
+        if self.role == "tool" and not self.tool_call_id:
+            raise PydanticCustomError("tool_call_id_missing", _("A tool message needs its “tool_call_id”."))
+        if self.content is None and not (self.role == "assistant" and self.tool_calls):
+            raise PydanticCustomError("content_missing", _("The message has no content."))
+        return self
+
+
+class InferenceFunction(_Passed):
+    name: FunctionName
+    description: str | None = Field(default=None, max_length=10_000)
+    parameters: dict[str, Any] | None = Field(default=None, description="The arguments' JSON schema.")
+    strict: bool | None = None
+
+
+class InferenceTool(_Passed):
+    """A function the client offers the model. The server never runs it: the model's calls come
+    back to the client in `tool_calls`."""
+
+    type: Literal["function"] = "function"
+    function: InferenceFunction
+
+
+class InferenceNamedFunction(_Passed):
+    name: FunctionName
+
+
+class InferenceToolChoice(_Passed):
+    type: Literal["function"] = "function"
+    function: InferenceNamedFunction
 
 
 class InferenceRequest(Input):
     model: str = Field(
-        default="", max_length=300, description="A model id or label; default: the default model."
+        default="",
+        max_length=300,
+        description="A model id or label, or a Mixture-of-Agents preset `moa/<slug>`; default: the default model.",
     )
     messages: list[InferenceMessage] = Field(min_length=1, max_length=MAX_MESSAGES)
     stream: bool = Field(default=False, description="true: answer as Server-Sent Events (OpenAI chunks).")
+    tools: list[InferenceTool] | None = Field(
+        default=None,
+        max_length=MAX_TOOLS,
+        description="Functions the model may call; its calls come back in `tool_calls`, none runs here.",
+    )
+    tool_choice: Literal["none", "auto", "required"] | InferenceToolChoice | None = Field(
+        default=None, description="OpenAI's `tool_choice`, passed to the provider with `tools`."
+    )
+
+
+class OpenAIError(Output):
+    message: str
+    type: str = Field(description="`invalid_request_error`, `authentication_error`, `permission_error` …")
+    param: str | None = Field(description="The offending request field, e.g. `model`; null when none.")
+    code: str = Field(
+        description="The stable code, e.g. `model_not_found` (the same as the top-level `code`)."
+    )
+
+
+class InferenceErrorOut(Output):
+    """A refused passthrough call: the project's error fields (`ErrorOut`) and OpenAI's `error`
+    object, which OpenAI clients read."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    message: str
+    details: Any = None
+    error: OpenAIError
 
 
 class InferenceModel(Output):
     id: str
     object: Literal["model"]
     created: int
-    owned_by: str = Field(description="The provider's name.")
+    owned_by: str = Field(description="The provider's name (for a `moa/<slug>` preset: its aggregator's).")
     name: str
 
 
@@ -212,9 +295,23 @@ class InferenceModelList(Output):
     data: list[InferenceModel]
 
 
+class FunctionCallOut(Output):
+    name: str
+    arguments: str = Field(description="The arguments as a JSON text.")
+
+
+class ToolCallOut(Output):
+    id: str
+    type: Literal["function"]
+    function: FunctionCallOut
+
+
 class CompletionMessage(Output):
     role: Literal["assistant"]
-    content: str
+    content: str | None = Field(description="The text; null when the model only calls tools.")
+    tool_calls: list[ToolCallOut] | None = Field(
+        default=None, description="The model's calls of the request's `tools`, for the client to run."
+    )
 
 
 class CompletionChoice(Output):
@@ -238,9 +335,19 @@ class ChatCompletion(Output):
     usage: Usage
 
 
+class ChunkToolCall(Output):
+    index: int
+    id: str
+    type: Literal["function"]
+    function: FunctionCallOut
+
+
 class ChunkDelta(Output):
     role: Literal["assistant"] | None = None
     content: str | None = None
+    tool_calls: list[ChunkToolCall] | None = Field(
+        default=None, description="Each tool call whole, in one chunk after the text."
+    )
 
 
 class ChunkChoice(Output):

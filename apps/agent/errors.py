@@ -30,14 +30,16 @@ class ChatForbidden(Forbidden):
     code = "chat_forbidden"
 
 
-class ModelNotFound(InvalidInput):
-    """The inference passthrough was asked for a model this instance does not offer (400)."""
+class ModelNotFound(NotFound):
+    """The inference passthrough was asked for a model (or `moa/<slug>` preset) this instance
+    does not offer: 404, as OpenAI's API answers."""
 
     code = "model_not_found"
 
 
 class ToolsNotSupported(InvalidInput):
-    """The inference passthrough was sent tools or tool turns: it runs none."""
+    """The inference passthrough was sent legacy `functions`, or `tools` for a model that cannot
+    call tools (tools themselves pass through to the provider; none runs here)."""
 
     code = "tools_not_supported"
 

@@ -38,19 +38,32 @@ def find(virtual_id: str) -> MoAPreset | None:
     return presets().filter(slug=virtual_id[len(PREFIX) :]).first()
 
 
+UsageSink = Callable[[ModelConfig, llm.Completion], None]
+
+
 class Mixture:
-    def __init__(self, run: Run, preset: MoAPreset, gate: Gate) -> None:
+    """One preset answering: for a run (usage goes to the run), or for the stateless inference
+    passthrough (`run=None`, its own `on_usage`: every model call is reported there)."""
+
+    def __init__(
+        self, run: Run | None, preset: MoAPreset, gate: Gate, on_usage: UsageSink | None = None
+    ) -> None:
         self.run, self.preset, self.gate = run, preset, gate
+        self.on_usage: UsageSink = on_usage or self._save_usage
         self.references: list[ModelConfig] = list(preset.reference_models.select_related("provider"))
         self.answers: list[tuple[str, str]] | None = None
+
+    def _save_usage(self, model: ModelConfig, completion: llm.Completion) -> None:
+        services.save_usage(self.run, completion.prompt_tokens, completion.completion_tokens, model=model)
 
     def complete(
         self,
         messages: list[dict],
         functions: list[dict],
         *,
-        on_token: Callable[[str], None],
-        should_stop: Callable[[], bool],
+        on_token: Callable[[str], None] | None,
+        should_stop: Callable[[], bool] | None,
+        tool_choice: object = None,
     ) -> llm.Completion:
         if self.answers is None:
             self.answers = self._fan_out(messages)
@@ -65,10 +78,9 @@ class Mixture:
             on_token=on_token,
             gate=self.gate,
             should_stop=should_stop,
+            tool_choice=tool_choice,
         )
-        services.save_usage(
-            self.run, completion.prompt_tokens, completion.completion_tokens, model=aggregator
-        )
+        self.on_usage(aggregator, completion)
         completion.prompt_tokens = completion.completion_tokens = 0  # already counted
         return completion
 
@@ -86,9 +98,7 @@ class Mixture:
                     logger.warning("MoA reference %s failed: %s", model.label, exc.code)
                     errors.append(exc)
                     continue
-                services.save_usage(
-                    self.run, completion.prompt_tokens, completion.completion_tokens, model=model
-                )
+                self.on_usage(model, completion)
                 answers.append((model.label, completion.content))
         if not answers and errors:
             raise errors[0]

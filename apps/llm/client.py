@@ -81,11 +81,15 @@ def client_for(provider: Provider) -> openai.OpenAI:
     return openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout, max_retries=0)
 
 
-def request_params(model: ModelConfig, messages: list[dict], tools: list[dict], *, stream: bool) -> dict:
+def request_params(
+    model: ModelConfig, messages: list[dict], tools: list[dict], *, stream: bool, tool_choice: Any = None
+) -> dict:
     """The chat-completions arguments for this model, with its quirks applied."""
     params: dict[str, Any] = {"model": model.model_id, "messages": messages, "stream": stream}
     if tools and model.supports_tools:
         params["tools"] = tools
+        if tool_choice is not None:
+            params["tool_choice"] = tool_choice
     if model.is_reasoning:
         params["max_completion_tokens"] = MAX_OUTPUT_TOKENS
     else:
@@ -129,18 +133,22 @@ def chat(
     on_token: Callable[[str], None] | None = None,
     gate: Gate | None = None,
     should_stop: Callable[[], bool] | None = None,
+    tool_choice: Any = None,
 ) -> Completion:
     """One chat completion; with `stream`, text deltas go to `on_token` as they arrive.
 
     The neutralization gate sits here, right before the provider: `messages` go out neutralized,
     the text (streamed and final) and the tool-call arguments come back restored. Without a
     `gate` the instance setting decides (a fresh gate per call). `should_stop` is polled between
-    streamed chunks; when it answers True the stream is closed and `Aborted` raised."""
+    streamed chunks; when it answers True the stream is closed and `Aborted` raised. `tool_choice`
+    goes to the provider with the tools (the inference passthrough forwards a client's)."""
     provider = model.provider
     if gate is None:
         gate = Gate.for_run(None)
     gate.escalate()  # a source read in this scope demands neutralization
-    params = request_params(model, gate.messages(messages), tools or [], stream=stream)
+    params = request_params(
+        model, gate.messages(messages), tools or [], stream=stream, tool_choice=tool_choice
+    )
     sink = gate.stream(on_token)
     try:
         client = client_for(provider)

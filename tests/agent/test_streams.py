@@ -127,13 +127,15 @@ def test_inference_streams_openai_chunks_and_neutralizes(admin_user, model, fake
     assert InferenceUsage.objects.get().stream is True
 
 
-def test_inference_needs_the_scope_and_refuses_tools(admin_user, user, model, fake_openai):
+def test_inference_needs_the_scope_and_refuses_malformed_tools(admin_user, user, model, fake_openai):
     wrong = _key_client(admin_user, ["tools:execute"])
-    assert wrong.get("/api/v1/inference/models").status_code == 403
+    denied = wrong.get("/api/v1/inference/models")
+    assert denied.status_code == 403 and denied.json()["error"]["type"] == "permission_error"
     right = _key_client(admin_user, ["inference:execute"])
     body = {"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]}
     refused = right.post("/api/v1/inference/chat/completions", body, format="json")
-    assert refused.status_code == 400 and refused.json()["code"] == "tools_not_supported"
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_request"
+    assert refused.json()["error"]["param"] == "tools"
     # members (device tokens) use the chat, not the passthrough
     _, token = issue_device_token(user, "Phone")
     member = APIClient()
