@@ -334,6 +334,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "apps.core.api.document_error_codes",
+        "apps.core.api.document_error_responses",
     ],
 }
 

@@ -10,6 +10,10 @@ admin.site.site_header = "Clapilot"
 admin.site.site_title = "Clapilot Admin"
 admin.site.index_title = "Control plane"
 
+# Under /api/ an unknown URL or a crash answers in the API's error shape (ErrorOut).
+handler404 = "apps.core.views.page_not_found"
+handler500 = "apps.core.views.server_error"
+
 urlpatterns = [
     # Each app brings its own routes (DomainApp.urls); the order follows INSTALLED_APPS.
     *(path("", include(module)) for module in plugins.url_modules()),

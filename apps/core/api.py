@@ -29,8 +29,9 @@ from typing import Any
 from django.apps import apps
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from pydantic import BaseModel, ValidationError
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -42,8 +43,10 @@ INVALID_REQUEST = "invalid_request"
 
 
 def exception_handler(exc, context):
-    """`DomainError` → `{"code", "message", "details"}` with the error's HTTP status; DRF's own
-    errors keep DRF's shape plus a `code` so clients can always branch on `code`."""
+    """Every refusal in the one error shape (`contracts.ErrorOut`): `DomainError` → `{"code",
+    "message", "details"}` with the error's HTTP status; DRF's own refusals (authentication 401,
+    permission 403, throttle 429, unparsable body 400, method 405 …) the same, with DRF's `detail`
+    kept beside `message` for older clients."""
     if isinstance(exc, RequestInvalid):
         return exc.response()
     if isinstance(exc, DomainError):
@@ -51,10 +54,22 @@ def exception_handler(exc, context):
             {"code": exc.code, "message": exc.message, "details": exc.details}, status=exc.http_status
         )
     response = drf_exception_handler(exc, context)
-    if response is not None and isinstance(response.data, dict) and "code" not in response.data:
-        codes = exc.get_codes() if hasattr(exc, "get_codes") else None
-        response.data["code"] = codes if isinstance(codes, str) else INVALID_REQUEST
+    if response is not None:
+        response.data = _drf_error_body(exc, response.data)
     return response
+
+
+def _drf_error_body(exc, data: Any) -> dict[str, Any]:
+    codes = exc.get_codes() if hasattr(exc, "get_codes") else None
+    code = codes if isinstance(codes, str) else INVALID_REQUEST
+    details = {"retry_after": exc.wait} if isinstance(exc, Throttled) and exc.wait is not None else None
+    if isinstance(data, dict) and "detail" in data:
+        return {**data, "code": code, "message": str(data["detail"]), "details": details}
+    # A serializer's field errors (field → messages), as `RequestInvalid` answers them.
+    if not isinstance(data, dict):
+        data = {"non_field_errors": data if isinstance(data, list) else [data]}
+    errors = {str(k): [str(m) for m in (v if isinstance(v, list) else [v])] for k, v in data.items()}
+    return {**RequestInvalid(errors).response().data, "code": code}
 
 
 # Base of every REST view (authentication, scopes and throttles come from the settings). No
@@ -78,7 +93,8 @@ def endpoint(
     an empty body (e.g. 204 on delete). A body `body=` cannot parse (a multipart upload the view
     reads itself) is still declared: `request={"multipart/form-data": Model}` goes to OpenAPI.
     A method may return its own response (a DRF `Response`, or a file or stream)."""
-    request_schema = schema.pop("request", body)
+    # A body is JSON (DRF would also parse a form, but no client is meant to send one).
+    request_schema = schema.pop("request", {"application/json": body} if body is not None else None)
 
     def decorate(method: Callable) -> Callable:
         doc_summary, doc_description = docstring_parts(method.__doc__)
@@ -120,6 +136,13 @@ def endpoint(
         )(handler)
 
     return decorate
+
+
+def refusal(description: str) -> OpenApiResponse:
+    """An error response for `extra_responses`, in the one error shape: `{409: refusal("…")}`."""
+    from apps.core.contracts import ErrorOut
+
+    return OpenApiResponse(ErrorOut, description=description)
 
 
 def app_tags(module: str) -> list[str]:
@@ -206,6 +229,72 @@ def _query_dict(params, model: type[BaseModel]) -> dict[str, Any]:
         is_list = info is not None and getattr(info.annotation, "__origin__", None) is list
         out[key] = params.getlist(key) if is_list else params.get(key)
     return out
+
+
+ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
+_ERROR_DESCRIPTIONS = {
+    400: "Bad input: `invalid_request` names each bad field (`details.field_errors`), or a domain "
+    "refusal such as `invalid_input`.",
+    401: "No valid credential: `not_authenticated`, or a bad, expired or revoked key or token "
+    "(`api_key_invalid`, `device_token_revoked` …).",
+    403: "Not allowed: `permission_denied`, `forbidden`, or an API key without the scope "
+    "(`api_key_scope_missing`, `api_key_endpoint_not_allowed`).",
+    404: "`not_found`: missing, or not visible to the caller (both answer alike).",
+    409: "`version_conflict`: the record changed since `expected_version`; `details.current` is "
+    "the current record.",
+    429: "`throttled`: the API key's rate is used up; wait `Retry-After` seconds (`details.retry_after`).",
+}
+
+
+def document_error_responses(result, generator, request, public):
+    """drf-spectacular postprocessing hook: every operation documents the refusals it can answer,
+    each with the one error body (`contracts.ErrorOut`, what `exception_handler` sends): 400 when
+    it takes input, 401 and 403 when it needs a credential, 404 when it addresses a record by id
+    (in the path, a filter or the body), 409 when it takes `expected_version`, 429 when an API key
+    may call it. What an endpoint
+    declares itself (`extra_responses`) stays as declared."""
+    from apps.core.contracts import ErrorOut
+
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.setdefault("ErrorOut", ErrorOut.model_json_schema(ref_template="#/components/schemas/{model}"))
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            responses = operation.setdefault("responses", {})
+            refusals = _refusals(operation, schemas)
+            for status in refusals:
+                response = responses.setdefault(str(status), {"description": _ERROR_DESCRIPTIONS[status]})
+                content = response.setdefault("content", {}).setdefault("application/json", {})
+                declared = content.get("schema")
+                if declared is None:
+                    content["schema"] = ERROR_REF
+                elif declared != ERROR_REF and status in (401, 403, 429):
+                    # DRF refuses before the view runs: its body is possible beside the view's own.
+                    content["schema"] = {"anyOf": [declared, ERROR_REF]}
+            for status, response in responses.items():
+                if status[0] == "4" and not response.get("content"):
+                    response["content"] = {"application/json": {"schema": ERROR_REF}}
+    return result
+
+
+def _refusals(operation: dict, schemas: dict) -> list[int]:
+    parameters = operation.get("parameters", [])
+    names = {p["name"] for p in parameters}
+    for media in (operation.get("requestBody") or {}).get("content", {}).values():
+        body = media.get("schema", {})
+        while "$ref" in body:
+            body = schemas.get(body["$ref"].rsplit("/", 1)[1], {})
+        names |= set(body.get("properties", {}))
+    statuses = [400] if parameters or operation.get("requestBody") else []
+    schemes = {name for requirement in operation.get("security", [{}]) for name in requirement}
+    if schemes:
+        statuses += [401, 403]
+    if any(p["in"] == "path" for p in parameters) or any(n.endswith(("_id", "_ids")) for n in names):
+        statuses.append(404)
+    if "expected_version" in names:
+        statuses.append(409)
+    if "apiKey" in schemes:
+        statuses.append(429)
+    return statuses
 
 
 def document_error_codes(result, generator, request, public):

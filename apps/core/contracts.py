@@ -132,9 +132,11 @@ def wrapped(item: type[BaseModel], key: str, *, name: str | None = None, **extra
 
 
 class ErrorOut(Output):
-    """The body of a refused REST call (`apps.core.api.exception_handler`), for `extra_responses`:
-    the stable `code` (`manage.py error_codes` lists them), a message to show, and details or null. Bad
-    input (400 `invalid_request`) also names each bad field with its messages."""
+    """The body of every refused REST call (`apps.core.api.exception_handler`, documented on each
+    operation by `apps.core.api.document_error_responses`): the stable `code` (`manage.py
+    error_codes` lists them), a message to show, and details or null. Bad input (400
+    `invalid_request`) also names each bad field with its messages; DRF's own refusals (401, 403,
+    429 …) also carry its `detail` (the message again)."""
 
     model_config = ConfigDict(extra="allow")
 

@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
-from apps.core.api import ApiView, RequestInvalid, endpoint, parse
+from apps.core.api import ApiView, RequestInvalid, endpoint, parse, refusal
 from apps.core.contracts import page
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing, storage
@@ -125,7 +125,13 @@ class FolderListView(ApiView):
         """Folders"""
         return {"folders": [folder_record(f) for f in folders.list_folders(request.principal)]}
 
-    @endpoint(body=c.FolderCreate, output=c.FolderResult, status=201, operation_id="document_folders_create")
+    @endpoint(
+        body=c.FolderCreate,
+        output=c.FolderResult,
+        status=201,
+        operation_id="document_folders_create",
+        extra_responses={409: refusal("`folder_name_taken`: the parent holds a folder of that name.")},
+    )
     def post(self, request, body: c.FolderCreate):
         """Create a folder"""
         folder = folders.create_folder(request.principal, name=body.name, parent_id=body.parent_id)
@@ -138,7 +144,14 @@ class FolderDetailView(ApiView):
         """A folder"""
         return {"folder": folder_record(folders.get_folder(request.principal, folder_id))}
 
-    @endpoint(body=c.FolderUpdate, output=c.FolderResult, operation_id="document_folders_partial_update")
+    @endpoint(
+        body=c.FolderUpdate,
+        output=c.FolderResult,
+        operation_id="document_folders_partial_update",
+        extra_responses={
+            409: refusal("`folder_name_taken`, or `folder_protected` (your “Persönlich” folder).")
+        },
+    )
     def patch(self, request, folder_id: int, body: c.FolderUpdate):
         """Rename or move (parent_id null: to the top level)"""
         folder = folders.update_folder(
@@ -146,7 +159,15 @@ class FolderDetailView(ApiView):
         )
         return {"folder": folder_record(folder)}
 
-    @endpoint(query=c.FolderDelete, output=None, status=204, operation_id="document_folders_destroy")
+    @endpoint(
+        query=c.FolderDelete,
+        output=None,
+        status=204,
+        operation_id="document_folders_destroy",
+        extra_responses={
+            409: refusal("`folder_not_empty` (without ?recursive=true), or `folder_protected`.")
+        },
+    )
     def delete(self, request, folder_id: int, query: c.FolderDelete):
         """Delete a folder (?recursive=true for a non-empty one)"""
         folders.delete_folder(request.principal, folder_id, recursive=query.recursive)

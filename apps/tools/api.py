@@ -85,7 +85,7 @@ class ToolExecuteView(ApiView):
     required_scopes = ["tools:execute"]
 
     @endpoint(
-        request=c.ToolExecute,
+        request={"application/json": c.ToolExecute},
         output=c.ToolResultOut,
         operation_id="v1_tools_execute_create",
         extra_responses={

@@ -3,7 +3,7 @@ services, input models and records as the tools (see `apps.core.api.endpoint`)."
 
 from __future__ import annotations
 
-from apps.core.api import ApiView, endpoint
+from apps.core.api import ApiView, endpoint, refusal
 from apps.widgets import contracts as c
 from apps.widgets import services
 from apps.widgets.records import widget_record
@@ -18,7 +18,13 @@ class WidgetListView(ApiView):
         )
         return {"widgets": [widget_record(w) for w in widgets], "count": len(widgets)}
 
-    @endpoint(body=c.WidgetCreate, output=c.WidgetResult, status=201, operation_id="widgets_create")
+    @endpoint(
+        body=c.WidgetCreate,
+        output=c.WidgetResult,
+        status=201,
+        operation_id="widgets_create",
+        extra_responses={409: refusal("`slug_taken`: you already have a widget with that address.")},
+    )
     def post(self, request, body: c.WidgetCreate):
         """Create a widget (type inferred from latest_data without a widget_definition)"""
         return {"widget": widget_record(services.create_widget(request.principal, **body.service_kwargs()))}
@@ -30,7 +36,12 @@ class WidgetDetailView(ApiView):
         """One widget"""
         return {"widget": widget_record(services.get_widget(request.principal, widget_id=widget_id))}
 
-    @endpoint(body=c.WidgetPatch, output=c.WidgetResult, operation_id="widgets_partial_update")
+    @endpoint(
+        body=c.WidgetPatch,
+        output=c.WidgetResult,
+        operation_id="widgets_partial_update",
+        extra_responses={409: refusal("`slug_taken`, or `version_conflict` (see `expected_version`).")},
+    )
     def patch(self, request, widget_id: int, body: c.WidgetPatch):
         """Change some fields and/or replace the latest data; optional expected_version"""
         who, expected, widget = request.principal, body.expected_version, None

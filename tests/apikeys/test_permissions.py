@@ -108,7 +108,9 @@ def test_malformed_or_unknown_credentials_give_401_without_detail(api_client, he
     assert response.status_code == 401
     assert "WWW-Authenticate" in response
     body = response.json()
-    assert set(body) <= {"detail", "code"}
+    # The one error shape (DRF's `detail` kept beside `message`), nothing about the credential.
+    assert set(body) == {"detail", "code", "message", "details"}
+    assert body["message"] == body["detail"] and body["details"] is None
     assert body.get("code", "api_key_invalid") in {
         "api_key_invalid",
         "device_token_invalid",
