@@ -14,6 +14,7 @@ call's validated *content* (e.g. the SQL verb), never from a free `action` argum
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import json
 import logging
@@ -290,8 +291,15 @@ def execute_batch(calls: list[ToolCall], ctx: ToolContext) -> list[ToolResult]:
     if len(calls) > 1 and all(_is_read_only(c) for c in calls):
         close_old_connections()
         with ThreadPoolExecutor(max_workers=min(len(calls), MAX_PARALLEL)) as pool:
+            # Each thread runs in a copy of the caller's context (contextvars: e.g. the run's
+            # neutralization demands), as the sequential path does.
             futures = [
-                pool.submit(_in_own_connection, lambda c=c: dispatch(c.name, c.arguments, ctx)) for c in calls
+                pool.submit(
+                    contextvars.copy_context().run,
+                    _in_own_connection,
+                    lambda c=c: dispatch(c.name, c.arguments, ctx),
+                )
+                for c in calls
             ]
             return [f.result() for f in futures]
     return [dispatch(c.name, c.arguments, ctx) for c in calls]

@@ -144,3 +144,19 @@ def test_the_client_page_and_the_case_list_switch_it(client, user):
     client.post(toggle, {"neutralize_always": "off"})
     case.refresh_from_db()
     assert case.neutralize_always is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_read_only_tools_report_what_they_read(user, model, fake_openai, switch_off):
+    """Two read-only calls in one turn run in worker threads: the demand still reaches the run."""
+    client = _client(marked=True)
+    plain = Client.objects.create(name="Anna Adler", client_number="K-9")
+    fake_openai.tool_calls(
+        _get("mandanten_get", client_id=plain.pk), _get("mandanten_get", client_id=client.pk)
+    )
+    fake_openai.reply("ok")
+    run = ask(user, "Zeig mir beide.")
+    assert run.status == Run.Status.COMPLETED, run.error_code
+    assert "Wendeberg" not in _sent_after_tools(fake_openai)
+    run.refresh_from_db()
+    assert run.diagnostics["neutralization"]["required_by"] == [f"client:{client.pk}"]
