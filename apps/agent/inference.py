@@ -155,14 +155,15 @@ class Call:
 
     def complete(self, *, stream: bool, on_token: Callable[[str], None] | None = None) -> llm.Completion:
         """Touches no database (the streamed answer runs it in a thread): usage is collected."""
+        tools = _neutral_tools(self.gate, self.tools, self.messages)
         if self.mixture is not None:
             return self.mixture.complete(
-                self.messages, self.tools, on_token=on_token, should_stop=None, tool_choice=self.tool_choice
+                self.messages, tools, on_token=on_token, should_stop=None, tool_choice=self.tool_choice
             )
         completion = llm.chat(
             self.target.model,
             self.messages,
-            self.tools,
+            tools,
             stream=stream,
             on_token=on_token,
             gate=self.gate,
@@ -203,6 +204,32 @@ class Call:
         p = sum(done.prompt_tokens for _, done in self.usage)
         n = sum(done.completion_tokens for _, done in self.usage)
         return {"prompt_tokens": p, "completion_tokens": n, "total_tokens": p + n}
+
+
+def _neutral_tools(gate: Gate, tools: list[dict], messages: list[dict]) -> list[dict]:
+    """The client's tool definitions pass the gate like its messages: their descriptions and
+    enum values may name people (a call's arguments come back restored). Names and schema
+    keywords stay as sent."""
+    if not tools:
+        return tools
+    gate.messages(messages)  # the gate's watch sees the messages first (it may switch itself on)
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            out = {}
+            for k, v in node.items():
+                if k == "description" and isinstance(v, str):
+                    out[k] = gate.text(v)
+                elif k == "enum" and isinstance(v, list):
+                    out[k] = [gate.text(x) if isinstance(x, str) else x for x in v]
+                else:
+                    out[k] = walk(v)
+            return out
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(tools)
 
 
 @dataclass

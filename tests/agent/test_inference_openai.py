@@ -168,6 +168,32 @@ def test_tool_turns_still_pass_the_neutralization_gate(api, model, fake_openai):
     assert json.loads(call.function.arguments) == {"city": "Wohnort von Theodora Quellmalz"}
 
 
+def test_tool_definitions_pass_the_gate_and_arguments_come_back_restored(api, model, fake_openai):
+    Client.objects.create(name="Theodora Quellmalz", kind="person", client_number="K-1")
+    fake_openai.forbid("Quellmalz")
+    lookup = {
+        "type": "function",
+        "function": {
+            "name": "open_file",
+            "description": "Öffnet die Akte von Theodora Quellmalz.",
+            "parameters": {
+                "type": "object",
+                "properties": {"who": {"type": "string", "enum": ["Theodora Quellmalz", "andere"]}},
+            },
+        },
+    }
+    fake_openai.tool_calls(("open_file", {"who": "[MANDANT_1]"}))
+    answer = api.chat.completions.create(
+        model="fake-model", tools=[lookup], messages=[{"role": "user", "content": "Akte öffnen"}]
+    )
+    assert fake_openai.violations == []
+    sent = fake_openai.chat_requests[0]["tools"][0]["function"]
+    assert sent["name"] == "open_file" and "[MANDANT_1]" in sent["description"]
+    assert sent["parameters"]["properties"]["who"]["enum"] == ["[MANDANT_1]", "andere"]
+    (call,) = answer.choices[0].message.tool_calls
+    assert json.loads(call.function.arguments) == {"who": "Theodora Quellmalz"}
+
+
 def test_legacy_functions_are_refused_with_a_pointer_to_tools(api, model, fake_openai):
     with pytest.raises(openai.BadRequestError) as refused:
         api.chat.completions.create(
