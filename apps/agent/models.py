@@ -178,8 +178,9 @@ class RunEvent(models.Model):
 
 
 class InferenceUsage(models.Model):
-    """One stateless call through `/api/v1/inference/…` (no run, no tools): who, which model, how
-    much."""
+    """One provider call of the stateless `/api/v1/inference/…` passthrough (no run; a client's
+    tools pass through, none runs here; a `moa/<slug>` request makes one row per model): who,
+    which model, how much."""
 
     api_key = models.ForeignKey(
         "apikeys.ApiKey", on_delete=models.SET_NULL, null=True, blank=True, related_name="inference_usage"
