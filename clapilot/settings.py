@@ -7,6 +7,7 @@ entry points (run command, manage.py, Celery worker/beat, the test run) start th
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from pathlib import Path
 
@@ -69,6 +70,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_htmx",
     "guardian",
+    "axes",
     "apps.accounts",
     "apps.core",
     "apps.tools",
@@ -101,6 +103,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a locked-out login (request.axes_locked_out) into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "clapilot.urls"
@@ -184,6 +188,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- auth -----------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
+    # First: refuses every password check (page, admin, device-token login) while locked out.
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "guardian.backends.ObjectPermissionBackend",
 ]
@@ -197,6 +203,22 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
 ANONYMOUS_USER_NAME = None  # guardian: no anonymous user row
+
+# Brute-force lockout (django-axes) of every password login: after this many failures for one
+# e-mail from one client address, that e-mail is locked from that address for the cool-off (other
+# people, and the same person elsewhere, are not); a success resets the count. The client address
+# is the one the CLAPILOT_NUM_PROXIES trusted proxies name (apps.accounts.lockout.client_ip).
+# Admins lift a lock under Admin → Axes → Access attempts (or `manage.py axes_reset_username`).
+AXES_FAILURE_LIMIT = env.int("CLAPILOT_LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("CLAPILOT_LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_FORM_FIELD = "username"  # the login form's field (it holds the e-mail)
+AXES_USERNAME_CALLABLE = "apps.accounts.lockout.username"
+AXES_CLIENT_IP_CALLABLE = "apps.accounts.lockout.client_ip"
+AXES_LOCKOUT_CALLABLE = "apps.accounts.lockout.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
 
 # --- i18n -----------------------------------------------------------------------------------
 LANGUAGE_CODE = "de"
@@ -369,6 +391,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
+        # Failed logins are counted silently; a lockout is logged as a warning.
+        "axes": {"level": "WARNING"},
         # Publishing to a group nobody listens to (no tab open) is normal, not a warning.
         "channels_postgres": {"level": "ERROR"},
     },

@@ -102,7 +102,9 @@ def test_rest_refuses_a_javascript_source_url(api, board):
     assert "source_url" in body["details"]["field_errors"]
     assert not Task.objects.exists()
     ok = api.post(
-        "/api/v1/tasks/", {"title": "x", "board_id": board.pk, "source_url": "https://www.elster.de/"}, format="json"
+        "/api/v1/tasks/",
+        {"title": "x", "board_id": board.pk, "source_url": "https://www.elster.de/"},
+        format="json",
     )
     assert ok.status_code == 201 and ok.json()["task"]["source_url"] == "https://www.elster.de/"
 
@@ -168,12 +170,12 @@ def test_calendar_pages_never_render_a_stored_javascript_link(web, anna):
 # --- rendering guard and the Markdown renderer ------------------------------------------------
 @pytest.mark.parametrize("value", ATTACKS)
 def test_safe_href_filter_drops_unsafe_values(value):
-    out = Template('{% load safe_urls %}[{{ value|safe_href }}]').render(Context({"value": value}))
+    out = Template("{% load safe_urls %}[{{ value|safe_href }}]").render(Context({"value": value}))
     assert out == "[]"
 
 
 def test_safe_href_filter_keeps_safe_values():
-    out = Template('{% load safe_urls %}{{ value|safe_href }}').render(Context({"value": "/a/?b=1&c=2"}))
+    out = Template("{% load safe_urls %}{{ value|safe_href }}").render(Context({"value": "/a/?b=1&c=2"}))
     assert out == "/a/?b=1&amp;c=2"
 
 
