@@ -100,6 +100,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "apps.accounts.middleware.PrincipalMiddleware",
     "apps.accounts.middleware.UserPreferencesMiddleware",
+    # NUL in path/query/form, a malformed X-User-Timezone: 400 with a code (after the language).
+    "apps.core.middleware.BadInputMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -341,6 +343,12 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env.int("CLAPILOT_NUM_PROXIES", default=0),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "apps.core.api.exception_handler",
+    # JSON bodies through apps.core.jsontext (depth, number and NUL limits: a 400, never a 500).
+    "DEFAULT_PARSER_CLASSES": [
+        "apps.core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
 }

@@ -9,6 +9,7 @@ from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 
 from apps.accounts.principal import Principal
+from apps.core import timezones
 
 
 def request_time_zone(request, user=None) -> zoneinfo.ZoneInfo | None:
@@ -19,12 +20,9 @@ def request_time_zone(request, user=None) -> zoneinfo.ZoneInfo | None:
     if user is not None and user.is_authenticated:
         candidates.append(user.time_zone)
     for name in candidates:
-        if not name:
-            continue
-        try:
-            return zoneinfo.ZoneInfo(name.strip())
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            continue
+        tz = timezones.zone(name)  # None for an unknown or malformed name (never raises)
+        if tz is not None:
+            return tz
     return None
 
 

@@ -121,9 +121,9 @@ class Principal:
         from django.db import connection
 
         row = self.user or self.service
-        table = type(row)._meta.db_table
+        table = row._meta.db_table  # not type(row): a session's user is a SimpleLazyObject
         with connection.cursor() as cur:
             cur.execute(f'SELECT is_active FROM "{table}" WHERE id = %s', [row.pk])  # noqa: S608 (table from model meta)
             found = cur.fetchone()
         if not found or not found[0]:
-            raise InactivePrincipal(f"{type(row).__name__} {row.pk} is inactive")
+            raise InactivePrincipal(f"{row._meta.object_name} {row.pk} is inactive")

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from apps.agent.models import ChatSession, Message, Run
 from apps.agent.toolbox import Toolbox
+from apps.core import timezones
 from apps.documents import services as documents
 from apps.documents.errors import DocumentNotFound
 from apps.tools.context import ToolContext
@@ -28,12 +29,7 @@ INSTRUCTION = (
 
 def resolve_time_zone(run: Run, fallback: zoneinfo.ZoneInfo) -> zoneinfo.ZoneInfo:
     """The client's X-User-Timezone (stored on the run) wins; then the profile; UTC last."""
-    if run.time_zone:
-        try:
-            return zoneinfo.ZoneInfo(run.time_zone)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            pass
-    return fallback or zoneinfo.ZoneInfo("UTC")
+    return timezones.zone(run.time_zone) or fallback or zoneinfo.ZoneInfo("UTC")
 
 
 def temporal_block(tz: zoneinfo.ZoneInfo) -> str:
@@ -58,7 +54,7 @@ def safe_arguments(raw: str) -> str:
     try:
         json.loads(raw or "{}")
         return raw or "{}"
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # also a number too long, nesting too deep
         return "{}"
 
 

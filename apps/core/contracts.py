@@ -29,11 +29,25 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from apps.core import validation
+from apps.core import jsontext, validation
 
 
 class Input(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    # Fields taken exactly as sent, because their consumer checks them (the tool envelope's name
+    # and arguments); every other field refuses what PostgreSQL cannot store (`_storable`).
+    UNCHECKED: ClassVar[frozenset[str]] = frozenset()
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable(cls, value: Any, info: ValidationInfo) -> Any:
+        """No NUL character in any text, no integer outside PostgreSQL's bigint (ids, offsets),
+        nothing nested deeper than `jsontext.MAX_DEPTH`, no infinite number: in every field of
+        every operation, so a bad value is a 400 / `ok: false`, never a database error."""
+        if info.field_name not in cls.UNCHECKED:
+            jsontext.storable(value)
+        return value
 
 
 class Output(BaseModel):
@@ -88,13 +102,23 @@ def safe_url(max_length: int = validation.URL_MAX) -> Any:
 SafeUrl = safe_url()
 
 
+# Bounded integers for contract fields: PostgreSQL's bigint for ids and offsets, its integer for
+# positions and other values stored in an IntegerField. `Input` refuses any int beyond bigint
+# anyway; these also document the bounds (OpenAPI, the tools' JSON schemas).
+BIGINT_MAX = jsontext.BIGINT_MAX
+INTEGER_MAX = 2**31 - 1
+Id = Annotated[int, Field(ge=1, le=BIGINT_MAX)]
+Offset = Annotated[int, Field(ge=0, le=BIGINT_MAX)]
+Position = Annotated[int, Field(ge=0, le=INTEGER_MAX)]
+
+
 class PageInput(Input):
     """Pagination every list operation accepts."""
 
     MAX_LIMIT: ClassVar[int] = 200
 
     limit: int = Field(default=50, ge=1, le=200, description="Page size.")
-    offset: int = Field(default=0, ge=0, description="Skip this many items (pagination).")
+    offset: Offset = Field(default=0, description="Skip this many items (pagination).")
 
 
 def page(key: str, records: list, total: int, *, limit: int, offset: int) -> dict[str, Any]:

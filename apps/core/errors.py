@@ -66,6 +66,30 @@ class InvalidUrl(InvalidInput):
     code = "invalid_url"
 
 
+class NulCharacter(InvalidInput):
+    """Text with a NUL character (\\0): PostgreSQL cannot store it, so it is refused at the door."""
+
+    code = "nul_character"
+
+
+class JsonTooDeep(InvalidInput):
+    """A JSON body nested deeper than the server accepts (`apps.core.jsontext.MAX_DEPTH`)."""
+
+    code = "json_too_deep"
+
+
+class JsonNumberInvalid(InvalidInput):
+    """A JSON number that is too long (over 4,300 digits) or not finite (1e999, NaN, Infinity)."""
+
+    code = "json_number_invalid"
+
+
+class InvalidTimeZone(InvalidInput):
+    """An `X-User-Timezone` header that cannot be a time zone name (too long, control characters)."""
+
+    code = "invalid_time_zone"
+
+
 class Conflict(DomainError):
     code = "conflict"
     http_status = 409

@@ -25,6 +25,7 @@ def validation_message(error: dict[str, Any]) -> str:
         "int_parsing": lambda: _("A valid integer is required."),
         "int_type": lambda: _("A valid integer is required."),
         "int_from_float": lambda: _("A valid integer is required."),
+        "int_parsing_size": lambda: _("A valid integer is required."),
         "float_parsing": lambda: _("A valid number is required."),
         "float_type": lambda: _("A valid number is required."),
         "bool_parsing": lambda: _("Must be a valid boolean."),
@@ -53,6 +54,9 @@ def validation_message(error: dict[str, Any]) -> str:
         "dict_type": lambda: _("Expected an object."),
         "model_type": lambda: _("Expected an object."),
         "model_attributes_type": lambda: _("Expected an object."),
+        "string_nul": lambda: _("Text must not contain NUL characters (\\0)."),
+        "too_deep": lambda: _("Nested too deeply (at most %(n)s levels).") % {"n": ctx.get("n")},
+        "finite_number": lambda: _("A finite number is required."),
     }
     make = table.get(kind)
     return make() if make is not None else error.get("msg", "")

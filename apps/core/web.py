@@ -109,10 +109,23 @@ def reported(request) -> Iterator[Outcome]:
 MAX_PAGE_NUMBER = 100_000
 
 
-def page_number(request) -> int:
-    """The `?page=` of a paginated list: 1 for anything missing, invalid or out of range."""
-    raw = request.GET.get("page", "1")
-    return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_PAGE_NUMBER else 1
+def page_number(request, param: str = "page") -> int:
+    """The `?page=` (or `?<param>=`) of a paginated list: 1 for anything missing, invalid or out
+    of range (a number of any length: it is never converted beyond MAX_PAGE_NUMBER's digits)."""
+    raw = request.GET.get(param, "1")
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(MAX_PAGE_NUMBER)):
+        return 1
+    return int(raw) if 1 <= int(raw) <= MAX_PAGE_NUMBER else 1
+
+
+def id_param(request, name: str) -> int | None:
+    """A query parameter that names a row (`?folder=12`): its id, or None for anything that is
+    not a positive number within PostgreSQL's bigint (of any length: never converted blindly)."""
+    raw = request.GET.get(name) or ""
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 19:
+        return None
+    value = int(raw)
+    return value if 1 <= value <= 2**63 - 1 else None
 
 
 def querystring_without_page(request) -> str:

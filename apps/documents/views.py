@@ -33,10 +33,8 @@ def _folder_url(folder_id) -> str:
 def index(request):
     principal = request.principal
     tree = folders.list_folders(principal)
-    folder = None
-    folder_param = request.GET.get("folder") or ""
-    if folder_param.isdigit():
-        folder = next((f for f in tree if f.pk == int(folder_param)), None)
+    folder_id = web.id_param(request, "folder")
+    folder = next((f for f in tree if f.pk == folder_id), None)
     query = (request.GET.get("q") or "").strip()[:200] or None
     page_number = web.page_number(request)
     documents, total = [], 0

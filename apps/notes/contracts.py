@@ -16,7 +16,17 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints
 
 from apps.accounts.contracts import PersonRef
-from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, safe_url, wrapped
+from apps.core.contracts import (
+    Input,
+    Output,
+    PageInput,
+    Position,
+    legacy_alias,
+    paged,
+    query_field,
+    safe_url,
+    wrapped,
+)
 from apps.notes import attachments
 from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, PAGE_HTML_MAX, PAGE_TITLE_MAX
 
@@ -257,7 +267,7 @@ class NotePageContent(Input):
 
 
 class NotePageCreate(NotePageContent):
-    position: int | None = Field(default=None, ge=0, description="0 = first page; default: last.")
+    position: Position | None = Field(default=None, description="0 = first page; default: last.")
 
     def service_kwargs(self) -> dict[str, Any]:
         values = self.model_dump(mode="json", include=set(NotePageCreate.model_fields))

@@ -4,8 +4,6 @@ parse input and render."""
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -18,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
+from apps.core import jsontext, web
 from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, reported
 from apps.notes import html as rich
@@ -50,10 +49,7 @@ def folder_tree(folders: list[NoteFolder]) -> list[NoteFolder]:
 def _list_context(request, principal: Principal) -> dict:
     folder_id = request.GET.get("folder") or None
     query = (request.GET.get("q") or "").strip()[:200]
-    try:
-        page_number = max(1, int(request.GET.get("p", "1")))
-    except ValueError:
-        page_number = 1
+    page_number = web.page_number(request, "p")
     notes, total = [], 0
     with reported(request) as outcome:  # a folder that is gone: say so, list nothing
         notes, total = services.list_notes(
@@ -225,8 +221,8 @@ def save_page(request, page_id: int):
     """The editor's save (fetch, JSON): title, html and the version it was loaded at. A stale
     version answers 409 with the current page (`details.page`) so the editor can offer both."""
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        data = jsontext.loads(request.body or b"{}")  # too deep, a NUL …: InvalidInput subclasses
+    except ValueError:
         data = None
     if not isinstance(data, dict):
         raise InvalidInput(_("The request is not valid JSON."))

@@ -12,7 +12,17 @@ from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import ClientRef
-from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, safe_url, wrapped
+from apps.core.contracts import (
+    Input,
+    Output,
+    PageInput,
+    Position,
+    legacy_alias,
+    paged,
+    query_field,
+    safe_url,
+    wrapped,
+)
 from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX
 
 Priority = Literal["low", "normal", "high", "urgent"]
@@ -197,7 +207,7 @@ class TaskMove(Input):
         default=None, max_length=40, description="Target column by key, e.g. erledigt."
     )
     board_id: int | None = Field(default=None, description="Target board.")
-    position: int | None = Field(default=None, ge=0, description="Position in the column, 0 = top.")
+    position: Position | None = Field(default=None, description="Position in the column, 0 = top.")
 
 
 class TaskMoveById(TaskMove):

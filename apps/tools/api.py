@@ -10,8 +10,6 @@ The execute endpoint answers every outcome, bad requests included, in the tool-r
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse
@@ -19,7 +17,9 @@ from pydantic import ValidationError
 from rest_framework.response import Response
 
 from apps.accounts.principal import PrincipalError
+from apps.core import jsontext
 from apps.core.api import ApiView, dump, endpoint
+from apps.core.errors import DomainError
 from apps.tools import catalog, idempotency
 from apps.tools import contracts as c
 from apps.tools.context import ToolContext
@@ -90,7 +90,10 @@ class ToolExecuteView(ApiView):
         operation_id="v1_tools_execute_create",
         extra_responses={
             202: _envelope("The call waits for an approval (`approval_required`)."),
-            400: _envelope("Bad request (`invalid_json`, `invalid_request`) or a handled tool failure."),
+            400: _envelope(
+                "Bad request (`invalid_json`, `json_too_deep`, `json_number_invalid`, `invalid_request`)"
+                " or a handled tool failure."
+            ),
             403: _envelope("`forbidden`, `module_not_installed:<slug>`, `CLAPILOT_NO_USER_CONTEXT`."),
             404: _envelope("`unknown_tool`."),
             409: _envelope("`idempotency_key_reused` or `idempotency_in_progress`."),
@@ -110,9 +113,12 @@ class ToolExecuteView(ApiView):
                 "payload_too_large", _("The request is larger than %(n)d bytes.") % {"n": limit}, 413
             )
         try:
-            body = json.loads(request.body or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            # NUL characters are left to the dispatcher: an unknown tool name is still audited.
+            body = jsontext.loads(request.body or b"{}", allow_nul=True)
+        except ValueError:  # JSONDecodeError, UnicodeDecodeError
             return error("invalid_json", _("The request body is not valid JSON."), 400)
+        except DomainError as exc:  # json_too_deep, json_number_invalid
+            return error(exc.code, exc.message, exc.http_status)
         call = _parse(body)
         if isinstance(call, Response):
             return call

@@ -1,9 +1,9 @@
 """Base class of every tool's argument model."""
 
-from pydantic import BaseModel, ConfigDict
+from apps.core.contracts import Input
 
 
-class Args(BaseModel):
-    """Unknown fields are an error the model can fix (never silently dropped); strings are trimmed."""
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+class Args(Input):
+    """Unknown fields are an error the model can fix (never silently dropped); strings are
+    trimmed; text with NUL characters and integers beyond PostgreSQL's bigint are refused
+    (`Input`), as in every operation's input."""

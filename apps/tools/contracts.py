@@ -17,6 +17,9 @@ class ToolExecute(Input):
 
     # Names and keys are taken exactly as sent (a padded name is an unknown tool, as always).
     model_config = ConfigDict(str_strip_whitespace=False)
+    # The dispatcher checks both: a name with a NUL is an (audited) unknown tool, arguments are
+    # validated by the tool's own model.
+    UNCHECKED = frozenset({"tool", "arguments"})
 
     tool: str = Field(min_length=1, description="Exact tool name from the catalog.")
     # Checked by the dispatcher, which answers `invalid_arguments` with field errors.

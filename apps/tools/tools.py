@@ -3,14 +3,11 @@ caller's context. Family `core` is never install-gated."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-import zoneinfo
-
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
+from apps.core import jsontext, timezones
 from apps.tools import catalog, gating, registry
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
@@ -75,8 +72,8 @@ def tool_execute(ctx: ToolContext, args: ToolExecuteArgs):
     if args.tool == "tool_execute":
         raise InvalidArguments(_("tool_execute cannot call itself."))
     try:
-        arguments = json.loads(args.arguments or "{}")
-    except json.JSONDecodeError as exc:
+        arguments = jsontext.loads(args.arguments or "{}")
+    except ValueError as exc:
         raise InvalidArguments(_("“arguments” is not valid JSON.")) from exc
     inner = dispatch(args.tool, arguments, ctx)
     if not inner.ok:
@@ -94,10 +91,7 @@ class NoArgs(Args):
 
 
 def _now(ctx: ToolContext):
-    tz = ctx.principal.time_zone
-    if ctx.time_zone:
-        with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
-            tz = zoneinfo.ZoneInfo(ctx.time_zone)
+    tz = timezones.zone(ctx.time_zone) or ctx.principal.time_zone
     return timezone.now().astimezone(tz), tz
 
 

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field, WithJsonSchema, model_validator
 
-from apps.core.contracts import Input, Output, query_field, wrapped
+from apps.core.contracts import Input, Output, Position, query_field, wrapped
 from apps.widgets.definitions import MAX_COLUMNS, MAX_SECTIONS, MAX_STATS, TYPES
 from apps.widgets.models import DESCRIPTION_MAX, SLUG_MAX, TITLE_MAX
 
@@ -126,7 +126,7 @@ class WidgetUpdate(Input):
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
     widget_definition: Definition = Field(default=None, description="Replaces the layout.")
     show_on_dashboard: bool | None = None
-    position: int | None = Field(default=None, ge=0, description="Order on the dashboard, 0 = first.")
+    position: Position | None = Field(default=None, description="Order on the dashboard, 0 = first.")
     expected_version: int | None = Field(
         default=None, ge=1, description="Refuse the change if the widget's version differs."
     )
