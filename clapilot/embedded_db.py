@@ -54,10 +54,6 @@ class EmbeddedDatabase:
             "PORT": "",
         }
 
-    def sqlalchemy_url(self) -> str:
-        """Kombu's SQLAlchemy transport URL (Celery broker on the same server)."""
-        return f"sqla+postgresql+psycopg://{self.user}@/{self.name}?host={self.host}"
-
 
 def data_dir() -> Path:
     base = Path(os.environ.get("CLAPILOT_VAR_DIR") or Path(__file__).resolve().parent.parent / "var")

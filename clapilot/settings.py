@@ -263,19 +263,11 @@ if REDIS_URL:
         }
     }
 else:
-    if _embedded is not None:
-        CELERY_BROKER_URL = _embedded.sqlalchemy_url()
-    else:
-        _d = DATABASES["default"]
-        if str(_d["HOST"]).startswith("/"):  # a Unix socket directory
-            CELERY_BROKER_URL = (
-                f"sqla+postgresql+psycopg://{_d['USER']}:{_d['PASSWORD']}@/{_d['NAME']}?host={_d['HOST']}"
-            )
-        else:
-            CELERY_BROKER_URL = (
-                f"sqla+postgresql+psycopg://{_d['USER']}:{_d['PASSWORD']}@{_d['HOST']}:{_d['PORT'] or 5432}"
-                f"/{_d['NAME']}"
-            )
+    from clapilot import broker
+
+    # kombu's SQLAlchemy transport with leases (clapilot/broker.py): a killed worker's job is
+    # delivered again.
+    CELERY_BROKER_URL = broker.url_for(DATABASES["default"])
     # channels-postgres needs a *complete* database settings dict, else get_channel_layer()
     # silently returns None (see DESIGN §2).
     CHANNEL_LAYERS = {
@@ -296,6 +288,14 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=2)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
+# A job whose worker process died (SIGKILL, OOM) is delivered again instead of acknowledged as
+# failed; its worker's lease on the message runs out after the visibility timeout (seconds). The
+# database broker renews leases while the worker lives (default 60); Redis does not, so there
+# it must exceed the longest job (default 3600). Jobs are idempotent (apps/core/jobs.py).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = env.float(
+    "CLAPILOT_BROKER_VISIBILITY_TIMEOUT", default=3600.0 if REDIS_URL else 60.0
+)
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Beat writes a heartbeat this often; /healthz reports it stale after three misses.
 CLAPILOT_HEARTBEAT_SECONDS = env.int("CLAPILOT_HEARTBEAT_SECONDS", default=15)

@@ -1,0 +1,203 @@
+"""The Celery broker without Redis: kombu's SQLAlchemy transport on the product's PostgreSQL, with
+leases, so a job whose worker dies is delivered again.
+
+kombu's transport marks a fetched message row invisible and forgets it: an acknowledgement only
+touches the worker's memory, and a worker killed with SIGKILL (or the OOM killer) never puts its
+unacknowledged messages back. With `acks_late` such a job was simply lost, the row invisible for
+ever. Here a delivered row is a lease:
+
+- fetching stamps the row (`timestamp`) and remembers its id for the delivery tag;
+- while the worker process lives, a thread renews the stamps of its unacknowledged rows every
+  quarter of the visibility timeout, so a long job is never delivered twice;
+- an acknowledgement (or a reject without requeue) deletes the row; a requeue puts a new row and
+  deletes the old one;
+- a row whose lease is older than the visibility timeout (its worker died) is fetched again by the
+  next worker that polls the queue.
+
+Delivery is at least once: a worker that dies after a job's writes committed but before the
+acknowledgement reached the database runs the job again, so jobs are idempotent (see
+`apps/core/jobs.py`). The URL scheme is `clapilot-sqla+<SQLAlchemy URL>`; the transport option
+`visibility_timeout` (seconds) is ours, every other option goes to `create_engine()`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+from json import loads
+from queue import Empty
+from urllib.parse import quote
+
+from kombu.transport import TRANSPORT_ALIASES
+from kombu.transport import sqlalchemy as sqla
+from kombu.utils.encoding import bytes_to_str
+from sqlalchemy import create_engine, delete, or_, update
+from sqlalchemy.exc import InterfaceError, OperationalError, PendingRollbackError
+
+logger = logging.getLogger(__name__)
+
+ALIAS = "clapilot-sqla"
+DEFAULT_VISIBILITY_TIMEOUT = 60.0
+# Options kombu itself reads from the transport options; they are no create_engine() arguments.
+_NOT_ENGINE_OPTIONS = (
+    "queue_tablename",
+    "message_tablename",
+    "callback",
+    "errback",
+    "max_retries",
+    "interval_start",
+    "interval_step",
+    "interval_max",
+    "retry_errors",
+    "visibility_timeout",
+)
+
+
+def url_for(db: dict) -> str:
+    """The broker URL on the database of a Django database settings dict."""
+    auth = quote(str(db["USER"])) + (f":{quote(str(db['PASSWORD']))}" if db.get("PASSWORD") else "")
+    host = str(db.get("HOST") or "localhost")
+    if host.startswith("/"):  # a Unix socket directory
+        return f"{ALIAS}+postgresql+psycopg://{auth}@/{db['NAME']}?host={host}"
+    return f"{ALIAS}+postgresql+psycopg://{auth}@{host}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+def _now() -> dt.datetime:
+    # kombu's column is a naive timestamp stamped with datetime.now() (its `onupdate`).
+    return dt.datetime.now()
+
+
+class Channel(sqla.Channel):
+    def __init__(self, connection, **kwargs):
+        options = connection.client.transport_options
+        self.visibility_timeout = float(options.get("visibility_timeout") or DEFAULT_VISIBILITY_TIMEOUT)
+        self._leases: dict[str, int] = {}  # delivery tag -> row id, not yet acknowledged
+        self._unreleased: set[int] = set()  # acknowledged rows whose delete failed (retried)
+        self._lease_lock = threading.Lock()
+        self._stop_renewing = threading.Event()
+        self._renewer: threading.Thread | None = None
+        super().__init__(connection, **kwargs)
+
+    def _engine_from_config(self):
+        conninfo = self.connection.client
+        options = {k: v for k, v in conninfo.transport_options.items() if k not in _NOT_ENGINE_OPTIONS}
+        return create_engine(conninfo.hostname, **options)
+
+    @property
+    def _table(self):
+        return self.message_cls.__table__
+
+    def _get(self, queue):
+        obj = self._get_or_create(queue)
+        message = self.message_cls
+        now = _now()
+        expired = now - dt.timedelta(seconds=self.visibility_timeout)
+        try:
+            row = (
+                self.session.query(message)
+                .with_for_update(skip_locked=True)
+                .filter(message.queue_id == obj.id)
+                .filter(or_(message.visible != False, message.sent_at < expired))  # noqa: E712
+                .order_by(message.id)
+                .limit(1)
+                .first()
+            )
+            if row is None:
+                raise Empty()
+            if not row.visible:
+                logger.warning(
+                    "broker: message %s of queue %s delivered again (its worker died)", row.id, queue
+                )
+            row.visible = False
+            row.sent_at = now
+            payload = loads(bytes_to_str(row.payload))
+            row_id = row.id
+        except Exception:
+            self.session.rollback()
+            raise
+        self.session.commit()
+        with self._lease_lock:
+            self._leases[payload["properties"]["delivery_tag"]] = row_id
+        self._start_renewing()
+        return payload
+
+    # --- the end of a delivery ----------------------------------------------------------------
+    def basic_ack(self, delivery_tag, multiple=False):
+        super().basic_ack(delivery_tag, multiple=multiple)
+        self._release(delivery_tag)
+
+    def basic_reject(self, delivery_tag, requeue=False):
+        try:
+            super().basic_reject(delivery_tag, requeue=requeue)  # a requeue goes through _restore
+        except Exception:
+            with self._lease_lock:  # not put back: let the lease run out instead of renewing it
+                self._leases.pop(delivery_tag, None)
+            raise
+        self._release(delivery_tag)
+
+    def _restore(self, message):
+        """Requeue (reject with requeue, warm shutdown): a new row, then the old one goes."""
+        super()._restore(message)
+        self._release(message.delivery_tag)
+
+    def _release(self, delivery_tag) -> None:
+        with self._lease_lock:
+            row_id = self._leases.pop(delivery_tag, None)
+            if row_id is None:
+                return
+            self._unreleased.add(row_id)
+        self._delete_released()
+
+    def _delete_released(self) -> None:
+        with self._lease_lock:
+            ids = list(self._unreleased)
+        if not ids:
+            return
+        engine, _session = self._open()
+        try:
+            with engine.begin() as conn:
+                conn.execute(delete(self._table).where(self._table.c.id.in_(ids)))
+        except Exception as exc:  # the database is away: the renewer keeps the lease and retries
+            logger.warning("broker: could not delete %d acknowledged messages yet (%s)", len(ids), exc)
+            return
+        with self._lease_lock:
+            self._unreleased.difference_update(ids)
+
+    # --- leases -------------------------------------------------------------------------------
+    def _start_renewing(self) -> None:
+        if self._renewer is not None:
+            return
+        self._renewer = threading.Thread(target=self._renew_loop, name="broker-lease-renewer", daemon=True)
+        self._renewer.start()
+
+    def _renew_loop(self) -> None:
+        interval = max(0.2, self.visibility_timeout / 4)
+        while not self._stop_renewing.wait(interval):
+            self._delete_released()
+            with self._lease_lock:
+                ids = [*self._leases.values(), *self._unreleased]
+            if not ids:
+                continue
+            try:
+                engine, _session = self._open()
+                with engine.begin() as conn:
+                    stamp = self.message_cls.sent_at.property.columns[0]
+                    conn.execute(update(self._table).where(self._table.c.id.in_(ids)).values({stamp: _now()}))
+            except Exception as exc:
+                logger.warning("broker: could not renew %d message leases (%s)", len(ids), exc)
+
+    def close(self):
+        try:
+            super().close()  # restores what is unacknowledged (warm shutdown)
+        finally:
+            self._stop_renewing.set()
+
+
+class Transport(sqla.Transport):
+    Channel = Channel
+    # A restarted database surfaces as any of these; the worker then reconnects.
+    connection_errors = (OperationalError, InterfaceError, PendingRollbackError)
+
+
+TRANSPORT_ALIASES[ALIAS] = "clapilot.broker:Transport"

@@ -1,0 +1,118 @@
+"""Helpers of the fault tests: real Celery worker and beat processes on a database of the test's
+choice, and pointing this process's Celery app at that database's broker. Each test stops (or
+kills) only the processes and servers it started itself."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from tests.waiting import wait_for
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def database_url(settings_dict: dict, name: str | None = None) -> str:
+    d = settings_dict
+    auth = quote(d["USER"]) + (f":{quote(d['PASSWORD'])}" if d.get("PASSWORD") else "")
+    host = d["HOST"] or "localhost"
+    if host.startswith("/"):  # a socket directory
+        return f"postgres://{auth}@/{name or d['NAME']}?host={quote(host)}"
+    return f"postgres://{auth}@{host}:{d['PORT'] or 5432}/{name or d['NAME']}"
+
+
+def process_env(database: str, **extra: str) -> dict[str, str]:
+    env = {**os.environ, "DATABASE_URL": database, "DEBUG": "0", "LOG_LEVEL": "INFO"}
+    env.pop("CLAPILOT_TEST_DATABASE", None)
+    env.pop("REDIS_URL", None)
+    for key, value in extra.items():
+        if value == "":
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+@dataclass
+class Proc:
+    name: str
+    process: subprocess.Popen
+    log: Path
+
+    def output(self, tail: int = 4000) -> str:
+        return self.log.read_text(errors="replace")[-tail:] if self.log.exists() else ""
+
+    def kill_group(self) -> None:
+        """SIGKILL the process and everything it started (a worker and its pool children)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill_group()
+
+
+@contextlib.contextmanager
+def celery_process(kind: str, log_dir: Path, env: dict[str, str], *args: str, ready: str) -> Iterator[Proc]:
+    """`celery -A clapilot <kind> …` in a session of its own; waits until `ready` is logged."""
+    log = log_dir / f"{kind}-{len(list(log_dir.glob(f'{kind}-*.log')))}.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "clapilot", kind, *args],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    proc = Proc(kind, process, log)
+
+    def started() -> bool:
+        if process.poll() is not None:
+            raise RuntimeError(f"celery {kind} exited with {process.returncode}: {proc.output()}")
+        return ready in proc.output(tail=100_000)
+
+    try:
+        if not wait_for(started, timeout=60, interval=0.1):
+            raise RuntimeError(f"celery {kind} did not start within 60 s: {proc.output()}")
+        yield proc
+    finally:
+        proc.stop()
+
+
+def worker(log_dir: Path, env: dict[str, str], queue: str, *args: str):
+    return celery_process(
+        "worker", log_dir, env, "-Q", queue, "--concurrency", "1", "-l", "INFO", *args, ready=" ready."
+    )
+
+
+@contextlib.contextmanager
+def broker_of(url: str) -> Iterator[None]:
+    """This process's Celery app sends jobs to `url`'s broker (the database the worker processes
+    use) instead of the broker of the non-test database."""
+    from clapilot.celery import app
+
+    saved = app.conf.broker_url
+    # kombu keeps one pool per URL (kombu.pools): switching back and forth reuses them.
+    app._pool = None
+    app.conf.broker_url = url
+    app.amqp._producer_pool = None
+    try:
+        yield
+    finally:
+        app._pool = None
+        app.conf.broker_url = saved
+        app.amqp._producer_pool = None
