@@ -1,4 +1,12 @@
-"""Celery jobs of the core app (thin: they call services)."""
+"""Celery jobs of the core app (thin: they call services).
+
+Every job of every app is delivered at least once: acknowledged late (after it ran), and delivered
+again when its worker process died mid-job (`CELERY_TASK_REJECT_ON_WORKER_LOST`, the broker's
+leases in clapilot/broker.py). A job must therefore be idempotent: running it twice leaves the
+same state as once (the document workflow matches what it filed before, reminders claim their
+row, extraction overwrites its result). A job that must never run twice opts out with
+`acks_late=False` and accepts that a killed worker loses it (the agent's runs).
+"""
 
 from celery import shared_task
 
