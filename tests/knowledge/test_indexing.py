@@ -26,9 +26,9 @@ def counted(monkeypatch):
     seen: list[str] = []
     real = embeddings.embed_passages
 
-    def embed(texts, config=None):
+    def embed(texts, config=None, **kwargs):
         seen.extend(texts)
-        return real(texts, config)
+        return real(texts, config, **kwargs)
 
     monkeypatch.setattr(embeddings, "embed_passages", embed)
     return seen
