@@ -104,7 +104,9 @@ def _resolve(name: str) -> Target:
     else:
         found = next((m for m in offered_models() if name in (m.model_id, m.label)), None)
     if found is None:
-        raise ModelNotFound.field("model", _("The model “%(name)s” does not exist.") % {"name": name[:300]})
+        message = _("The model “%(name)s” does not exist.") % {"name": name[:300]} if name else None
+        message = message or _("This model is not available.")
+        raise ModelNotFound(message, details={"field_errors": {"model": message}})
     return Target(found.model_id, found)
 
 

@@ -265,5 +265,7 @@ def test_unknown_model_is_404_model_not_found(api, model, fake_openai, name, str
         "invalid_request_error",
         "model",
     )
-    assert set(error.response.json()["error"]) == {"message", "type", "param", "code"}
+    body = error.response.json()
+    assert set(body["error"]) == {"message", "type", "param", "code"}
+    assert body["error"]["message"] == f"Das Modell „{name}“ gibt es nicht." == body["message"]  # German
     assert fake_openai.chat_requests == []
