@@ -45,10 +45,15 @@ class ToolResultOut(Output):
     output: Any = Field(description="The tool's output (free JSON); on failure the error details.")
     code: str | None = Field(description="Stable failure code; null on success.")
     message: str
-    ui_actions: list[dict[str, Any]] = Field(description="Live UI actions of the mutation (uiActions).")
+    ui_actions: list[dict[str, Any]] = Field(
+        description="Live UI actions of the mutation (uiActions) for the caller: the tool's own and those of "
+        "the caller's private events. What the all-user fan-out delivers on the live stream is not repeated."
+    )
     trigger_reload: bool
     refresh_topic: str
-    mutation_event_id: int | None = Field(description="The mutation event the call recorded, if any.")
+    mutation_event_id: int | None = Field(
+        description="The (last) mutation event the call recorded, also through `tool_execute`; null: none."
+    )
 
 
 class ToolDescription(Output):
