@@ -65,9 +65,9 @@ def test_unchanged_content_is_not_embedded_again_and_a_partial_run_resumes(index
 def test_cancel_flag_stops_between_batches(index_now, monkeypatch):
     real = embeddings.embed_passages
 
-    def embed_then_cancel(texts, config=None):
+    def embed_then_cancel(texts, config=None, **kwargs):
         IndexJob.objects.filter(status="running").update(cancel_requested=True)
-        return real(texts, config)
+        return real(texts, config, **kwargs)
 
     monkeypatch.setattr(embeddings, "embed_passages", embed_then_cancel)
     file = index_now(9, payload("", sections=SECTIONS), batch_size=1)
