@@ -11,6 +11,7 @@ import datetime as dt
 import secrets
 from pathlib import Path
 
+import csp.constants as csp
 import environ
 from django.utils.translation import gettext_lazy as _
 
@@ -71,6 +72,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "guardian",
     "axes",
+    "csp",
     "apps.accounts",
     "apps.core",
     "apps.tools",
@@ -92,6 +94,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy (with the request's nonce) and Permissions-Policy on every response.
+    "apps.core.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -390,6 +394,33 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if CLAPILOT_HTTPS 
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# A strict Content-Security-Policy on every page (django-csp 4; apps.core.security adds the
+# page's WebSocket origin to connect-src). Inline scripts and <style> blocks carry the request's
+# nonce (`nonce="{{ request.csp_nonce }}"`); no inline event handlers (static/js/page-behaviors.js
+# gives data-confirm, data-autosubmit …), no eval. Style attributes stay allowed (the notes
+# editor's fonts, tree indentation): they cannot run script.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF, csp.NONCE],
+        "style-src": [csp.SELF, csp.NONCE],
+        "style-src-attr": [csp.UNSAFE_INLINE],
+        "img-src": [csp.SELF, "data:", "blob:"],
+        "font-src": [csp.SELF, "data:"],
+        "media-src": [csp.SELF, "blob:"],
+        "connect-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "frame-src": [csp.NONE],
+        "worker-src": [csp.SELF, "blob:"],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+        "upgrade-insecure-requests": CLAPILOT_HTTPS,
+    },
+}
 
 LOGGING = {
     "version": 1,
