@@ -90,6 +90,13 @@ class InvalidTimeZone(InvalidInput):
     code = "invalid_time_zone"
 
 
+class ReservedName(InvalidInput):
+    """A name that would pass for one the product gives special rows (each person's "Persönlich"
+    folder) or carries the 🔒 the pages draw for private rows (`apps.core.names`)."""
+
+    code = "reserved_name"
+
+
 class Conflict(DomainError):
     code = "conflict"
     http_status = 409

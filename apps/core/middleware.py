@@ -35,15 +35,16 @@ def problem(request) -> DomainError | None:
     return _nul_in(request.GET)
 
 
-def form_problem(request) -> DomainError | None:
+def form_problem(request, view_func) -> DomainError | None:
     """A NUL in a form post's fields. A urlencoded body is cached, so reading it here changes
-    nothing for the view; a multipart body is checked only when it is parsed already (the CSRF
-    check does that for every page form): parsing it here would consume the stream that REST
-    views and upload handlers read themselves."""
+    nothing for the view. A multipart body is read only for views the CSRF check covers (it
+    reads the form of each of their posts anyway): for csrf-exempt views (the REST API, whose
+    parsers check their fields) it would consume the stream they read themselves."""
     if request.method != "POST":
         return None
     if request.content_type == "application/x-www-form-urlencoded" or (
-        request.content_type == "multipart/form-data" and hasattr(request, "_post")
+        request.content_type == "multipart/form-data"
+        and (hasattr(request, "_post") or not getattr(view_func, "csrf_exempt", False))
     ):
         return _nul_in(request.POST)
     return None
@@ -77,5 +78,5 @@ class BadInputMiddleware:
         return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
-        exc = form_problem(request)  # after CsrfViewMiddleware.process_view, which parsed the form
+        exc = form_problem(request, view_func)
         return refuse(request, exc) if exc is not None else None

@@ -11,13 +11,13 @@ from django.db.models.functions import Concat, Substr
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.core import validation
+from apps.core import names, validation
 from apps.core.errors import Forbidden
 from apps.core.lookup import get_by_id
 from apps.core.versioning import check_version
 from apps.documents import events
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
-from apps.documents.models import FOLDER_NAME_MAX, HOME_FOLDER_NAME, Document, Folder
+from apps.documents.models import FOLDER_NAME_MAX, HOME_FOLDER_NAME, RESERVED_FOLDER_NAMES, Document, Folder
 from apps.documents.records import folder_record
 from apps.documents.visibility import can_folder, folder_viewers, visible_folders
 
@@ -35,6 +35,7 @@ def _name(value: Any) -> str:
     name = validation.text(value, "name", max_length=FOLDER_NAME_MAX, required=True)
     if "/" in name or "\\" in name or any(ord(ch) < 32 for ch in name):
         raise validation.invalid("name", _("must not contain slashes or control characters"))
+    names.check(name, reserved=RESERVED_FOLDER_NAMES)  # "🔒 Persönlich" would pass for a home folder
     return name
 
 

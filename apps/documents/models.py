@@ -23,6 +23,8 @@ TITLE_MAX = 300
 FOLDER_NAME_MAX = 120
 FILENAME_MAX = 200
 HOME_FOLDER_NAME = "Persönlich"
+# No other folder may look like a home folder (apps.core.names: case, spaces, emoji ignored).
+RESERVED_FOLDER_NAMES = (HOME_FOLDER_NAME, "Persoenlich")
 
 
 class Folder(Versioned, Timestamped):
@@ -63,6 +65,11 @@ class Folder(Versioned, Timestamped):
             models.CheckConstraint(
                 condition=Q(kind="shared", owner__isnull=True) | Q(kind="personal", owner__isnull=False),
                 name="documents_folder_kind_owner",
+            ),
+            # Private folders are marked by kind, never by name: a home folder is personal, on top.
+            models.CheckConstraint(
+                condition=Q(is_home=False) | Q(kind="personal", parent__isnull=True),
+                name="documents_home_is_personal",
             ),
             models.UniqueConstraint(
                 fields=["owner"], condition=Q(is_home=True), name="documents_one_home_per_user"
