@@ -13,6 +13,7 @@ class DocumentsConfig(DomainApp):
         "clients.page_sections": ["apps.documents.client_page.section"],
         "knowledge.sources": ["apps.documents.knowledge.source"],
         "knowledge.path_labels": ["apps.documents.knowledge.folder_labels"],
+        "llm.sensitive_refs": ["apps.documents.sensitivity.sensitive_refs"],
     }
     periodic_jobs = [
         PeriodicJob(
@@ -39,3 +40,6 @@ class DocumentsConfig(DomainApp):
 
     def ready(self) -> None:
         from apps.documents import knowledge  # noqa: F401 — connects the store's index/purge receivers
+        from apps.documents import sensitivity
+
+        sensitivity.connect()  # loading a document of a source marked "neutralize always" demands it

@@ -52,6 +52,14 @@ class Folder(Versioned, Timestamped):
         related_name="document_folders",
     )
     is_home = models.BooleanField(_("personal home folder"), default=False)
+    neutralize_always = models.BooleanField(
+        _("always neutralize"),
+        default=False,
+        help_text=_(
+            "Model calls that touch a document in this folder or below it are neutralized even "
+            "when neutralization is switched off for the office."
+        ),
+    )
     tree_path = models.CharField(max_length=500, default="/", db_index=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

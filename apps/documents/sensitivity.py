@@ -1,0 +1,77 @@
+"""Documents whose folder (or a folder above it) or whose client is marked "neutralize always":
+what the model layer's gate needs to know about them (see `apps.clients.sensitivity`).
+
+- Loading such a document or folder inside a tracking scope (a run, a document workflow)
+  demands neutralization (`post_init`).
+- `sensitive_refs` answers which `document:N` refs are such documents (`llm.sensitive_refs`):
+  the knowledge store asks when it embeds a document and when its passages reach a run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from django.db.models import Q
+from django.db.models.signals import post_init
+
+from apps.documents.models import Document, Folder
+from apps.llm import neutralize
+
+
+def marked_folder_ids() -> frozenset[int]:
+    """Folders marked, and every folder below one (the mark holds for the subtree)."""
+    paths = list(Folder.objects.filter(neutralize_always=True).values_list("tree_path", flat=True))
+    if not paths:
+        return frozenset()
+    below = Q()
+    for path in paths:
+        below |= Q(tree_path__startswith=path)
+    return frozenset(Folder.objects.filter(below).values_list("id", flat=True))
+
+
+def _documents_of_marked_clients() -> frozenset[int]:
+    through = Document.clients.through
+    return frozenset(
+        through.objects.filter(client__neutralize_always=True).values_list("document_id", flat=True)
+    )
+
+
+def marked_documents(ids: Iterable[int]) -> set[int]:
+    ids = list(ids)
+    if not ids:
+        return set()
+    folders = marked_folder_ids()
+    marked = Q(pk__in=ids, clients__neutralize_always=True)
+    if folders:
+        marked |= Q(pk__in=ids, folder_id__in=folders)
+    return set(Document.objects.filter(marked).values_list("id", flat=True).distinct())
+
+
+def _folder_loaded(sender, instance: Folder, **kwargs) -> None:
+    demands = neutralize.current()
+    if demands is None:
+        return
+    if instance.__dict__.get("id") in demands.cached("documents.folders", marked_folder_ids):
+        neutralize.demand(f"folder:{instance.__dict__.get('id')}")
+
+
+def _document_loaded(sender, instance: Document, **kwargs) -> None:
+    demands = neutralize.current()
+    if demands is None:
+        return
+    values = instance.__dict__
+    if values.get("folder_id") in demands.cached("documents.folders", marked_folder_ids) or values.get(
+        "id"
+    ) in demands.cached("documents.of_marked_clients", _documents_of_marked_clients):
+        neutralize.demand(f"document:{values.get('id')}")
+
+
+def connect() -> None:
+    post_init.connect(_folder_loaded, sender=Folder, dispatch_uid="documents.neutralize.folder")
+    post_init.connect(_document_loaded, sender=Document, dispatch_uid="documents.neutralize.document")
+
+
+def sensitive_refs(refs: Iterable[str]) -> Iterator[str]:
+    ids = [int(r[9:]) for r in refs if r.startswith("document:") and r[9:].isdigit()]
+    for pk in sorted(marked_documents(ids)):
+        yield f"document:{pk}"
