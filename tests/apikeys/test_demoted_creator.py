@@ -126,3 +126,15 @@ def test_service_revocation_rules(make_key, office_admin, staff):
         services.revoke_api_key(Principal.for_user(staff), key_id=key.pk)
     demote(office_admin)
     assert services.revoke_api_key(Principal.for_user(office_admin), key_id=key.pk).revoked_at is not None
+
+
+def test_the_refusal_is_in_the_creators_language(make_key):
+    german = UserFactory(role="admin", is_superuser=True, language="de")
+    _key, plaintext = make_key(user=german)
+    demote(german)
+    refused = bearer(plaintext).get("/api/v1/tools")
+    assert refused.status_code == 403
+    assert (
+        "gilt nur, solange die Person, die den Schlüssel erstellt hat, Administrator ist"
+        in refused.json()["detail"]
+    )
