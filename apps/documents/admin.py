@@ -9,7 +9,7 @@ from django.utils.translation import ngettext
 from guardian.admin import GuardedModelAdmin
 
 from apps.core.admin_bases import NoAddMixin, ReadOnlyInline, ReadOnlyMixin, ServiceAdmin
-from apps.documents import folders, services, workflow
+from apps.documents import folders, sensitivity, services, workflow
 from apps.documents.models import Document, DocumentWorkflow, Folder, ShareLink
 
 
@@ -18,14 +18,18 @@ class FolderAdmin(NoAddMixin, ServiceAdmin, GuardedModelAdmin):
     """Folders are made on the documents page (tree paths, kinds, owners); a rename here goes
     through the folder service (name rules, "Persönlich" protected, live reload)."""
 
-    list_display = ("name", "kind", "owner", "is_home", "tree_path", "updated_at")
-    list_filter = ("kind", "is_home")
+    list_display = ("name", "kind", "owner", "is_home", "neutralize_always", "tree_path", "updated_at")
+    list_filter = ("kind", "is_home", "neutralize_always")
     search_fields = ("name",)
     list_select_related = ("owner",)
     readonly_fields = ("tree_path", "kind", "owner", "is_home", "parent", "created_by", "version")
-    fields = ("name", *readonly_fields)
+    fields = ("name", "neutralize_always", *readonly_fields)
 
     def service_save(self, request, obj, form, change):
+        if "neutralize_always" in form.changed_data:
+            obj = sensitivity.set_folder_mark(
+                request.principal, obj.pk, form.cleaned_data["neutralize_always"]
+            )
         if "name" in form.changed_data:
             return folders.update_folder(request.principal, obj.pk, name=form.cleaned_data["name"])
         return obj

@@ -39,7 +39,9 @@ class DocumentsConfig(DomainApp):
     }
 
     def ready(self) -> None:
-        from apps.documents import knowledge  # noqa: F401 — connects the store's index/purge receivers
-        from apps.documents import sensitivity
+        from apps.documents import (
+            knowledge,  # noqa: F401 — connects the store's index/purge receivers
+            sensitivity,
+        )
 
         sensitivity.connect()  # loading a document of a source marked "neutralize always" demands it

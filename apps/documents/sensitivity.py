@@ -3,6 +3,7 @@ what the model layer's gate needs to know about them (see `apps.clients.sensitiv
 
 - Loading such a document or folder inside a tracking scope (a run, a document workflow)
   demands neutralization (`post_init`).
+- `set_folder_mark` is the one writer of the mark (folder settings on the documents page, admin).
 - `sensitive_refs` answers which `document:N` refs are such documents (`llm.sensitive_refs`):
   the knowledge store asks when it embeds a document and when its passages reach a run.
 """
@@ -10,10 +11,14 @@ what the model layer's gate needs to know about them (see `apps.clients.sensitiv
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
+from django.db import transaction
 from django.db.models import Q
 from django.db.models.signals import post_init
 
+from apps.accounts.principal import Principal
+from apps.documents import events, folders
 from apps.documents.models import Document, Folder
 from apps.llm import neutralize
 
@@ -75,3 +80,17 @@ def sensitive_refs(refs: Iterable[str]) -> Iterator[str]:
     ids = [int(r[9:]) for r in refs if r.startswith("document:") and r[9:].isdigit()]
     for pk in sorted(marked_documents(ids)):
         yield f"document:{pk}"
+
+
+@transaction.atomic
+def set_folder_mark(principal: Principal, folder_id: Any, value: Any) -> Folder:
+    """Mark a folder (and so everything below it) "neutralize always", or unmark it; whoever may
+    change the folder may switch it."""
+    folder = folders.get_folder(principal, folder_id, action="change", for_update=True)
+    marked = value is True or value in ("on", "true", "1")
+    if folder.neutralize_always != marked:
+        folder.neutralize_always = marked
+        folder.version += 1
+        folder.save(update_fields=["neutralize_always", "version", "updated_at"])
+        events.folders_changed(folder, "documents.folder.updated")
+    return folder

@@ -10,6 +10,11 @@ urlpatterns = [
     path("dokumente/ordner/neu/", views.create_folder, name="create-folder"),
     path("dokumente/ordner/<int:folder_id>/umbenennen/", views.rename_folder, name="rename-folder"),
     path("dokumente/ordner/<int:folder_id>/loeschen/", views.delete_folder, name="delete-folder"),
+    path(
+        "dokumente/ordner/<int:folder_id>/neutralisieren/",
+        views.neutralize_folder,
+        name="neutralize-folder",
+    ),
     path("dokumente/<int:document_id>/", views.detail, name="detail"),
     path("dokumente/<int:document_id>/status/", views.status_partial, name="status"),
     path("dokumente/<int:document_id>/workflow/", views.workflow_partial, name="workflow"),

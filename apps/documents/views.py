@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.core import web
 from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, querystring_without_page, reported
-from apps.documents import folders, services, sharing, storage, workflow
+from apps.documents import folders, sensitivity, services, sharing, storage, workflow
 from apps.documents.errors import FileTooLarge
 from apps.documents.records import detailed_record, document_record
 from apps.documents.responses import file_response
@@ -110,6 +110,19 @@ def rename_folder(request, folder_id: int):
     folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
     with reported(request):
         folders.update_folder(request.principal, folder_id, name=request.POST.get("name", ""))
+    return redirect(_folder_url(folder_id))
+
+
+@login_required
+@require_POST
+@domain_errors
+def neutralize_folder(request, folder_id: int):
+    """The folder's "always neutralize" switch (folder settings)."""
+    folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
+    with reported(request) as outcome:
+        sensitivity.set_folder_mark(request.principal, folder_id, request.POST.get("neutralize_always", ""))
+    if not outcome.failed:
+        messages.success(request, _("Saved."))
     return redirect(_folder_url(folder_id))
 
 

@@ -103,3 +103,19 @@ def test_local_embeddings_need_no_gate(index_now, as_boss, wendeberg, monkeypatc
     file = index_now(1, payload(TEXT, title="Lokal"))
     assert file.status == "indexed"
     assert [h.ref for h in search.hybrid_search(as_boss, "Wendeberg Kündigung", limit=3)] == ["document:1"]
+
+
+def test_a_document_below_a_marked_folder_is_neutralized_with_the_switch_off(index_now, remote, wendeberg):
+    from tests.documents.factories import DocumentFactory, FolderFactory
+
+    set_setting("agent_neutralization", "off")
+    marked = FolderFactory(name="Erbrecht")
+    marked.neutralize_always = True
+    marked.save(update_fields=["neutralize_always"])
+    inside = DocumentFactory(title="Kündigung", folder=FolderFactory(name="2024", parent=marked))
+    index_now(inside.pk, payload(TEXT, title="Kündigung"))
+    assert remote.raw and leaked(remote) == []
+    remote.raw.clear()
+    outside = DocumentFactory(title="Allgemein", folder=FolderFactory(name="Allgemein"))
+    index_now(outside.pk, payload(TEXT, title="Allgemein"))
+    assert "Kaltenbach" in leaked(remote)  # the control: unmarked, switch off → raw
