@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from apps.agent.models import ChatSession
 from apps.calendar.models import CalendarEvent
 from apps.tasks.models import Board, Task
 from tests.e2e.helpers import log_in
@@ -55,6 +56,8 @@ def test_main_pages_run_without_csp_violations(server, page, statuses):
         conference_url="https://meet.example.com/abc",
     )  # fmt: skip
 
+    chat = ChatSession.objects.create(user=admin, title="Fristen")
+
     console: list[str] = []
     page.on("console", lambda m: console.append(m.text) if "Content Security Policy" in m.text else None)
     errors: list[str] = []
@@ -62,7 +65,7 @@ def test_main_pages_run_without_csp_violations(server, page, statuses):
     page.add_init_script(COLLECT)
 
     log_in(page, server, admin.email)
-    pages = [*PAGES, (f"/aufgaben/{task.pk}/", "main")]
+    pages = [*PAGES, (f"/aufgaben/{task.pk}/", "main"), (f"/chat/{chat.pk}/", "#chat-composer")]
     for path, ready in pages:
         page.goto(f"{server}{path}")
         page.wait_for_selector(ready, timeout=15000)
