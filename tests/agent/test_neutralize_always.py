@@ -160,3 +160,29 @@ def test_parallel_read_only_tools_report_what_they_read(user, model, fake_openai
     assert "Wendeberg" not in _sent_after_tools(fake_openai)
     run.refresh_from_db()
     assert run.diagnostics["neutralization"]["required_by"] == [f"client:{client.pk}"]
+
+
+def test_a_passage_of_a_marked_folder_found_by_context_search_neutralizes_the_run(
+    user, model, fake_openai, switch_off
+):
+    from apps.knowledge import indexing
+    from apps.knowledge.models import IndexJob
+    from tests.documents.factories import DocumentFactory, FolderFactory
+
+    marked = FolderFactory(name="Erbrecht")
+    marked.neutralize_always = True
+    marked.save(update_fields=["neutralize_always"])
+    document = DocumentFactory(title="Testament", folder=marked)
+    text = "Testament von Herrn Leopold Quastenbrink: Alleinerbin ist seine Nichte."
+    file = indexing.index_source(
+        "document", document.pk, {"title": "Testament", "text": text, "scope": "instance", "path": "/1"}
+    )
+    for job in IndexJob.objects.filter(file=file):
+        indexing.run_job(job.pk)
+    fake_openai.tool_calls(("context_search", {"query": "Testament Alleinerbin"}))
+    fake_openai.reply("ok")
+    run = ask(user, "Was steht im Testament?")
+    assert run.status == Run.Status.COMPLETED, run.error_code
+    assert "Quastenbrink" not in _sent_after_tools(fake_openai)
+    run.refresh_from_db()
+    assert f"document:{document.pk}" in run.diagnostics["neutralization"]["required_by"]
