@@ -15,7 +15,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.core import validation
+from apps.core import names, validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.lookup import get_by_id
 from apps.core.search import search
@@ -63,11 +63,17 @@ def get_folder(principal: Principal, folder_id: Any, *, for_update: bool = False
     return get_by_id(qs, folder_id, FolderNotFound, _("There is no note folder with id %(id)s."))
 
 
+def _folder_name(value: Any) -> str:
+    name = validation.text(value, "name", max_length=FOLDER_NAME_MAX, required=True)
+    names.check(name)  # a lock symbol: the 🔒 of private folders comes from their visibility
+    return name
+
+
 @transaction.atomic
 def create_folder(
     principal: Principal, *, name: str, parent_id: Any = None, visibility: str | None = None
 ) -> NoteFolder:
-    name = validation.text(name, "name", max_length=FOLDER_NAME_MAX, required=True)
+    name = _folder_name(name)
     parent = get_folder(principal, parent_id) if parent_id not in (None, "") else None
     default = parent.visibility if parent else Visibility.SHARED
     visibility = _visibility(principal, visibility, default)
@@ -97,7 +103,7 @@ def update_folder(
         lambda: {"folder": folder_record(folder)},
     )
     if "name" in changes:
-        folder.name = validation.text(changes["name"], "name", max_length=FOLDER_NAME_MAX, required=True)
+        folder.name = _folder_name(changes["name"])
     if "parent_id" in changes:
         folder.parent = _new_parent(principal, folder, changes["parent_id"])
     folder.version += 1
