@@ -156,12 +156,14 @@ def test_web_worker_and_beat_recover_from_a_database_restart(settings, tmp_path,
             check=False,
         )
         assert restored.returncode == 0, restored.stderr
-        _run_and_restart(pg, env, tmp_path, session, api_key)
+        _run_and_restart(pg, env, tmp_path, session, api_key, board.pk)
     finally:
         pg.stop()
 
 
-def _run_and_restart(pg: OwnPostgres, env: dict, tmp_path: Path, session: str, api_key: str) -> None:
+def _run_and_restart(
+    pg: OwnPostgres, env: dict, tmp_path: Path, session: str, api_key: str, board_id: int
+) -> None:
     port = free_port()
     log = tmp_path / "daphne.log"
     with log.open("w") as out:
@@ -205,6 +207,10 @@ def _run_and_restart(pg: OwnPostgres, env: dict, tmp_path: Path, session: str, a
             )
             beats_before = wait_for(lambda: _beats(pg), timeout=30)
             assert beats_before, "beat and worker wrote no heartbeat before the restart"
+            live = LiveEvents(port, session, board_id)
+            assert live.created_and_seen(api_key, "vor dem Neustart", timeout=10), (
+                f"no live event before the restart: {live.received}"
+            )
 
             time.sleep(2)
             stopped_at = time.monotonic()
@@ -219,6 +225,13 @@ def _run_and_restart(pg: OwnPostgres, env: dict, tmp_path: Path, session: str, a
             assert recovered, _summary(probes, up_at)
             recovery = {p.name: round(p.first_success_after(up_at) - up_at, 2) for p in probes}
             all_ok_at = max(p.first_success_after(up_at) for p in probes)
+            # Live events: a task created now reaches the page's socket (the one open since before
+            # the restart, or, if the server closed it, a new one resuming from the last event,
+            # as static/js/mutations.js does) within the recovery limit.
+            event_started = time.monotonic()
+            seen = live.created_and_seen(api_key, "nach dem Neustart", timeout=RECOVERY_LIMIT_SECONDS)
+            event_seconds = round(time.monotonic() - event_started, 2)
+            assert seen, f"no live event after the restart ({live.reconnects} reconnects)"
             time.sleep(10)  # keep loading: nothing may fail once recovered
             stop.set()
             for thread in threads:
@@ -246,11 +259,78 @@ def _run_and_restart(pg: OwnPostgres, env: dict, tmp_path: Path, session: str, a
     counts = {p.name: (len(p.results), sum(1 for _, ok, _ in p.results if not ok)) for p in probes}
     print(
         f"\ndatabase down {up_at - stopped_at:.1f} s; first success after it was up: {recovery} s; "
-        f"requests (total, failed) per route: {counts}; heartbeats {beats_before} -> {beats_after}"
+        f"requests (total, failed) per route: {counts}; heartbeats {beats_before} -> {beats_after}; "
+        f"live event after recovery in {event_seconds} s ({live.reconnects} socket reconnects)"
     )
     assert max(recovery.values()) <= RECOVERY_LIMIT_SECONDS, recovery
     assert failures_after == {p.name: [] for p in probes}, failures_after
     assert all(ok for p in probes for t, ok, _ in p.results if t < stopped_at), _summary(probes, 0)
+
+
+class LiveEvents:
+    """The signed-in page's WebSocket (/ws/mutations/); reconnects with ?after= like the page."""
+
+    def __init__(self, port: int, session: str, board_id: int) -> None:
+        self.port, self.session, self.board_id = port, session, board_id
+        self.received: list[str] = []
+        self.last_id: int | None = None
+        self.reconnects = 0
+        self.socket = self._connect()
+
+    def _connect(self):
+        from websockets.sync.client import connect
+
+        query = f"?after={self.last_id}" if self.last_id is not None else ""
+        opening = connect(
+            f"ws://127.0.0.1:{self.port}/ws/mutations/{query}",
+            additional_headers={
+                "Cookie": f"sessionid={self.session}",
+                "Origin": f"http://127.0.0.1:{self.port}",
+            },
+            open_timeout=10,
+        )
+        return opening.__enter__()  # websockets 17: the opened connection
+
+    def created_and_seen(self, api_key: str, title: str, timeout: float) -> bool:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        body = json.dumps(
+            {"tool": "aufgaben_create_task", "arguments": {"title": title, "board_id": self.board_id}}
+        )
+        conn.request(
+            "POST",
+            "/api/v1/tools/execute",
+            body=body,
+            headers={"Authorization": f"Bearer {api_key}", "Content-Type": "application/json"},
+        )
+        answer = json.loads(conn.getresponse().read())
+        conn.close()
+        assert answer.get("ok") is True, answer
+        task_id = str(answer["output"]["task"]["id"])
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                text = self.socket.recv(timeout=max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                return False
+            except Exception as exc:  # closed by the server: resume like the page does
+                self.received.append(repr(exc)[:200])
+                self.reconnects += 1
+                time.sleep(0.5)
+                try:
+                    self.socket = self._connect()
+                except Exception:
+                    continue
+                continue
+            self.received.append(text[:300])
+            message = json.loads(text)
+            if message.get("type") == "mutation":
+                self.last_id = message["event"]["id"]
+                if task_id in json.dumps(message["event"]):
+                    return True
+        return False
+
+    def close(self) -> None:
+        self.socket.close()
 
 
 def _listening(port: int, process: subprocess.Popen, log: Path) -> bool:
