@@ -235,6 +235,7 @@ class Sockets:
         self.run(close_all())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+        self.loop.close()  # its self-pipe is a socket pair
 
 
 # --- checks ---------------------------------------------------------------------------------
