@@ -11,6 +11,7 @@ process survives), and the whole worker (main process and children; a new worker
 from __future__ import annotations
 
 import json
+import subprocess
 import threading
 import time
 
@@ -107,7 +108,9 @@ def _done(document):
     ).first()
 
 
-def _assert_exactly_once(document, model_server, started_at: float, killed_at: float) -> dict:
+def _assert_exactly_once(
+    document, model_server, started_at: float, killed_at: float, redis_url: str | None = None
+) -> dict:
     flow = wait_for(lambda: _done(document), timeout=60)
     assert flow is not None, (
         f"the job was not delivered again: {DocumentWorkflow.objects.get(document=document)}"
@@ -122,7 +125,13 @@ def _assert_exactly_once(document, model_server, started_at: float, killed_at: f
     assert _filed(document) == (2, 1, 3)
     assert len(model_server.chat_requests) == 2
     assert DocumentWorkflow.objects.get(document=document).runs == 2
-    assert _queued_rows() == 0
+    if redis_url is None:
+        assert _queued_rows() == 0
+    else:
+        import redis
+
+        client = redis.Redis.from_url(redis_url)
+        assert (client.llen(_queue()), client.hlen("unacked")) == (0, 0)
     return {
         "recovered_seconds": round(recovered, 1),
         "total_seconds": round(time.monotonic() - started_at, 1),
@@ -146,11 +155,48 @@ def test_killed_pool_child_redelivers_the_job_once(setup, model_server, tmp_path
     print(f"\nkilled pool child: redelivered and done after {figures['recovered_seconds']} s")
 
 
-def test_killed_worker_redelivers_the_job_once_to_the_next_worker(setup, model_server, tmp_path):
+@pytest.fixture
+def own_redis():
+    """A redis-server of this test's own on a free port (never the machine's Redis)."""
+    import redis
+
+    from tests.live import free_port
+
+    port = free_port()
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        assert wait_for(lambda: _pings(redis.Redis.from_url(url)), timeout=10)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _pings(client) -> bool:
+    try:
+        return bool(client.ping())
+    except Exception:
+        return False
+
+
+@pytest.mark.parametrize("broker_kind", ["database", "redis"])
+def test_killed_worker_redelivers_the_job_once_to_the_next_worker(
+    setup, model_server, tmp_path, request, broker_kind
+):
     document, env = setup
+    redis_url = None
+    url = broker.url_for(connection.settings_dict)
+    if broker_kind == "redis":
+        url = redis_url = request.getfixturevalue("own_redis")
+        env = {**env, "REDIS_URL": redis_url}
     asked, release = _blocking_first_answer(model_server)
     started = time.monotonic()
-    with broker_of(broker.url_for(connection.settings_dict)):
+    with broker_of(url):
         with worker(tmp_path, env, _queue()) as first:
             workflow.request_runs([document.pk])
             assert asked.wait(60), first.output()
@@ -159,8 +205,11 @@ def test_killed_worker_redelivers_the_job_once_to_the_next_worker(setup, model_s
         release.set()
         assert DocumentWorkflow.objects.get(document=document).status == "running"
         with worker(tmp_path, env, _queue()):
-            figures = _assert_exactly_once(document, model_server, started, killed)
-    print(f"\nkilled worker: redelivered to the next worker and done after {figures['recovered_seconds']} s")
+            figures = _assert_exactly_once(document, model_server, started, killed, redis_url)
+    print(
+        f"\nkilled worker ({broker_kind} broker): redelivered to the next worker and done after "
+        f"{figures['recovered_seconds']} s"
+    )
 
 
 def _queue() -> str:
