@@ -160,3 +160,27 @@ def test_device_token_login_locks_with_a_json_code(victim, settings):
     assert locked["Retry-After"] == str(body["details"]["retry_after"])
     other = token_login(Client(REMOTE_ADDR="198.51.100.7"), victim.email, PASSWORD)
     assert other.status_code == 201 and other.json()["token"]
+
+
+# --- under ASGI (daphne): the middleware chain runs async, axes' async path answers ------------
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_lockout_answers_under_asgi_too(settings):
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    victim = await sync_to_async(UserFactory)(email="asgi@kanzlei.example")
+    client = AsyncClient()
+    statuses = [
+        (await client.post("/accounts/login/", {"username": victim.email, "password": WRONG})).status_code
+        for _ in range(settings.AXES_FAILURE_LIMIT + 2)
+    ]
+    assert statuses[0] == 200 and statuses[-1] == 429, statuses
+    locked = await client.post("/accounts/login/", {"username": victim.email, "password": PASSWORD})
+    assert locked.status_code == 429 and "Zu viele fehlgeschlagene Anmeldeversuche" in locked.content.decode()
+    api = await client.post(
+        "/api/v1/auth/token",
+        {"email": victim.email, "password": PASSWORD, "device_name": "x"},
+        content_type="application/json",
+    )
+    assert api.status_code == 429 and api.json()["code"] == "login_locked"
