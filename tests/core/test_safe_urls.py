@@ -167,6 +167,24 @@ def test_calendar_pages_never_render_a_stored_javascript_link(web, anna):
         assert all(validation.is_safe_url(link) for link in _links(response)), (url, _links(response))
 
 
+@pytest.mark.django_db
+def test_note_page_never_renders_a_stored_javascript_asset_link(web, anna):
+    from tests.notes.factories import NoteFactory, NotePageFactory
+
+    note = NoteFactory(name="Notiz", owner=anna)
+    NotePageFactory(
+        note=note,
+        asset_items=[
+            {"id": "a", "kind": "link", "title": "Böse", "url": "javascript:alert(document.cookie)"},
+            {"id": "b", "kind": "link", "title": "Gut", "url": "https://www.elster.de/"},
+        ],
+    )
+    response = web.get(reverse("notes:note", args=[note.pk]))
+    body = response.content.decode()
+    assert "Böse" in body and "https://www.elster.de/" in _links(response)
+    assert all(validation.is_safe_url(link) for link in _links(response)), _links(response)
+
+
 # --- rendering guard and the Markdown renderer ------------------------------------------------
 @pytest.mark.parametrize("value", ATTACKS)
 def test_safe_href_filter_drops_unsafe_values(value):
