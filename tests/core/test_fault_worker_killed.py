@@ -11,7 +11,6 @@ process survives), and the whole worker (main process and children; a new worker
 from __future__ import annotations
 
 import json
-import subprocess
 import threading
 import time
 
@@ -29,6 +28,7 @@ from clapilot import broker
 from tests.documents.factories import DocumentFactory
 from tests.fakes.openai_server import FakeOpenAI
 from tests.faults import broker_of, database_url, process_env, worker
+from tests.live import own_redis
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -156,32 +156,10 @@ def test_killed_pool_child_redelivers_the_job_once(setup, model_server, tmp_path
 
 
 @pytest.fixture
-def own_redis():
+def redis_server(tmp_path):
     """A redis-server of this test's own on a free port (never the machine's Redis)."""
-    import redis
-
-    from tests.live import free_port
-
-    port = free_port()
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        assert wait_for(lambda: _pings(redis.Redis.from_url(url)), timeout=10)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def _pings(client) -> bool:
-    try:
-        return bool(client.ping())
-    except Exception:
-        return False
+    with own_redis(tmp_path) as server:
+        yield server.url
 
 
 @pytest.mark.parametrize("broker_kind", ["database", "redis"])
@@ -192,7 +170,7 @@ def test_killed_worker_redelivers_the_job_once_to_the_next_worker(
     redis_url = None
     url = broker.url_for(connection.settings_dict)
     if broker_kind == "redis":
-        url = redis_url = request.getfixturevalue("own_redis")
+        url = redis_url = request.getfixturevalue("redis_server")
         env = {**env, "REDIS_URL": redis_url}
     asked, release = _blocking_first_answer(model_server)
     started = time.monotonic()
