@@ -118,8 +118,6 @@ def endpoint(
         # The docstring is summary and description now; left on the handler, drf-spectacular
         # would show it again as the description (the view class's docstring still is one).
         handler.__doc__ = None
-        # The declared input models, for tests that walk every operation.
-        handler.body_model, handler.query_model = body, query
         extra = dict(extra_responses or {})
         # A status the extra responses document with a media type (e.g. (200, "text/event-stream"))
         # must not also appear bare: drf-spectacular cannot merge the two.
@@ -244,16 +242,18 @@ _ERROR_DESCRIPTIONS = {
     404: "`not_found`: missing, or not visible to the caller (both answer alike).",
     409: "`version_conflict`: the record changed since `expected_version`; `details.current` is "
     "the current record.",
+    413: "`payload_too_large`: the body is larger than the server accepts.",
     429: "`throttled`: the API key's rate is used up; wait `Retry-After` seconds (`details.retry_after`).",
 }
+PRE_VIEW_REFUSALS = (400, 401, 403, 413, 429)
 
 
 def document_error_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook: every operation documents the refusals it can answer,
     each with the one error body (`contracts.ErrorOut`, what `exception_handler` sends): 400 when
     it takes input, 401 and 403 when it needs a credential, 404 when it addresses a record by id
-    (in the path, a filter or the body), 409 when it takes `expected_version`, 429 when an API key
-    may call it. What an endpoint
+    (in the path, a filter or the body), 409 when it takes `expected_version`, 413 when it takes a
+    body, 429 when an API key may call it. What an endpoint
     declares itself (`extra_responses`) stays as declared."""
     from apps.core.contracts import ErrorOut
 
@@ -269,8 +269,9 @@ def document_error_responses(result, generator, request, public):
                 declared = content.get("schema")
                 if declared is None:
                     content["schema"] = ERROR_REF
-                elif declared != ERROR_REF and status in (401, 403, 429):
-                    # DRF refuses before the view runs: its body is possible beside the view's own.
+                elif declared != ERROR_REF and status in PRE_VIEW_REFUSALS:
+                    # Refused before the view runs (the input checks, DRF's authentication,
+                    # permissions and throttles): that body is possible beside the view's own.
                     content["schema"] = {"anyOf": [declared, ERROR_REF]}
             for status, response in responses.items():
                 if status[0] == "4" and not response.get("content"):
@@ -294,6 +295,8 @@ def _refusals(operation: dict, schemas: dict) -> list[int]:
         statuses.append(404)
     if "expected_version" in names:
         statuses.append(409)
+    if operation.get("requestBody"):
+        statuses.append(413)
     if "apiKey" in schemes:
         statuses.append(429)
     return statuses
