@@ -272,14 +272,15 @@ class OpenAIError(Output):
 
 class InferenceErrorOut(Output):
     """A refused passthrough call: the project's error fields (`ErrorOut`) and OpenAI's `error`
-    object, which OpenAI clients read."""
+    object, which OpenAI clients read (a body refused before it reaches the passthrough, e.g.
+    `nul_character`, has the project's fields only; OpenAI clients then read `code` from them)."""
 
     model_config = ConfigDict(extra="allow")
 
     code: str
     message: str
     details: Any = None
-    error: OpenAIError
+    error: OpenAIError | None = None
 
 
 class InferenceModel(Output):
