@@ -12,12 +12,16 @@ ever. Here a delivered row is a lease:
 - an acknowledgement (or a reject without requeue) deletes the row; a requeue puts a new row and
   deletes the old one;
 - a row whose lease is older than the visibility timeout (its worker died) is fetched again by the
-  next worker that polls the queue.
+  next worker that polls the queue;
+- a message delivered `max_deliveries` times (default 5) whose worker died each time (a requeue
+  after a lost pool child counts too) is dropped with an error in the log, so one poisonous job
+  cannot kill workers for ever.
 
 Delivery is at least once: a worker that dies after a job's writes committed but before the
 acknowledgement reached the database runs the job again, so jobs are idempotent (see
-`apps/core/jobs.py`). The URL scheme is `clapilot-sqla+<SQLAlchemy URL>`; the transport option
-`visibility_timeout` (seconds) is ours, every other option goes to `create_engine()`.
+`apps/core/jobs.py`). The URL scheme is `clapilot-sqla+<SQLAlchemy URL>`; the transport options
+`visibility_timeout` (seconds) and `max_deliveries` are ours, every other one goes to
+`create_engine()`.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
-from json import loads
+from json import dumps, loads
 from queue import Empty
 from urllib.parse import quote
 
@@ -39,6 +43,10 @@ logger = logging.getLogger(__name__)
 
 ALIAS = "clapilot-sqla"
 DEFAULT_VISIBILITY_TIMEOUT = 60.0
+# A job delivered this often because its worker died each time (a parser that segfaults, a file
+# that exhausts memory) is dropped with an error instead of killing workers for ever.
+DEFAULT_MAX_DELIVERIES = 5
+DELIVERIES = "x_clapilot_deliveries"  # in the message properties
 # Options kombu itself reads from the transport options; they are no create_engine() arguments.
 _NOT_ENGINE_OPTIONS = (
     "queue_tablename",
@@ -51,6 +59,7 @@ _NOT_ENGINE_OPTIONS = (
     "interval_max",
     "retry_errors",
     "visibility_timeout",
+    "max_deliveries",
 )
 
 
@@ -72,6 +81,7 @@ class Channel(sqla.Channel):
     def __init__(self, connection, **kwargs):
         options = connection.client.transport_options
         self.visibility_timeout = float(options.get("visibility_timeout") or DEFAULT_VISIBILITY_TIMEOUT)
+        self.max_deliveries = int(options.get("max_deliveries") or DEFAULT_MAX_DELIVERIES)
         self._leases: dict[str, int] = {}  # delivery tag -> row id, not yet acknowledged
         self._unreleased: set[int] = set()  # acknowledged rows whose delete failed (retried)
         self._lease_lock = threading.Lock()
@@ -89,6 +99,13 @@ class Channel(sqla.Channel):
         return self.message_cls.__table__
 
     def _get(self, queue):
+        while True:
+            payload = self._get_one(queue)
+            if payload is not None:
+                return payload
+
+    def _get_one(self, queue):
+        """The next message, or None when the one found was dropped (delivered too often)."""
         obj = self._get_or_create(queue)
         message = self.message_cls
         now = _now()
@@ -105,13 +122,24 @@ class Channel(sqla.Channel):
             )
             if row is None:
                 raise Empty()
-            if not row.visible:
+            payload = loads(bytes_to_str(row.payload))
+            if not row.visible:  # its lease ran out: the worker died
+                deliveries = int(payload["properties"].get(DELIVERIES) or 1) + 1
+                if deliveries > self.max_deliveries:
+                    _drop(payload, queue, deliveries - 1)
+                    self.session.delete(row)
+                    self.session.commit()
+                    return None
                 logger.warning(
-                    "broker: message %s of queue %s delivered again (its worker died)", row.id, queue
+                    "broker: message %s of queue %s delivered again (its worker died; delivery %d)",
+                    row.id,
+                    queue,
+                    deliveries,
                 )
+                payload["properties"][DELIVERIES] = deliveries
+                row.payload = dumps(payload)
             row.visible = False
             row.sent_at = now
-            payload = loads(bytes_to_str(row.payload))
             row_id = row.id
         except Exception:
             self.session.rollback()
@@ -140,6 +168,16 @@ class Channel(sqla.Channel):
         """Requeue (reject with requeue, warm shutdown): a new row, then the old one goes."""
         super()._restore(message)
         self._release(message.delivery_tag)
+
+    def _restore_at_beginning(self, message):
+        """A reject with requeue: the job's worker process was lost (reject_on_worker_lost)."""
+        deliveries = int(message.properties.get(DELIVERIES) or 1) + 1
+        if deliveries > self.max_deliveries:
+            _drop(message.serializable(), message.delivery_info.get("routing_key", ""), deliveries - 1)
+            self._release(message.delivery_tag)
+            return
+        message.properties[DELIVERIES] = deliveries
+        self._restore(message)
 
     def _release(self, delivery_tag) -> None:
         with self._lease_lock:
@@ -192,6 +230,17 @@ class Channel(sqla.Channel):
             super().close()  # restores what is unacknowledged (warm shutdown)
         finally:
             self._stop_renewing.set()
+
+
+def _drop(payload: dict, queue: str, deliveries: int) -> None:
+    headers = payload.get("headers") or {}
+    logger.error(
+        "broker: job %s (%s) of queue %s dropped: its worker died in each of %d deliveries",
+        headers.get("task", "?"),
+        headers.get("id", "?"),
+        queue,
+        deliveries,
+    )
 
 
 class Transport(sqla.Transport):
