@@ -102,12 +102,11 @@ def safe_url(max_length: int = validation.URL_MAX) -> Any:
 SafeUrl = safe_url()
 
 
-# Bounded integers for contract fields: PostgreSQL's bigint for ids and offsets, its integer for
-# positions and other values stored in an IntegerField. `Input` refuses any int beyond bigint
-# anyway; these also document the bounds (OpenAPI, the tools' JSON schemas).
+# Bounded integers for contract fields. `Input` refuses any int beyond PostgreSQL's bigint in
+# every field (ids, cursors …), so an id needs no type of its own; a field stored in an
+# IntegerField (a position) must say so, and these document their bounds (OpenAPI, tool schemas).
 BIGINT_MAX = jsontext.BIGINT_MAX
 INTEGER_MAX = 2**31 - 1
-Id = Annotated[int, Field(ge=1, le=BIGINT_MAX)]
 Offset = Annotated[int, Field(ge=0, le=BIGINT_MAX)]
 Position = Annotated[int, Field(ge=0, le=INTEGER_MAX)]
 

@@ -134,6 +134,11 @@ def without_nul(text: Any) -> str:
 def storable(value: Any) -> None:
     """`problem()` as a pydantic error of the field being validated (`Input` calls it on every
     field), with the error types `apps.core.messages` translates."""
+    simple = type(value)  # the common cases first: this runs for every field of every input
+    if value is None or simple is bool or (simple is str and NUL not in value):
+        return
+    if simple is int and BIGINT_MIN <= value <= BIGINT_MAX:
+        return
     found = problem(value)
     if found is None:
         return

@@ -16,14 +16,17 @@ import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse, RawPostDataException
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 
-from apps.core.errors import DomainError, Forbidden, NotFound
+from apps.core import jsontext
+from apps.core.errors import DomainError, Forbidden, InvalidInput, NotFound
 
 
 def domain_errors(view: Callable | None = None, *, json: bool = False) -> Callable:
@@ -126,6 +129,16 @@ def id_param(request, name: str) -> int | None:
         return None
     value = int(raw)
     return value if 1 <= value <= 2**63 - 1 else None
+
+
+def json_body(request) -> Any:
+    """The JSON body of a page's fetch endpoint, through `jsontext.loads` (nesting, long numbers,
+    NUL: their InvalidInput subclasses); anything else, also a form post whose stream the CSRF
+    check has read, is InvalidInput."""
+    try:
+        return jsontext.loads(request.body or b"{}")
+    except (ValueError, RawPostDataException):
+        raise InvalidInput(_("The request is not valid JSON.")) from None
 
 
 def querystring_without_page(request) -> str:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
-from apps.core import jsontext, web
+from apps.core import web
 from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, reported
 from apps.notes import html as rich
@@ -220,10 +220,7 @@ def delete_page(request, page_id: int):
 def save_page(request, page_id: int):
     """The editor's save (fetch, JSON): title, html and the version it was loaded at. A stale
     version answers 409 with the current page (`details.page`) so the editor can offer both."""
-    try:
-        data = jsontext.loads(request.body or b"{}")  # too deep, a NUL …: InvalidInput subclasses
-    except ValueError:
-        data = None
+    data = web.json_body(request)  # too deep, a NUL, no JSON at all: InvalidInput (subclasses)
     if not isinstance(data, dict):
         raise InvalidInput(_("The request is not valid JSON."))
     changes = {k: data[k] for k in ("title", "html", "font_family", "font_size") if k in data}
