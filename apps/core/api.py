@@ -118,6 +118,8 @@ def endpoint(
         # The docstring is summary and description now; left on the handler, drf-spectacular
         # would show it again as the description (the view class's docstring still is one).
         handler.__doc__ = None
+        # The declared input models, for tests that walk every operation.
+        handler.body_model, handler.query_model = body, query
         extra = dict(extra_responses or {})
         # A status the extra responses document with a media type (e.g. (200, "text/event-stream"))
         # must not also appear bare: drf-spectacular cannot merge the two.
