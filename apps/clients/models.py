@@ -48,6 +48,7 @@ class Client(Versioned, Timestamped):
     neutralize_always = models.BooleanField(
         _("always neutralize"),
         default=False,
+        db_default=False,  # rows written by older code (or historical migration states) get it
         help_text=_(
             "Whenever the copilot or a model call touches this client's data (its cases and "
             "documents included), names and numbers are replaced before anything reaches a model "
@@ -96,6 +97,7 @@ class Case(Versioned, Timestamped):
     neutralize_always = models.BooleanField(
         _("always neutralize"),
         default=False,
+        db_default=False,  # rows written by older code (or historical migration states) get it
         help_text=_(
             "Model calls that touch this case are neutralized even when neutralization is "
             "switched off for the office (a case of a client marked so always is)."

@@ -55,6 +55,7 @@ class Folder(Versioned, Timestamped):
     neutralize_always = models.BooleanField(
         _("always neutralize"),
         default=False,
+        db_default=False,  # rows written by older code (or historical migration states) get it
         help_text=_(
             "Model calls that touch a document in this folder or below it are neutralized even "
             "when neutralization is switched off for the office."
