@@ -73,7 +73,7 @@ def broker() -> str:
     return _broker_connection.transport.driver_type
 
 
-# One probe channel per event loop and layer (daphne has one loop): a new channel per probe would
+# One probe channel per layer and event loop (daphne has one of each): a new channel per probe would
 # leave a queue, and with channels-postgres an advisory lock, behind for every probe.
 _probe_channels: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -88,11 +88,11 @@ def channel_layer() -> str:
         raise RuntimeError("no channel layer configured")
 
     async def round_trip() -> None:
+        known = _probe_channels.setdefault(layer, weakref.WeakKeyDictionary())
         loop = asyncio.get_running_loop()
-        known = _probe_channels.setdefault(loop, {})
-        name = known.get(id(layer))
+        name = known.get(loop)
         if name is None:
-            name = known[id(layer)] = await layer.new_channel(prefix="health")
+            name = known[loop] = await layer.new_channel(prefix="health")
         token = uuid.uuid4().hex
         await layer.send(name, {"type": "health.ping", "token": token})
         async with asyncio.timeout(CHANNEL_LAYER_TIMEOUT):
