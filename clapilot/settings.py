@@ -225,6 +225,9 @@ AXES_CLIENT_IP_CALLABLE = "apps.accounts.lockout.client_ip"
 AXES_LOCKOUT_CALLABLE = "apps.accounts.lockout.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
+# Only failures are kept (and deleted once their cool-off has passed): no per-login history of
+# addresses and browsers piling up (personal data).
+AXES_DISABLE_ACCESS_LOG = True
 
 # --- i18n -----------------------------------------------------------------------------------
 LANGUAGE_CODE = "de"
