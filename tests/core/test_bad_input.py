@@ -256,3 +256,8 @@ def test_a_valid_time_zone_header_still_applies(key_client):
     )
     assert response.status_code == 200
     assert "Asia/Tokyo" in json.dumps(response.json()["output"])
+
+
+def test_the_body_operations_are_enumerated_from_the_resolver():
+    assert len(list(body_operations())) >= 20
+    assert len(list(text_field_tools())) >= 20

@@ -182,3 +182,10 @@ def test_ids_beyond_bigint_in_the_path_are_not_found(signed_in, route):
     for method in ("get", "post"):
         response = getattr(signed_in, method)(fill(route, BEYOND_BIGINT))
         assert response.status_code in (302, 400, 403, 404, 405), (method, response.status_code)
+
+
+def test_the_cases_are_enumerated_from_the_resolver_and_the_registry():
+    """A lost `body_model`/`query_model` on the endpoint handlers must fail, not skip silently."""
+    assert len({p.values[0] for p in rest_cases()}) >= 20
+    assert len({p.values[0] for p in tool_cases()}) >= 20
+    assert len(list(page_cases())) >= 10 and len(list(id_route_cases())) >= 30
