@@ -10,10 +10,22 @@ from django.db import connection
 
 from apps.mutations import actions
 from apps.mutations.services import record_mutation as record_in_this_thread
-from tests.e2e.conftest import browser, page, server  # noqa: F401 - the e2e fixtures
+from tests.e2e.conftest import browser, server  # noqa: F401 - the e2e fixtures
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def page(browser):  # noqa: F811
+    """Playwright evaluates wait_for_function's predicate with eval, which the pages' strict CSP
+    refuses; these tests are about mutations.js, the CSP has its own browser test
+    (tests/e2e/test_content_security_policy.py)."""
+    context = browser.new_context(locale="de-DE", bypass_csp=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
 
 DEMO_LIST = """
 document.querySelector("main").insertAdjacentHTML("beforeend",
