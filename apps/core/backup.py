@@ -44,6 +44,8 @@ MANIFEST = "manifest.json"
 DUMP = "database.dump"
 MEDIA = "media"
 CHUNK = 1024 * 1024
+# How long the restore waits for a lock a running process holds (then it fails, rolled back).
+LOCK_TIMEOUT_SECONDS = float(os.environ.get("CLAPILOT_RESTORE_LOCK_TIMEOUT", "15"))
 # Rows that are in flight, not data: queued broker messages, the cache, live-event buffers. Their
 # tables are restored empty (a restored instance must not run yesterday's queued jobs again).
 TRANSIENT_TABLE_DATA = ("kombu_message", "clapilot_cache", "channels_postgres_*")
@@ -429,7 +431,11 @@ def _restore_database(dump: Path, alias: str) -> None:
     )
     assert psql.stdin is not None and restore.stdout is not None
     try:
-        psql.stdin.write(b"DROP SCHEMA IF EXISTS public CASCADE;\nCREATE SCHEMA public;\n")
+        # A running web, worker or beat holds locks on the tables: fail clearly instead of waiting.
+        psql.stdin.write(
+            f"SET lock_timeout = '{LOCK_TIMEOUT_SECONDS}s';\n"
+            "DROP SCHEMA IF EXISTS public CASCADE;\nCREATE SCHEMA public;\n".encode()
+        )
         shutil.copyfileobj(restore.stdout, psql.stdin, CHUNK)
     except BrokenPipeError:  # psql stopped at an error: its message says which
         pass
@@ -443,7 +449,9 @@ def _restore_database(dump: Path, alias: str) -> None:
     if restore.returncode != 0:
         raise BackupError(f"pg_restore could not read the dump: {_first_error(restore_err)}")
     if psql.returncode != 0:
-        raise BackupError(f"The database restore failed and was rolled back: {_first_error(psql_err)}")
+        reason = _first_error(psql_err)
+        hint = " Stop web, worker and beat first." if "lock timeout" in reason else ""
+        raise BackupError(f"The database restore failed and was rolled back: {reason}{hint}")
 
 
 def verify_backup(path: Path) -> dict:

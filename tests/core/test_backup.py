@@ -83,12 +83,13 @@ def office(media, monkeypatch, anna, as_anna, meier):
     return Document.objects.get(pk=document.pk)
 
 
-def _restore_process(archive: Path, database: str, media_root: Path, *extra: str):
+def _restore_process(archive: Path, database: str, media_root: Path, *extra: str, lock_timeout: str = "15"):
     env = {
         **os.environ,
         "DATABASE_URL": _url(database),
         "MEDIA_ROOT": str(media_root),
         "LOG_LEVEL": "WARNING",
+        "CLAPILOT_RESTORE_LOCK_TIMEOUT": lock_timeout,
     }
     env.pop("CLAPILOT_TEST_DATABASE", None)
     return subprocess.run(
@@ -266,6 +267,24 @@ def test_a_failing_database_restore_rolls_back_and_leaves_the_files(office, tmp_
         assert cur.execute("SELECT id FROM keep_me").fetchall() == [(7,)]
     assert sorted(p.name for p in target_media.parent.iterdir()) == ["media"]
     assert [p.name for p in target_media.iterdir()] == ["old.txt"]
+
+
+def test_a_restore_while_the_target_is_in_use_fails_clearly_and_changes_nothing(
+    office, tmp_path, fresh_database
+):
+    """A web, worker or beat still running holds locks: the restore gives up after the lock
+    timeout with a hint, instead of waiting for ever, and rolls back."""
+    archive = backup.create_backup(tmp_path / "b.tar").path
+    with psycopg.connect(**_conninfo(fresh_database)) as busy:
+        busy.execute("CREATE TABLE public.keep_me (id int)")
+        busy.commit()
+        busy.execute("SELECT * FROM keep_me")  # an open transaction holding a lock, like a worker
+        done = _restore_process(archive, fresh_database, tmp_path / "target", "--force", lock_timeout="1")
+        busy.rollback()
+    assert done.returncode != 0, done.stdout
+    assert "rolled back" in done.stderr and "Stop web, worker and beat first" in done.stderr, done.stderr
+    with psycopg.connect(**_conninfo(fresh_database)) as conn, conn.cursor() as cur:
+        assert _tables(cur) == ["keep_me"]
 
 
 def test_check_verifies_without_restoring(office, tmp_path):
