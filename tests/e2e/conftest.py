@@ -4,66 +4,24 @@ Playwright in Debian's headless Chromium."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
+from tests.live import database_url, live_daphne
 from tests.waiting import wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _database_url() -> str:
-    d = connection.settings_dict
-    host = d["HOST"] or "localhost"
-    if host.startswith("/"):
-        return f"postgres://{d['USER']}:{d['PASSWORD']}@/{d['NAME']}?host={host}"
-    return f"postgres://{d['USER']}:{d['PASSWORD']}@{host}:{d['PORT'] or 5432}/{d['NAME']}"
-
-
 @pytest.fixture
-def server(transactional_db):
+def server(transactional_db, tmp_path):
     """daphne serving the project against this test's database; yields its base URL."""
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": _database_url(), "DEBUG": "0", "LOG_LEVEL": "WARNING"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "clapilot.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-    def listening() -> bool:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {process.stderr.read()[-2000:]}")
-        with socket.socket() as sock:
-            return sock.connect_ex(("127.0.0.1", port)) == 0
-
-    try:
-        if not wait_for(listening, timeout=30):
-            raise RuntimeError("daphne did not start within 30 s")
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        process.stderr.close()
+    with live_daphne(tmp_path) as live:
+        yield live.url
 
 
 @pytest.fixture
@@ -103,7 +61,7 @@ def worker(transactional_db, tmp_path):
     transport on DATABASE_URL, as for the `server` subprocess); the test process's own broker
     URL points at the non-test database, so an in-process worker would never see the jobs."""
     log = tmp_path / "worker.log"
-    env = {**os.environ, "DATABASE_URL": _database_url(), "DEBUG": "0", "LOG_LEVEL": "WARNING"}
+    env = {**os.environ, "DATABASE_URL": database_url(), "DEBUG": "0", "LOG_LEVEL": "WARNING"}
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "clapilot", "worker", "--pool", "solo", "-l", "INFO"],
