@@ -76,10 +76,9 @@ def run(args, tmp: Path) -> None:
     with psycopg.connect(**info, autocommit=True) as admin:
         admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(target)))
         admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(target)))
-    from tests.faults import database_url
+    from tests.live import child_env, database_url
 
-    env = {**os.environ, "DATABASE_URL": database_url(d, target), "MEDIA_ROOT": str(tmp / "restored")}
-    env.pop("CLAPILOT_TEST_DATABASE", None)
+    env = child_env({"DATABASE_URL": database_url(d, target), "MEDIA_ROOT": str(tmp / "restored")})
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "manage.py", "restore", str(result.path)],

@@ -12,32 +12,17 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
 
+from tests.live import ROOT, child_env
 from tests.waiting import wait_for
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def database_url(settings_dict: dict, name: str | None = None) -> str:
-    d = settings_dict
-    auth = quote(d["USER"]) + (f":{quote(d['PASSWORD'])}" if d.get("PASSWORD") else "")
-    host = d["HOST"] or "localhost"
-    if host.startswith("/"):  # a socket directory
-        return f"postgres://{auth}@/{name or d['NAME']}?host={quote(host)}"
-    return f"postgres://{auth}@{host}:{d['PORT'] or 5432}/{name or d['NAME']}"
 
 
 def process_env(database: str, **extra: str) -> dict[str, str]:
-    env = {**os.environ, "DATABASE_URL": database, "DEBUG": "0", "LOG_LEVEL": "INFO"}
-    env.pop("CLAPILOT_TEST_DATABASE", None)
-    env.pop("REDIS_URL", None)
-    for key, value in extra.items():
-        if value == "":
-            env.pop(key, None)
-        else:
-            env[key] = value
-    return env
+    """The environment of a worker or beat process on `database` (without Redis); `extra` as
+    `child_env`'s overrides."""
+    return child_env(
+        {"DATABASE_URL": database, "DEBUG": "0", "LOG_LEVEL": "INFO"}, {"REDIS_URL": "", **extra}
+    )
 
 
 @dataclass

@@ -1,9 +1,10 @@
-"""A real daphne process on the test database, for tests that need the whole ASGI stack (threads,
-connection pool, channel layer) rather than Django's in-process test client.
+"""Real server processes for tests and benches that need the whole stack rather than Django's
+in-process test client: daphne (threads, connection pool, channel layer) and a redis-server of
+their own. The one place that starts them (tests/, bench/ and the fault tests all come here).
 
-`live_daphne(...)` starts one on a free loopback port and stops it again; every PostgreSQL session
-it opens carries `application_name`, so a test can count that process's backends in
-pg_stat_activity (`backends(...)`).
+`live_daphne(...)` starts daphne on a free loopback port and stops it again; every PostgreSQL
+session it opens carries `application_name`, so a caller can count that process's backends in
+pg_stat_activity (`backends(...)`). `own_redis(...)` does the same for a redis-server.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import socket
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,14 +33,62 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def database_url() -> str:
-    """DATABASE_URL of the database this test process uses (the test database)."""
-    d = connection.settings_dict
+def database_url(settings_dict: dict | None = None, name: str | None = None) -> str:
+    """DATABASE_URL of a Django database: by default the one this process uses (in a test, the test
+    database); `name` another database on the same server."""
+    d = settings_dict if settings_dict is not None else connection.settings_dict
     auth = quote(d["USER"]) + (f":{quote(d['PASSWORD'])}" if d.get("PASSWORD") else "")
     host = d["HOST"] or "localhost"
-    if host.startswith("/"):  # the embedded server's socket directory
-        return f"postgres://{auth}@/{d['NAME']}?host={quote(host)}"
-    return f"postgres://{auth}@{host}:{d['PORT'] or 5432}/{d['NAME']}"
+    if host.startswith("/"):  # a socket directory (the embedded server)
+        return f"postgres://{auth}@/{name or d['NAME']}?host={quote(host)}"
+    return f"postgres://{auth}@{host}:{d['PORT'] or 5432}/{name or d['NAME']}"
+
+
+def child_env(base: dict[str, str], overrides: dict[str, str] | None = None) -> dict[str, str]:
+    """This process's environment for a server or worker process: `base` set, CLAPILOT_TEST_DATABASE
+    removed (the child uses its DATABASE_URL as it is), then `overrides` (a value of "" removes a
+    variable, e.g. {"REDIS_URL": ""})."""
+    env = {**os.environ, **base}
+    env.pop("CLAPILOT_TEST_DATABASE", None)
+    for key, value in (overrides or {}).items():
+        if value == "":
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+def wait_listening(
+    process: subprocess.Popen,
+    port: int,
+    what: str,
+    timeout: float,
+    output: Callable[[], str] = lambda: "",
+    interval: float = 0.05,
+) -> None:
+    """Until `process` accepts connections on the loopback `port`; RuntimeError (with `output()`)
+    if it exits or does not within `timeout` seconds."""
+
+    def listening() -> bool:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode}: {output()}")
+        with socket.socket() as sock:
+            return sock.connect_ex(("127.0.0.1", port)) == 0
+
+    if not wait_for(listening, timeout=timeout, interval=interval):
+        raise RuntimeError(f"{what} did not start on port {port} within {timeout:.0f} s: {output()}")
+
+
+def stop(process: subprocess.Popen | None, timeout: float = 15) -> None:
+    """SIGTERM, and SIGKILL if it has not exited after `timeout` seconds."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @dataclass
@@ -63,58 +112,45 @@ def backends(application_name: str) -> int:
 
 @contextmanager
 def live_daphne(
-    log_dir: Path, env: dict[str, str] | None = None, timeout: float = 60
+    log_dir: Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+    *,
+    application_name: str | None = None,
+    log_name: str | None = None,
+    root: Path = ROOT,
 ) -> Iterator[LiveServer]:
-    """daphne serving the project against this test's database; `env` adds or overrides variables
-    (a value of "" removes one, e.g. {"REDIS_URL": ""})."""
+    """daphne serving the project (the checkout at `root`) against this process's database;
+    `env` adds or overrides variables (a value of "" removes one, e.g. {"REDIS_URL": ""}). Its
+    output goes to `log_dir`/`log_name` (default daphne-<port>.log)."""
     port = free_port()
-    name = f"clapilot-live-{uuid.uuid4().hex[:8]}"
-    full_env = {
-        **os.environ,
+    name = application_name or f"clapilot-live-{uuid.uuid4().hex[:8]}"
+    base = {
         "DATABASE_URL": database_url(),
         "DEBUG": "0",
         "LOG_LEVEL": "WARNING",
         # libpq reads it for every session (Django, channels-postgres, kombu's SQLAlchemy engine)
         "PGAPPNAME": name,
     }
-    full_env.pop("CLAPILOT_TEST_DATABASE", None)
-    for key, value in (env or {}).items():
-        if value == "":
-            full_env.pop(key, None)
-        else:
-            full_env[key] = value
-    log = log_dir / f"daphne-{port}.log"
+    log = log_dir / (log_name or f"daphne-{port}.log")
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "clapilot.asgi:application"],
-            cwd=ROOT,
-            env=full_env,
+            cwd=root,
+            env=child_env(base, env),
             stdout=out,
             stderr=subprocess.STDOUT,
         )
     server = LiveServer(f"http://127.0.0.1:{port}", port, name, process, log)
-
-    def listening() -> bool:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited with {process.returncode}: {server.output()}")
-        with socket.socket() as sock:
-            return sock.connect_ex(("127.0.0.1", port)) == 0
-
     try:
-        if not wait_for(listening, timeout=timeout, interval=0.1):
-            raise RuntimeError(f"daphne did not start within {timeout:.0f} s: {server.output()}")
+        wait_listening(process, port, "daphne", timeout, server.output, interval=0.1)
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 class OwnRedis:
-    """A redis-server of this test alone, on a free loopback port, without persistence; `stop()`
+    """A redis-server of this caller alone, on a free loopback port, without persistence; `stop()`
     and `start()` again on the same port (the machine's own Redis is never touched)."""
 
     def __init__(self, workdir: Path) -> None:
@@ -140,24 +176,10 @@ class OwnRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-
-        def answering() -> bool:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {self.process.returncode}")
-            with socket.socket() as sock:
-                return sock.connect_ex(("127.0.0.1", self.port)) == 0
-
-        if not wait_for(answering, timeout=timeout):
-            raise RuntimeError(f"redis-server did not start on port {self.port}")
+        wait_listening(self.process, self.port, "redis-server", timeout)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop(self.process, timeout=10)
         self.process = None
 
 

@@ -32,8 +32,8 @@ from apps.core.services import ensure_periodic_tasks
 from apps.tasks.models import Board, Task
 from clapilot import broker
 from tests.factories import UserFactory
-from tests.faults import ROOT, broker_of, celery_process, process_env
-from tests.live import free_port
+from tests.faults import broker_of, celery_process, process_env
+from tests.live import ROOT, live_daphne
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -164,42 +164,33 @@ def test_web_worker_and_beat_recover_from_a_database_restart(settings, tmp_path,
 def _run_and_restart(
     pg: OwnPostgres, env: dict, tmp_path: Path, session: str, api_key: str, board_id: int
 ) -> None:
-    port = free_port()
-    log = tmp_path / "daphne.log"
-    with log.open("w") as out:
-        daphne = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "clapilot.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
     cookie = {"Cookie": f"sessionid={session}"}
-    probes = [
-        Probe("page", port, "GET", "/aufgaben/", cookie, check=lambda d: b"USt-Voranmeldung" in d),
-        Probe("rest", port, "GET", "/api/v1/tasks/boards", cookie, check=lambda d: b"Steuern" in d),
-        Probe(
-            "tool",
-            port,
-            "POST",
-            "/api/v1/tools/execute",
-            {"Authorization": f"Bearer {api_key}", "Content-Type": "application/json"},
-            body=json.dumps({"tool": "aufgaben_list_tasks", "arguments": {}}).encode(),
-            check=_tool_ok,
-        ),
-    ]
     stop = threading.Event()
-    threads = [threading.Thread(target=p.run, args=(stop,), daemon=True) for p in probes]
     worker_env = {**env, "LOG_LEVEL": "INFO"}
     try:
         with (
+            # embedded mode on the test's own server (env has no DATABASE_URL), not the test database
+            live_daphne(tmp_path, {**env, "DATABASE_URL": "", "REDIS_URL": ""}, log_name="daphne.log") as web,
             celery_process(
                 "worker", tmp_path, worker_env, "--concurrency", "1", "-l", "INFO", ready=" ready."
             ),
             celery_process("beat", tmp_path, worker_env, "-l", "INFO", ready="beat: Starting"),
         ):
-            assert wait_for(lambda: _listening(port, daphne, log), timeout=60)
+            port = web.port
+            probes = [
+                Probe("page", port, "GET", "/aufgaben/", cookie, check=lambda d: b"USt-Voranmeldung" in d),
+                Probe("rest", port, "GET", "/api/v1/tasks/boards", cookie, check=lambda d: b"Steuern" in d),
+                Probe(
+                    "tool",
+                    port,
+                    "POST",
+                    "/api/v1/tools/execute",
+                    {"Authorization": f"Bearer {api_key}", "Content-Type": "application/json"},
+                    body=json.dumps({"tool": "aufgaben_list_tasks", "arguments": {}}).encode(),
+                    check=_tool_ok,
+                ),
+            ]
+            threads = [threading.Thread(target=p.run, args=(stop,), daemon=True) for p in probes]
             for thread in threads:
                 thread.start()
             assert wait_for(lambda: all(p.first_success_after(0) for p in probes), timeout=30), _summary(
@@ -247,14 +238,6 @@ def _run_and_restart(
             assert beats_after, "beat's heartbeat stopped after the restart"
     finally:
         stop.set()
-        if daphne.poll() is None:
-            daphne.terminate()
-            try:
-                daphne.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                daphne.kill()
-                daphne.wait()
-    assert daphne.returncode is not None
     failures_after = {p.name: p.failures_after(all_ok_at) for p in probes}
     counts = {p.name: (len(p.results), sum(1 for _, ok, _ in p.results if not ok)) for p in probes}
     print(
@@ -331,15 +314,6 @@ class LiveEvents:
 
     def close(self) -> None:
         self.socket.close()
-
-
-def _listening(port: int, process: subprocess.Popen, log: Path) -> bool:
-    import socket
-
-    if process.poll() is not None:
-        raise RuntimeError(f"daphne exited: {log.read_text()[-3000:]}")
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
 def _beats(pg: OwnPostgres, component: str = "beat") -> int | None:

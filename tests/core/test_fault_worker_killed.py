@@ -27,8 +27,8 @@ from apps.tasks.models import Board, Task
 from clapilot import broker
 from tests.documents.factories import DocumentFactory
 from tests.fakes.openai_server import FakeOpenAI
-from tests.faults import broker_of, database_url, process_env, worker
-from tests.live import own_redis
+from tests.faults import broker_of, process_env, worker
+from tests.live import database_url, own_redis
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
