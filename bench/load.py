@@ -35,17 +35,15 @@ import os
 os.environ.pop("REDIS_URL", None)
 os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_load")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
-from _setup import ROOT, bench_database  # noqa: I001
+from _setup import bench_database  # noqa: I001
 from _loadgen import LoadPlan, prepare, run_load
 
 import argparse
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-from urllib.parse import quote
+
+from tests.live import OwnRedis, live_daphne
 
 
 def parse_args() -> argparse.Namespace:
@@ -67,90 +65,15 @@ ARGS = parse_args()
 APP_NAME = f"clapilot-bench-load-{os.getpid()}"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_listening(
-    port: int, process: subprocess.Popen, what: str, log: Path | None, timeout: float = 60
-) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            tail = log.read_text(errors="replace")[-3000:] if log else ""
-            raise SystemExit(f"{what} exited with {process.returncode}\n{tail}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit(f"{what} did not start within {timeout:.0f} s")
-
-
-def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        cwd=workdir,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    wait_listening(port, process, "redis-server", None)
-    return process, f"redis://127.0.0.1:{port}/0"
-
-
-def database_url() -> str:
-    from django.db import connection
-
-    d = connection.settings_dict
-    auth = quote(d["USER"]) + (f":{quote(d['PASSWORD'])}" if d.get("PASSWORD") else "")
-    if (d["HOST"] or "").startswith("/"):  # a socket directory (the embedded server)
-        return f"postgres://{auth}@/{d['NAME']}?host={quote(d['HOST'])}"
-    port = f":{d['PORT']}" if d.get("PORT") else ""
-    return f"postgres://{auth}@{d['HOST'] or 'localhost'}{port}/{d['NAME']}"
-
-
-def start_daphne(port: int, redis_url: str | None, log: Path) -> subprocess.Popen:
+def daphne_env(redis_url: str | None) -> dict[str, str]:
     env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "DJANGO_SETTINGS_MODULE": "clapilot.settings",
-        "DEBUG": "0",
-        "LOG_LEVEL": "WARNING",
-        "PGAPPNAME": APP_NAME,  # libpq: every session of daphne carries it (counted below)
         # 50 clients share a handful of keys: the per-key limit is not what this measures.
         "CLAPILOT_API_KEY_RATE": "10000000/min",
+        "REDIS_URL": redis_url or "",  # "" removes it: the embedded channels-postgres layer
     }
-    env.pop("CLAPILOT_TEST_DATABASE", None)
-    env.pop("REDIS_URL", None)
-    if redis_url:
-        env["REDIS_URL"] = redis_url
     if ARGS.pool_size is not None:
         env["CLAPILOT_DB_POOL_SIZE"] = str(ARGS.pool_size)
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "clapilot.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    wait_listening(port, process, "daphne", log)
-    return process
-
-
-def stop(process: subprocess.Popen | None) -> None:
-    if process is None or process.poll() is not None:
-        return
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    return env
 
 
 # --- data -----------------------------------------------------------------------------------
@@ -167,15 +90,15 @@ def disconnect_everybody_else() -> None:
 
 def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="clapilot-load-"))
-    redis_process = None
-    redis_url = None
-    if ARGS.redis:
-        redis_process, redis_url = start_redis(workdir)
+    redis = OwnRedis(workdir) if ARGS.redis else None
+    if redis:
+        redis.start()
     try:
         with bench_database():
-            return run_bench(workdir, redis_url)
+            return run_bench(workdir, redis.url if redis else None)
     finally:
-        stop(redis_process)
+        if redis:
+            redis.stop()
 
 
 def point_channel_layer_at_bench_database() -> None:
@@ -194,29 +117,29 @@ def point_channel_layer_at_bench_database() -> None:
 def run_bench(workdir: Path, redis_url: str | None) -> int:
     point_channel_layer_at_bench_database()
     people, shared_board = prepare(max(1, min(ARGS.users, ARGS.clients)))
-    port = free_port()
-    log = workdir / "daphne.log"
-    daphne = start_daphne(port, redis_url, log)
     try:
-        result = run_load(
-            LoadPlan(
-                port=port,
-                app_name=APP_NAME,
-                clients=ARGS.clients,
-                sockets=ARGS.sockets,
-                duration=ARGS.duration,
-                drain=ARGS.drain,
-                layer="redis (own redis-server, channels-redis)"
-                if redis_url
-                else "embedded (channels-postgres)",
-                log=log,
-                pool_size=ARGS.pool_size,
-            ),
-            people,
-            shared_board,
-        )
+        # PGAPPNAME: every session of daphne carries it (counted by run_load)
+        with live_daphne(
+            workdir, daphne_env(redis_url), application_name=APP_NAME, log_name="daphne.log"
+        ) as daphne:
+            result = run_load(
+                LoadPlan(
+                    port=daphne.port,
+                    app_name=daphne.application_name,
+                    clients=ARGS.clients,
+                    sockets=ARGS.sockets,
+                    duration=ARGS.duration,
+                    drain=ARGS.drain,
+                    layer="redis (own redis-server, channels-redis)"
+                    if redis_url
+                    else "embedded (channels-postgres)",
+                    log=daphne.log,
+                    pool_size=ARGS.pool_size,
+                ),
+                people,
+                shared_board,
+            )
     finally:
-        stop(daphne)
         disconnect_everybody_else()
     return 1 if result["failed"] else 0
 
