@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
-import subprocess
-import sys
+import tempfile
 import threading
 import time
 from collections import Counter
 from pathlib import Path
 
 from _setup import ROOT, bench_database, percentile
+
+from tests.live import live_daphne
 
 
 def main() -> None:
@@ -37,50 +37,6 @@ def main() -> None:
     opts = parser.parse_args()
     with bench_database():
         run(opts)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _database_url() -> str:
-    from django.db import connection
-
-    d = connection.settings_dict
-    host = d["HOST"] or "localhost"
-    if host.startswith("/"):
-        return f"postgres://{d['USER']}:{d['PASSWORD']}@/{d['NAME']}?host={host}"
-    return f"postgres://{d['USER']}:{d['PASSWORD']}@{host}:{d['PORT'] or 5432}/{d['NAME']}"
-
-
-def _daphne(root: Path, rate: str) -> tuple[subprocess.Popen, int]:
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "DEBUG": "0",
-        "LOG_LEVEL": "ERROR",
-        "CLAPILOT_API_KEY_RATE": rate,
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "clapilot.asgi:application"],
-        cwd=root,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("daphne exited")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return process, port
-        time.sleep(0.1)
-    process.kill()
-    raise SystemExit("daphne did not start")
 
 
 def _hammer(port: int, plaintext: str, clients: int, total: int) -> tuple[Counter, float]:
@@ -166,12 +122,13 @@ def run(opts) -> None:
     _key, plaintext = services.create_api_key(
         Principal.for_user(admin), name="bench", scopes=["tools:execute"]
     )
-    process, port = _daphne(opts.root, opts.rate)
-    try:
-        statuses, seconds = _hammer(port, plaintext, opts.clients, opts.requests)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with (
+        tempfile.TemporaryDirectory(prefix="clapilot-rate-") as log_dir,
+        live_daphne(
+            Path(log_dir), {"LOG_LEVEL": "ERROR", "CLAPILOT_API_KEY_RATE": opts.rate}, root=opts.root
+        ) as daphne,
+    ):
+        statuses, seconds = _hammer(daphne.port, plaintext, opts.clients, opts.requests)
     load = os.getloadavg()[0]
     print(
         f"{opts.clients} clients, one key, rate {opts.rate}, code from {opts.root}: "
