@@ -14,12 +14,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -46,46 +42,7 @@ os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_mutation_fanout")
 
 from _setup import ROOT, bench_database, percentile  # noqa: E402
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def database_url() -> str:
-    from django.db import connection
-
-    d = connection.settings_dict
-    auth = quote(d["USER"]) + (f":{quote(d['PASSWORD'])}" if d.get("PASSWORD") else "")
-    if (d["HOST"] or "").startswith("/"):  # a socket directory (the embedded server)
-        return f"postgres://{auth}@/{d['NAME']}?host={quote(d['HOST'])}"
-    port = f":{d['PORT']}" if d.get("PORT") else ""
-    return f"postgres://{auth}@{d['HOST'] or 'localhost'}{port}/{d['NAME']}"
-
-
-def start_daphne(port: int) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": database_url(), "DJANGO_SETTINGS_MODULE": "clapilot.settings"}
-    env.pop("CLAPILOT_TEST_DATABASE", None)
-    log = open(Path(ROOT) / "var" / "bench_mutation_fanout_daphne.log", "w")  # noqa: SIM115
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "clapilot.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"daphne exited with {process.returncode}; see {log.name}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("daphne did not start within 60 s")
+from tests.live import live_daphne  # noqa: E402
 
 
 def point_channel_layer_at_bench_database() -> None:
@@ -265,19 +222,14 @@ def main() -> None:
     with bench_database():
         point_channel_layer_at_bench_database()
         cookies = make_sessions(ARGS.clients)
-        port = free_port()
-        daphne = start_daphne(port)
         try:
-            asyncio.run(run(port, cookies))
-            print(
-                f"cpu seconds        daphne {cpu_seconds(daphne.pid):.1f}  bench (clients + publisher) {own_cpu():.1f}"
-            )
+            with live_daphne(ROOT / "var", log_name="bench_mutation_fanout_daphne.log") as daphne:
+                asyncio.run(run(daphne.port, cookies))
+                print(
+                    f"cpu seconds        daphne {cpu_seconds(daphne.process.pid):.1f}  "
+                    f"bench (clients + publisher) {own_cpu():.1f}"
+                )
         finally:
-            daphne.terminate()
-            try:
-                daphne.wait(20)
-            except subprocess.TimeoutExpired:
-                daphne.kill()
             disconnect_everybody_else()
 
 
