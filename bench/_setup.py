@@ -43,6 +43,31 @@ def bench_database():
         embedded_db.stop_if_started_here()
 
 
+def point_channel_layer_at_bench_database() -> None:
+    """channels-postgres copied the database settings at import, before the bench database existed
+    (data the bench prepares sends live events too)."""
+    from channels import layers
+    from django.conf import settings
+    from django.db import connection
+
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    if "ENGINE" in config:
+        config["NAME"] = connection.settings_dict["NAME"]
+    layers.channel_layers.backends.clear()
+
+
+def disconnect_everybody_else() -> None:
+    """The bench database can only be dropped when no other session (daphne, a worker, the layer's
+    pool) uses it."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [connection.settings_dict["NAME"]],
+        )
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]

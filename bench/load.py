@@ -35,7 +35,7 @@ import os
 os.environ.pop("REDIS_URL", None)
 os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_load")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
-from _setup import bench_database  # noqa: I001
+from _setup import bench_database, disconnect_everybody_else, point_channel_layer_at_bench_database  # noqa: I001
 from _loadgen import LoadPlan, prepare, run_load
 
 import argparse
@@ -76,18 +76,6 @@ def daphne_env(redis_url: str | None) -> dict[str, str]:
     return env
 
 
-# --- data -----------------------------------------------------------------------------------
-def disconnect_everybody_else() -> None:
-    """The bench database can only be dropped when no session (daphne, layer pools) uses it."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            [connection.settings_dict["NAME"]],
-        )
-
-
 def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="clapilot-load-"))
     redis = OwnRedis(workdir) if ARGS.redis else None
@@ -99,19 +87,6 @@ def main() -> int:
     finally:
         if redis:
             redis.stop()
-
-
-def point_channel_layer_at_bench_database() -> None:
-    """channels-postgres copied the database settings at import, before the bench DB existed
-    (the data prepared here sends live events too)."""
-    from channels import layers
-    from django.conf import settings
-    from django.db import connection
-
-    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    if "ENGINE" in config:
-        config["NAME"] = connection.settings_dict["NAME"]
-    layers.channel_layers.backends.clear()
 
 
 def run_bench(workdir: Path, redis_url: str | None) -> int:

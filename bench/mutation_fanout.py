@@ -40,21 +40,15 @@ else:
     os.environ.pop("REDIS_URL", None)
 os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_mutation_fanout")
 
-from _setup import ROOT, bench_database, percentile  # noqa: E402
+from _setup import (  # noqa: E402
+    ROOT,
+    bench_database,
+    disconnect_everybody_else,
+    percentile,
+    point_channel_layer_at_bench_database,
+)
 
 from tests.live import live_daphne  # noqa: E402
-
-
-def point_channel_layer_at_bench_database() -> None:
-    """channels-postgres copied the database settings at import, before the bench DB existed."""
-    from channels import layers
-    from django.conf import settings
-    from django.db import connection
-
-    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    if "ENGINE" in config:
-        config["NAME"] = connection.settings_dict["NAME"]
-    layers.channel_layers.backends.clear()
 
 
 def make_sessions(count: int) -> list[str]:
@@ -186,17 +180,6 @@ async def close_postgres_layer_pool() -> None:
         return
     if channels_postgres.db.connection_pool is not None:
         await channels_postgres.db.connection_pool.close(timeout=5)
-
-
-def disconnect_everybody_else() -> None:
-    """The bench database can only be dropped when no session (daphne, layer pools) uses it."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            [connection.settings_dict["NAME"]],
-        )
 
 
 def cpu_seconds(pid: int) -> float:
