@@ -17,14 +17,19 @@ Celery worker hop.
 """
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
 import time
 from types import SimpleNamespace
 
-from _setup import ROOT, bench_database, percentile
+from _setup import (
+    ROOT,
+    bench_database,
+    disconnect_everybody_else,
+    percentile,
+    point_channel_layer_at_bench_database,
+)
 
 POLL = 0.005
 
@@ -63,35 +68,12 @@ def _stub_client(fake, chunk_type):
     return SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=create)))
 
 
-def point_channel_layer_at_bench_database() -> None:
-    """channels-postgres copied the database settings at import, before the bench DB existed."""
-    from channels import layers
-    from django.conf import settings
-    from django.db import connection
-
-    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    if "ENGINE" in config:
-        config["NAME"] = connection.settings_dict["NAME"]
-    layers.channel_layers.backends.clear()
-
-
-def release_bench_database() -> None:
-    """The layer's pool keeps sessions open; the bench database can only be dropped without them."""
-    from django.db import connection
-
-    with connection.cursor() as cur:
-        cur.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            [connection.settings_dict["NAME"]],
-        )
-
-
 def run(opts) -> None:
     point_channel_layer_at_bench_database()
     try:
         measure(opts)
     finally:
-        release_bench_database()
+        disconnect_everybody_else()
 
 
 def measure(opts) -> None:
@@ -247,20 +229,12 @@ def _start_worker():
     from django.conf import settings
     from django.db import connection
 
+    from clapilot import broker
     from clapilot.celery import app
+    from tests.live import child_env, database_url
 
-    d = connection.settings_dict
-    host = d["HOST"] or "localhost"
-    auth = f"{d['USER']}:{d['PASSWORD']}" if d["PASSWORD"] else d["USER"]
-    if str(host).startswith("/"):
-        database_url = f"postgres://{auth}@/{d['NAME']}?host={host}"
-        broker = f"sqla+postgresql+psycopg://{auth}@/{d['NAME']}?host={host}"
-    else:
-        where = f"{host}:{d['PORT'] or 5432}/{d['NAME']}"
-        database_url, broker = f"postgres://{auth}@{where}", f"sqla+postgresql+psycopg://{auth}@{where}"
-    if getattr(settings, "REDIS_URL", ""):
-        broker = settings.REDIS_URL
-    app.conf.broker_url = broker
+    # the product's broker transport (clapilot-sqla) on the bench database, as the worker's settings
+    app.conf.broker_url = getattr(settings, "REDIS_URL", "") or broker.url_for(connection.settings_dict)
     # kombu's SQLAlchemy transport hands transport options to create_engine(): set the poll
     # interval on the transport class instead.
     code = (
@@ -272,7 +246,7 @@ def _start_worker():
     )
     log_path = ROOT / "var" / "bench_agent_worker.log"
     log_path.parent.mkdir(exist_ok=True)
-    env = {**os.environ, "DATABASE_URL": database_url, "DEBUG": "0", "LOG_LEVEL": "WARNING"}
+    env = child_env({"DATABASE_URL": database_url(), "DEBUG": "0", "LOG_LEVEL": "WARNING"})
     out = log_path.open("w")
     process = subprocess.Popen(
         [sys.executable, "-c", code], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
