@@ -333,3 +333,13 @@ def pytest_unconfigure(config):
     from clapilot import embedded_db
 
     embedded_db.stop_if_started_here()
+
+
+@pytest.fixture
+def fake_openai():
+    """The scripted OpenAI-compatible model server (tests/fakes), over real HTTP on loopback."""
+    from tests.fakes.openai_server import FakeOpenAI
+
+    server = FakeOpenAI().start()
+    yield server
+    server.stop()

@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fakes.openai_server import FakeOpenAI
-
 SECRET_KEY = "sk-test-SECRET-0123456789abcdef"
-
-
-@pytest.fixture
-def fake_openai():
-    server = FakeOpenAI().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

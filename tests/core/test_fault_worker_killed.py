@@ -48,17 +48,10 @@ ANSWER = {
 
 
 @pytest.fixture
-def model_server():
-    server = FakeOpenAI().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def setup(settings, tmp_path, anna, statuses, model_server):
+def setup(settings, tmp_path, anna, statuses, fake_openai):
     settings.MEDIA_ROOT = str(tmp_path / "media")
     provider = Provider.objects.create(
-        name="Fake", kind=Provider.Kind.OPENAI_COMPATIBLE, base_url=model_server.base_url, api_key="sk-test"
+        name="Fake", kind=Provider.Kind.OPENAI_COMPATIBLE, base_url=fake_openai.base_url, api_key="sk-test"
     )
     set_setting("default_chat_model", ModelConfig.objects.create(provider=provider, model_id="fake-model").pk)
     Board.objects.create(name="Steuern", visibility=Board.Visibility.SHARED)
@@ -69,7 +62,7 @@ def setup(settings, tmp_path, anna, statuses, model_server):
     return document, env
 
 
-def _blocking_first_answer(model_server: FakeOpenAI) -> tuple[threading.Event, threading.Event]:
+def _blocking_first_answer(fake_openai: FakeOpenAI) -> tuple[threading.Event, threading.Event]:
     """The model's first answer waits until `release` is set; `asked` says the job got there."""
     asked, release = threading.Event(), threading.Event()
 
@@ -77,8 +70,8 @@ def _blocking_first_answer(model_server: FakeOpenAI) -> tuple[threading.Event, t
         asked.set()
         release.wait(60)
 
-    model_server.reply(json.dumps(ANSWER), before=hold)
-    model_server.reply(json.dumps(ANSWER))
+    fake_openai.reply(json.dumps(ANSWER), before=hold)
+    fake_openai.reply(json.dumps(ANSWER))
     return asked, release
 
 
@@ -109,7 +102,7 @@ def _done(document):
 
 
 def _assert_exactly_once(
-    document, model_server, started_at: float, killed_at: float, redis_url: str | None = None
+    document, fake_openai, started_at: float, killed_at: float, redis_url: str | None = None
 ) -> dict:
     flow = wait_for(lambda: _done(document), timeout=60)
     assert flow is not None, (
@@ -123,7 +116,7 @@ def _assert_exactly_once(
     # periods nothing ran again.
     time.sleep(2 * LEASE_SECONDS + 1)
     assert _filed(document) == (2, 1, 3)
-    assert len(model_server.chat_requests) == 2
+    assert len(fake_openai.chat_requests) == 2
     assert DocumentWorkflow.objects.get(document=document).runs == 2
     if redis_url is None:
         assert _queued_rows() == 0
@@ -138,9 +131,9 @@ def _assert_exactly_once(
     }
 
 
-def test_killed_pool_child_redelivers_the_job_once(setup, model_server, tmp_path):
+def test_killed_pool_child_redelivers_the_job_once(setup, fake_openai, tmp_path):
     document, env = setup
-    asked, release = _blocking_first_answer(model_server)
+    asked, release = _blocking_first_answer(fake_openai)
     started = time.monotonic()
     with broker_of(broker.url_for(connection.settings_dict)), worker(tmp_path, env, _queue()) as proc:
         workflow.request_runs([document.pk])
@@ -150,7 +143,7 @@ def test_killed_pool_child_redelivers_the_job_once(setup, model_server, tmp_path
         children[0].kill()
         killed = time.monotonic()
         release.set()
-        figures = _assert_exactly_once(document, model_server, started, killed)
+        figures = _assert_exactly_once(document, fake_openai, started, killed)
         assert "WorkerLostError" in proc.output(tail=100_000)
     print(f"\nkilled pool child: redelivered and done after {figures['recovered_seconds']} s")
 
@@ -164,7 +157,7 @@ def redis_server(tmp_path):
 
 @pytest.mark.parametrize("broker_kind", ["database", "redis"])
 def test_killed_worker_redelivers_the_job_once_to_the_next_worker(
-    setup, model_server, tmp_path, request, broker_kind
+    setup, fake_openai, tmp_path, request, broker_kind
 ):
     document, env = setup
     redis_url = None
@@ -172,7 +165,7 @@ def test_killed_worker_redelivers_the_job_once_to_the_next_worker(
     if broker_kind == "redis":
         url = redis_url = request.getfixturevalue("redis_server")
         env = {**env, "REDIS_URL": redis_url}
-    asked, release = _blocking_first_answer(model_server)
+    asked, release = _blocking_first_answer(fake_openai)
     started = time.monotonic()
     with broker_of(url):
         with worker(tmp_path, env, _queue()) as first:
@@ -183,7 +176,7 @@ def test_killed_worker_redelivers_the_job_once_to_the_next_worker(
         release.set()
         assert DocumentWorkflow.objects.get(document=document).status == "running"
         with worker(tmp_path, env, _queue()):
-            figures = _assert_exactly_once(document, model_server, started, killed, redis_url)
+            figures = _assert_exactly_once(document, fake_openai, started, killed, redis_url)
     print(
         f"\nkilled worker ({broker_kind} broker): redelivered to the next worker and done after "
         f"{figures['recovered_seconds']} s"

@@ -78,15 +78,6 @@ def in_process_app(monkeypatch):
 
 
 @pytest.fixture
-def fake_openai():
-    from tests.fakes.openai_server import FakeOpenAI
-
-    server = FakeOpenAI().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 def office(db, fake_openai):
     from apps.accounts.models import User
     from apps.agent.models import ChatSession, Run

@@ -61,15 +61,6 @@ def workflow_runs_inline(request, monkeypatch):
 
 
 @pytest.fixture
-def fake_openai():
-    from tests.fakes.openai_server import FakeOpenAI
-
-    server = FakeOpenAI().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 def chat_model(db, fake_openai):
     """The instance's default chat model, served by the scripted OpenAI-compatible server."""
     from apps.core.services import set_setting

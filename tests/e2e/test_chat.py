@@ -10,19 +10,11 @@ from apps.core.services import set_setting
 from apps.llm.models import ModelConfig, Provider
 from apps.tasks.models import Board, Task
 from tests.factories import PASSWORD, UserFactory
-from tests.fakes.openai_server import FakeOpenAI
 
 pytestmark = pytest.mark.e2e
 
 TITLE = "Belege Müller anfordern"
 ANSWER = "Ich habe die Aufgabe Belege Müller anfordern auf dem Board Steuern angelegt."
-
-
-@pytest.fixture
-def fake_openai():
-    server = FakeOpenAI().start()
-    yield server
-    server.stop()
 
 
 def test_chat_creates_task_and_board_shows_it(server, worker, fake_openai, page, statuses):

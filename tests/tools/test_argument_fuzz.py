@@ -136,15 +136,6 @@ def _data_fingerprint() -> tuple:
 
 
 @pytest.fixture
-def fake_openai():
-    from tests.fakes.openai_server import FakeOpenAI
-
-    server = FakeOpenAI().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 def staff_ctx(db, fake_openai):
     """Anna, a staff member of the demo office, with every module installed and a default model
     on the scripted server."""
