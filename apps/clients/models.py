@@ -10,6 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.models import Timestamped, Versioned
+from apps.llm.models import neutralize_always_field
 
 NAME_MAX = 200
 NOTES_MAX = 20_000
@@ -45,15 +46,12 @@ class Client(Versioned, Timestamped):
     )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
     notes = models.TextField(_("notes"), blank=True)
-    neutralize_always = models.BooleanField(
-        _("always neutralize"),
-        default=False,
-        db_default=False,  # rows written by older code (or historical migration states) get it
-        help_text=_(
+    neutralize_always = neutralize_always_field(
+        _(
             "Whenever the copilot or a model call touches this client's data (its cases and "
             "documents included), names and numbers are replaced before anything reaches a model "
             "provider, even when neutralization is switched off for the office."
-        ),
+        )
     )
     # German full-text index over what people search for.
     search = models.GeneratedField(
@@ -94,14 +92,11 @@ class Case(Versioned, Timestamped):
         related_name="responsible_cases",
         verbose_name=_("responsible"),
     )
-    neutralize_always = models.BooleanField(
-        _("always neutralize"),
-        default=False,
-        db_default=False,  # rows written by older code (or historical migration states) get it
-        help_text=_(
+    neutralize_always = neutralize_always_field(
+        _(
             "Model calls that touch this case are neutralized even when neutralization is "
             "switched off for the office (a case of a client marked so always is)."
-        ),
+        )
     )
 
     class Meta:

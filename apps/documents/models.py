@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import CreatedBy
 from apps.core.models import Timestamped, Versioned
+from apps.llm.models import neutralize_always_field
 
 TITLE_MAX = 300
 FOLDER_NAME_MAX = 120
@@ -52,14 +53,11 @@ class Folder(Versioned, Timestamped):
         related_name="document_folders",
     )
     is_home = models.BooleanField(_("personal home folder"), default=False)
-    neutralize_always = models.BooleanField(
-        _("always neutralize"),
-        default=False,
-        db_default=False,  # rows written by older code (or historical migration states) get it
-        help_text=_(
+    neutralize_always = neutralize_always_field(
+        _(
             "Model calls that touch a document in this folder or below it are neutralized even "
             "when neutralization is switched off for the office."
-        ),
+        )
     )
     tree_path = models.CharField(max_length=500, default="/", db_index=True, editable=False)
     created_by = models.ForeignKey(

@@ -12,6 +12,18 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core.crypto import EncryptedTextField
 
+
+def neutralize_always_field(help_text) -> models.BooleanField:
+    """The "always neutralize" mark of a data source (client, case, document folder): model calls
+    that touch its data are neutralized even when the office switch is off (apps.llm.neutralize)."""
+    return models.BooleanField(
+        _("always neutralize"),
+        default=False,
+        db_default=False,  # rows written by older code (or historical migration states) get it
+        help_text=help_text,
+    )
+
+
 REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
 
 
