@@ -34,6 +34,26 @@ def model(provider):
 
 
 @pytest.fixture
+def preset(model):
+    """A Mixture-of-Agents preset "rat": two reference models and an aggregator on the fake server."""
+    from decimal import Decimal
+
+    from apps.agent.models import MoAPreset
+    from apps.llm.models import ModelConfig
+
+    refs = [
+        ModelConfig.objects.create(
+            provider=model.provider, model_id=f"ref-{x}", input_price_per_million=Decimal("1000")
+        )
+        for x in "ab"
+    ]
+    agg = ModelConfig.objects.create(provider=model.provider, model_id="agg")
+    p = MoAPreset.objects.create(slug="rat", name="Rat der Modelle", aggregator=agg, prompt="Fasse zusammen.")
+    p.reference_models.set(refs)
+    return p
+
+
+@pytest.fixture
 def board(db):
     from apps.tasks.models import Board
 

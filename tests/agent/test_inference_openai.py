@@ -8,13 +8,12 @@ unknown model is OpenAI's 404 `model_not_found` with OpenAI's error body."""
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 
 import openai
 import pytest
 
 from apps.accounts.principal import Principal
-from apps.agent.models import InferenceUsage, MoAPreset, Run
+from apps.agent.models import InferenceUsage, Run
 from apps.apikeys.services import create_api_key
 from apps.clients.models import Client
 from apps.llm.models import ModelConfig
@@ -45,20 +44,6 @@ SERVER_TOOL = {
 def api(live_server, admin_user) -> openai.OpenAI:
     _, key = create_api_key(Principal.for_user(admin_user), name="Integr", scopes=["inference:execute"])
     return openai.OpenAI(base_url=f"{live_server.url}/api/v1/inference", api_key=key, max_retries=0)
-
-
-@pytest.fixture
-def preset(model):
-    refs = [
-        ModelConfig.objects.create(
-            provider=model.provider, model_id=f"ref-{x}", input_price_per_million=Decimal("1000")
-        )
-        for x in "ab"
-    ]
-    agg = ModelConfig.objects.create(provider=model.provider, model_id="agg")
-    p = MoAPreset.objects.create(slug="rat", name="Rat der Modelle", aggregator=agg, prompt="Fasse zusammen.")
-    p.reference_models.set(refs)
-    return p
 
 
 def _nothing_ran_here() -> bool:

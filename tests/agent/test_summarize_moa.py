@@ -8,7 +8,7 @@ import pytest
 
 from apps.accounts.principal import Principal
 from apps.agent import services
-from apps.agent.models import Message, MoAPreset, Run
+from apps.agent.models import Message, Run
 from apps.agent.runtime import run_agent
 from apps.core.services import set_setting
 from apps.llm.models import ModelConfig
@@ -76,18 +76,6 @@ def test_summarization_falls_back_to_the_chat_model(user, small_model, fake_open
 
 
 # --- Mixture of Agents ------------------------------------------------------------------------
-@pytest.fixture
-def preset(model):
-    refs = [
-        ModelConfig.objects.create(
-            provider=model.provider, model_id=f"ref-{x}", input_price_per_million=Decimal("1000")
-        )
-        for x in "ab"
-    ]
-    agg = ModelConfig.objects.create(provider=model.provider, model_id="agg")
-    p = MoAPreset.objects.create(slug="rat", name="Rat der Modelle", aggregator=agg, prompt="Fasse zusammen.")
-    p.reference_models.set(refs)
-    return p
 
 
 def test_moa_fans_out_once_per_reference_and_the_aggregator_answers(
