@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "apps.notifications",
     "apps.tasks",
     "apps.calendar",
+    "apps.deadlines",
     "apps.clients",
     "apps.agent",
     "apps.documents",
@@ -89,6 +90,10 @@ INSTALLED_APPS = [
     "apps.notes",
     "apps.wiki",
     "apps.widgets",
+    "apps.memory",
+    "apps.learning",
+    "apps.review",
+    "apps.mcp_server",
     "apps.dashboard",
 ]
 
