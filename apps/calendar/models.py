@@ -7,6 +7,7 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import CreatedBy
@@ -15,6 +16,9 @@ from apps.core.models import Timestamped, Versioned
 TITLE_MAX = 300
 DESCRIPTION_MAX = 20_000
 RRULE_MAX = 500
+DONE_HOW_MAX = 300
+REASON_MAX = 500
+NOTE_MAX = 300
 
 
 class CalendarEvent(CreatedBy, Versioned, Timestamped):
@@ -31,6 +35,13 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
         NORMAL = "normal", _("Normal")
         HIGH = "high", _("High")
         CRITICAL = "critical", _("Critical")
+
+    class Status(models.TextChoices):
+        """A Frist's lifecycle (appointments stay `open`). A Frist is never deleted: it is cancelled."""
+
+        OPEN = "open", _("offen")
+        DONE = "done", _("erledigt")
+        CANCELLED = "cancelled", _("gestrichen")
 
     class Source(models.TextChoices):
         MANUAL = "manual", _("Created by hand")
@@ -83,6 +94,66 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
         verbose_name=_("client"),
         db_index=False,
     )
+    # The Akte concerned (its client is the entry's client).
+    case = models.ForeignKey(
+        "clients.Case",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="calendar_events",
+        verbose_name=_("case"),
+    )
+    # Fristenkontrolle: who answers for the Frist, and its lifecycle (db defaults: rows written by
+    # older code stay valid). Only the services write these,
+    # and every change of due date, responsible, deputy, status or Vorfrist leaves a DeadlineChange.
+    responsible = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="deadlines_responsible",
+        verbose_name=_("responsible"),
+        db_index=False,
+    )
+    deputy = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="deadlines_deputy",
+        verbose_name=_("deputy"),
+        db_index=False,
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_default=Status.OPEN
+    )
+    done_at = models.DateTimeField(_("done at"), null=True, blank=True)
+    done_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("done by"),
+    )
+    done_how = models.CharField(_("how it was done"), max_length=DONE_HOW_MAX, blank=True, db_default="")
+    # A stored link (apps.core.validation.url): rendered only through |safe_href.
+    done_link = models.CharField(_("done in (link)"), max_length=500, blank=True, db_default="")
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("cancelled by"),
+    )
+    cancel_reason = models.CharField(
+        _("reason for cancelling"), max_length=REASON_MAX, blank=True, db_default=""
+    )
+    # A Frist computed from a rule of the deadlines catalog: the trigger day and the rule's code.
+    trigger_date = models.DateField(_("trigger date"), null=True, blank=True)
+    rule_code = models.CharField(_("rule"), max_length=60, blank=True, db_default="")
     # Recurrence (RFC 5545 RRULE, always bounded by COUNT or UNTIL) and the end of its last occurrence.
     rrule = models.CharField(_("recurrence rule"), max_length=RRULE_MAX, blank=True)
     recurrence_end = models.DateTimeField(null=True, blank=True)
@@ -113,6 +184,18 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
                 name="cal_event_reminder_due",
             ),
             GinIndex(fields=["search"], name="cal_event_search"),
+            # Fristenkontrolle: open Fristen by due date, per responsible person, per deputy.
+            models.Index(
+                fields=["status", "start"], condition=Q(kind="deadline"), name="cal_deadline_status_due"
+            ),
+            models.Index(
+                fields=["responsible", "status", "start"],
+                condition=Q(kind="deadline"),
+                name="cal_deadline_responsible",
+            ),
+            models.Index(
+                fields=["deputy", "status", "start"], condition=Q(kind="deadline"), name="cal_deadline_deputy"
+            ),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(end__gte=F("start")), name="cal_event_end_after_start"),
@@ -131,6 +214,60 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
     @property
     def is_recurring(self) -> bool:
         return bool(self.rrule)
+
+
+class PreDeadline(models.Model):
+    """A Vorfrist: a day before the Frist by which the work should be ready. A Frist has one or more
+    (the rule's default lead time, else the instance default); each is editable."""
+
+    event = models.ForeignKey(CalendarEvent, on_delete=models.CASCADE, related_name="pre_deadlines")
+    due_date = models.DateField(_("Vorfrist"))
+    note = models.CharField(_("note"), max_length=NOTE_MAX, blank=True)
+    # When its reminder went out (the reminder jobs send each one once).
+    reminded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("Vorfrist")
+        verbose_name_plural = _("Vorfristen")
+        ordering = ["due_date", "id"]
+        indexes = [models.Index(fields=["due_date", "event"], name="cal_predeadline_due")]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.due_date:%d.%m.%Y}"
+
+
+class DeadlineChange(models.Model):
+    """One line of the Fristenbuch: who changed what on a Frist, when, from what to what, and why.
+    Written by the services in the same transaction as the change; never edited or deleted."""
+
+    event = models.ForeignKey(CalendarEvent, on_delete=models.CASCADE, related_name="history")
+    at = models.DateTimeField(_("at"), default=timezone.now)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    # Who acted when it was not a person (an API key's service principal, a job): its name.
+    actor_label = models.CharField(max_length=200, blank=True)
+    field = models.CharField(_("field"), max_length=40)
+    old = models.TextField(_("before"), blank=True)
+    new = models.TextField(_("after"), blank=True)
+    reason = models.CharField(_("reason"), max_length=REASON_MAX, blank=True)
+
+    class Meta:
+        verbose_name = _("Fristenbuch entry")
+        verbose_name_plural = _("Fristenbuch")
+        ordering = ["at", "id"]
+        indexes = [
+            models.Index(fields=["event", "at"], name="cal_history_event"),
+            models.Index(fields=["at"], name="cal_history_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} {self.field}: {self.old} → {self.new}"
 
 
 class CalendarFeedToken(models.Model):

@@ -1,0 +1,136 @@
+"""The Fristenkontrolle query: which Fristen a person sees with which filters, in the order the
+office works them (overdue first, then by due date), and today's Vorfristen.
+
+One function for every surface that counts or lists Fristen — the Fristen page, the tools, the
+REST list and the dashboard's "Heute" — so their figures are always the same.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import BooleanField, Case, Count, Exists, OuterRef, Q, QuerySet, Value, When
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.calendar.models import CalendarEvent, PreDeadline
+from apps.calendar.visibility import visible_events
+from apps.clients import visibility as client_visibility
+from apps.core import validation
+from apps.core.search import search
+
+Status = CalendarEvent.Status
+
+
+@dataclass(frozen=True)
+class FristenFilter:
+    """What the Fristenkontrolle narrows by. Every field is optional; `status=None` means all."""
+
+    person_id: int | None = None  # responsible or deputy (the "mine" view)
+    responsible_id: int | None = None
+    deputy_id: int | None = None
+    status: str | None = Status.OPEN
+    due_from: dt.date | None = None  # first due day, inclusive
+    due_to: dt.date | None = None  # last due day, inclusive
+    client_id: int | None = None
+    case_id: int | None = None
+    criticality: str | None = None
+    # Fristen whose responsible person was deactivated (or who have none): the admins' worklist.
+    orphaned: bool = False
+    query: str | None = None
+
+
+def today_for(principal: Principal) -> dt.date:
+    return timezone.now().astimezone(principal.time_zone).date()
+
+
+def _midnight(day: dt.date, principal: Principal) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(0), tzinfo=principal.time_zone)
+
+
+def _narrowed(principal: Principal, filters: FristenFilter) -> QuerySet[CalendarEvent]:
+    qs = visible_events(principal).filter(kind=CalendarEvent.Kind.DEADLINE)
+    if filters.status:
+        qs = qs.filter(status=validation.choice(filters.status, "status", Status.values))
+    if filters.person_id:
+        qs = qs.filter(Q(responsible_id=filters.person_id) | Q(deputy_id=filters.person_id))
+    if filters.responsible_id:
+        qs = qs.filter(responsible_id=filters.responsible_id)
+    if filters.deputy_id:
+        qs = qs.filter(deputy_id=filters.deputy_id)
+    if filters.due_from and filters.due_to and filters.due_to < filters.due_from:
+        raise validation.invalid("due_to", _("must not be before the first day"))
+    if filters.due_from:
+        qs = qs.filter(start__gte=_midnight(filters.due_from, principal))
+    if filters.due_to:
+        qs = qs.filter(start__lt=_midnight(filters.due_to + dt.timedelta(days=1), principal))
+    if filters.client_id:
+        # Only clients the caller can see: an invisible client's id finds nothing.
+        qs = qs.filter(client_id=filters.client_id, client__in=client_visibility.visible_clients(principal))
+    if filters.case_id:
+        qs = qs.filter(case_id=filters.case_id, case__in=client_visibility.visible_cases(principal))
+    if filters.criticality:
+        qs = qs.filter(
+            criticality=validation.choice(
+                filters.criticality, "criticality", CalendarEvent.Criticality.values
+            )
+        )
+    if filters.orphaned:
+        qs = qs.filter(Q(responsible__isnull=True) | Q(responsible__is_active=False))
+    if filters.query:
+        qs = search(qs, validation.text(filters.query, "query", max_length=200))
+    return qs
+
+
+def deadlines_for(principal: Principal, filters: FristenFilter | None = None) -> QuerySet[CalendarEvent]:
+    """The Fristen `principal` may see that match `filters`: overdue (open, due before today) first,
+    then by due date. Each row carries `is_overdue` and `has_pre_deadline_today`."""
+    filters = filters or FristenFilter()
+    today = today_for(principal)
+    today_start = _midnight(today, principal)
+    overdue = Case(
+        When(status=Status.OPEN, start__lt=today_start, then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
+    vorfrist_today = Exists(PreDeadline.objects.filter(event=OuterRef("pk"), due_date=today))
+    return (
+        _narrowed(principal, filters)
+        .annotate(is_overdue=overdue, has_pre_deadline_today=vorfrist_today)
+        .order_by("-is_overdue", "start", "id")
+    )
+
+
+def pre_deadlines_today(
+    principal: Principal, filters: FristenFilter | None = None, day: dt.date | None = None
+) -> QuerySet[PreDeadline]:
+    """The Vorfristen falling on `day` (default today) of the open Fristen that match `filters`."""
+    filters = filters or FristenFilter()
+    day = day or today_for(principal)
+    events = _narrowed(principal, filters).filter(status=Status.OPEN)
+    return (
+        PreDeadline.objects.filter(due_date=day, event__in=events)
+        .select_related("event", "event__client", "event__responsible")
+        .order_by("event__start", "id")
+    )
+
+
+def summary(principal: Principal, filters: FristenFilter | None = None) -> dict[str, Any]:
+    """Counts for the open Fristen that match `filters`, in one query: open, overdue, due this
+    week (today … Sunday), critical (criticality high or critical), Vorfristen today."""
+    filters = filters or FristenFilter()
+    today = today_for(principal)
+    today_start = _midnight(today, principal)
+    week_end = _midnight(today + dt.timedelta(days=7 - today.weekday()), principal)
+    open_ = _narrowed(principal, FristenFilter(**{**filters.__dict__, "status": Status.OPEN}))
+    counts = open_.aggregate(
+        open=Count("id"),
+        overdue=Count("id", filter=Q(start__lt=today_start)),
+        this_week=Count("id", filter=Q(start__gte=today_start, start__lt=week_end)),
+        critical=Count("id", filter=Q(criticality__in=("high", "critical"))),
+    )
+    counts["pre_deadlines_today"] = PreDeadline.objects.filter(due_date=today, event__in=open_).count()
+    return counts
