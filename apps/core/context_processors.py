@@ -11,7 +11,7 @@ def navigation(request) -> dict:
         return base
     return {
         **base,
-        "main_navigation": resolved_navigation(request.path),
+        "main_navigation": resolved_navigation(request.path, request.user),
         # Localized in the user's language here, so announce.js needs no catalog of its own.
         "announce_catalog": {key: str(text) for key, text in plugins.announce_catalog().items()},
     }

@@ -35,6 +35,12 @@ class NavEntry:
     label: Any  # a lazy translation
     url_name: str
     order: int = 100
+    # Dotted paths, imported when the navigation is drawn. `visible(user) -> bool` hides the entry
+    # from people it does not serve; `badge(user) -> int` is a count shown beside the label (0:
+    # none), refreshed live when an event of one of `badge_topics` (refresh topics) arrives.
+    visible: str | None = None
+    badge: str | None = None
+    badge_topics: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,6 @@ from apps.widgets.views import dashboard_context
 
 @login_required
 def dashboard(request):
-    modules = [item for item in resolved_navigation(request.path) if item["key"] != "settings"]
+    modules = [item for item in resolved_navigation(request.path, request.user) if item["key"] != "settings"]
     context = {"modules": modules, "now": timezone.localtime(), **dashboard_context(request.user)}
     return render(request, "dashboard/index.html", context)
