@@ -24,3 +24,15 @@ def diff_lines(old: str, new: str, *, context: int = CONTEXT_LINES) -> list[dict
         else:
             rows.append({"kind": "ctx", "text": line[1:]})
     return rows
+
+
+def proposal_review(proposal) -> dict:
+    """What a reviewer sees of a proposal: its diff against the page as it is now, whether the
+    title changes, and whether the page moved on since (then it can no longer be accepted)."""
+    current = proposal.page
+    return {
+        "proposal": proposal,
+        "diff": diff_lines(current.body if current is not None else "", proposal.body),
+        "title_changed": current is not None and current.title != proposal.title,
+        "outdated": current is not None and current.current_revision_id != proposal.base_revision_id,
+    }

@@ -4,6 +4,7 @@ since the proposal's base revision) or rejects it with a reason."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -43,13 +44,25 @@ def list_proposals(
     status: str | None = WikiProposal.Status.PENDING,
     limit: int = 50,
     offset: int = 0,
+    created_after: datetime | None = None,
+    created_before: datetime | None = None,
+    decided: bool = False,
 ) -> tuple[list[WikiProposal], int]:
+    """Pending proposals, oldest first; `decided=True`: accepted and rejected ones, latest
+    decision first (the review queue's log). `created_after/before` bound their age."""
     require_reader(principal)
     qs = WikiProposal.objects.all()
-    if status:
+    if decided:
+        qs = qs.exclude(status=WikiProposal.Status.PENDING)
+    elif status:
         qs = qs.filter(status=status)
+    if created_after is not None:
+        qs = qs.filter(created_at__gte=created_after)
+    if created_before is not None:
+        qs = qs.filter(created_at__lt=created_before)
     limit, offset = validation.page(limit, offset, MAX_PAGE)
-    rows = list(_with_relations(qs).order_by("created_at", "id")[offset : offset + limit])
+    order = ("-decided_at", "-id") if decided else ("created_at", "id")
+    rows = list(_with_relations(qs).order_by(*order)[offset : offset + limit])
     return rows, qs.count()
 
 

@@ -15,7 +15,7 @@ from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
 from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
 from apps.wiki import proposals, services
-from apps.wiki.diff import diff_lines
+from apps.wiki.diff import diff_lines, proposal_review
 from apps.wiki.forms import PageForm, RejectForm
 from apps.wiki.markdown import render as render_markdown
 from apps.wiki.records import snippet_html
@@ -158,19 +158,7 @@ def _int(value, default: int) -> int:
 @login_required
 def proposal_queue(request):
     rows, total = proposals.list_proposals(request.principal, limit=proposals.MAX_PAGE)
-    items = []
-    for proposal in rows:
-        current = proposal.page
-        base_body = current.body if current is not None else ""
-        items.append(
-            {
-                "proposal": proposal,
-                "diff": diff_lines(base_body, proposal.body),
-                "title_changed": current is not None and current.title != proposal.title,
-                "outdated": current is not None and current.current_revision_id != proposal.base_revision_id,
-            }
-        )
-    context = {"items": items, "total": total, "reject_form": RejectForm()}
+    context = {"items": [proposal_review(p) for p in rows], "total": total, "reject_form": RejectForm()}
     partial = request.htmx and request.htmx.target == "wiki-proposals"
     return render(request, "wiki/_proposals.html" if partial else "wiki/proposals.html", context)
 
