@@ -60,6 +60,24 @@ def context_providers() -> tuple[Callable[[RoundContext], str | None], ...]:
     return plugins.contributions(CONTEXT_PROVIDERS)
 
 
+ANSWER_HOOKS = "agent.answer_hooks"
+
+
+def answer_hooks() -> tuple[Callable[[Run], None], ...]:
+    """What the apps declare for `agent.answer_hooks`: callables taking a run that just completed
+    with an answer (learning queues its extraction job there). They must be quick (queue a job,
+    not call a model); a failing hook is logged and skipped, the answer stays delivered."""
+    return plugins.contributions(ANSWER_HOOKS)
+
+
+def _after_answer(run: Run) -> None:
+    for hook in answer_hooks():
+        try:
+            hook(run)
+        except Exception:
+            logger.warning("answer hook %r failed for run %s", hook, run.pk, exc_info=True)
+
+
 class LoopDetected(Exception):
     def __init__(self, details: dict) -> None:
         super().__init__("loop")
@@ -240,6 +258,7 @@ class _Loop:
                     recovery.consume(self.checkpoint, run)
                 self._final(message)
                 services.finish_run(run, Run.Status.COMPLETED)
+                _after_answer(run)
                 return
             self._run_tools(completion, ctx)
 
