@@ -1,4 +1,4 @@
-"""What a caller may see of the registry: filtered by surface, install state and allowlist.
+"""What a caller may see of the registry: filtered by surface, install state, allowlist and API-key scopes.
 
 Advertisement filtering is a prompt-quality guard, not the security boundary: the dispatcher
 checks every call again before it runs.
@@ -28,6 +28,7 @@ def visible_tools(ctx: ToolContext) -> list[Tool]:
         for t in registry.all_tools()
         if ctx.surface in t.surfaces
         and (ctx.allowed_tools is None or t.name in ctx.allowed_tools)
+        and t.reachable_with(ctx.scopes)
         and module_ok(t)
     ]
 

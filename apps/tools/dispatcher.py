@@ -86,7 +86,7 @@ def _check_principal(t: Tool, ctx: ToolContext) -> ToolResult | None:
         return ToolResult.failure(
             "forbidden", _("This agent is not allowed to use “%(name)s”.") % {"name": t.name}
         )
-    if ctx.scopes is not None and "tools:execute" not in ctx.scopes:
+    if not t.reachable_with(ctx.scopes):
         return ToolResult.failure("forbidden", _("The API key lacks the scope “tools:execute”."))
     return None
 

@@ -59,6 +59,9 @@ class Tool:
     surfaces: frozenset[str] = SURFACES
     reads_foreign_content: bool = False
     requires_user: bool = False
+    # API-key scopes that reach this tool without `tools:execute` (e.g. memory:read for
+    # memory_search): a key holding one of them may list and call it, and only it.
+    api_scopes: frozenset[str] = frozenset()
     # Derives the approval operation from the call's *content* (e.g. the SQL verb).
     operation_key: Callable[[BaseModel], str] | None = None
     schema: dict = field(default_factory=dict, compare=False)
@@ -83,6 +86,10 @@ class Tool:
     def summary(self) -> str:
         first = self.description.strip().split("\n", 1)[0]
         return first.split(". ", 1)[0].rstrip(".") + "."
+
+    def reachable_with(self, scopes: frozenset[str] | None) -> bool:
+        """May a caller with these API-key scopes use this tool? None: not a key (session, device)."""
+        return scopes is None or "tools:execute" in scopes or bool(self.api_scopes & scopes)
 
     def operation(self, args: BaseModel) -> str:
         if self.operation_key is not None:
@@ -130,6 +137,7 @@ def tool(
     surfaces: Iterable[str] = SURFACES,
     reads_foreign_content: bool = False,
     requires_user: bool = False,
+    api_scopes: Iterable[str] = (),
     operation_key: Callable[[BaseModel], str] | None = None,
 ):
     """Declare a tool. The handler is `(ctx, args) -> ToolOutput | JSON-able value`."""
@@ -148,6 +156,7 @@ def tool(
                 surfaces=frozenset(surfaces),
                 reads_foreign_content=reads_foreign_content,
                 requires_user=requires_user,
+                api_scopes=frozenset(api_scopes),
                 operation_key=operation_key,
                 schema=strict_schema(args_model),
             )
