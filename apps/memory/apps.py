@@ -1,11 +1,24 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp
+from apps.core.plugins import DomainApp, ToolFamily
 
 
 class MemoryConfig(DomainApp):
-    """Durable memory: what the copilot remembers of the office and of each person, with people in control."""
+    """Durable memory: what the copilot remembers of the office and of each person, with people in control.
+
+    Pages (the person's memory page, the review queue) belong to `apps.review`; this app has the
+    services, the agent tools (family `memory`, core: never install-gated), `/api/v1/memory` and
+    the `memory:` source of `context_search`.
+    """
 
     name = "apps.memory"
     label = "memory"
     verbose_name = _("Memory")
+    announce = {
+        "memory.memory.created": _("Memory stored"),
+        "memory.memory.confirmed": _("Memory confirmed"),
+        "memory.memory.updated": _("Memory changed"),
+        "memory.memory.decided": _("Memory reviewed"),
+        "memory.memory.forgotten": _("Memory deleted"),
+    }
+    tool_families = [ToolFamily("memory", start=True)]

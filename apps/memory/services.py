@@ -1,0 +1,660 @@
+"""The only writer of durable memory: the agent tools, the REST API, the review queue, the memory
+page, the admin and jobs all call these functions with a `Principal` and plain values.
+
+    store(principal, text=…, kind=…, scope=…)          dedup → confirm, contradiction → staged conflict
+    review(principal, memory_id, "approve"|"reject"|"edit", text=None, note="")
+    bulk_review(principal, memory_ids, decision, note="")
+    update(principal, memory_id, text=…, kind=…, valid_from=…, valid_until=…, note="")
+    retract(principal, memory_id, note="")
+    forget(principal, memory_id) / forget_all(principal)   hard delete of personal memory (GDPR)
+    export_for(principal)                               everything held about the person, as JSON
+    reviewable(principal, state="pending")              the review queue's rows
+
+Every change writes a `MemoryRevision` (who, when, before → after, note) and a live mutation
+event (`record_mutation`), in the same transaction as the change.
+
+Review policy of a new memory: a contradiction of an approved memory is always staged (pending,
+`conflicts_with`); personal memory is the holder's own and is approved at once; shared memory is
+approved at once only when a person who may review the office's memory writes it themselves,
+otherwise (agent, API key, automation) it waits for review. A memory that could not be checked
+for contradictions (no embedding) waits too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.clients import services as clients
+from apps.clients.errors import CaseNotFound
+from apps.core import validation
+from apps.core.errors import DomainError, Forbidden, InvalidInput
+from apps.knowledge import embeddings
+from apps.knowledge.errors import EmbeddingError
+from apps.knowledge.search import vector_literal
+from apps.memory import dedup, events
+from apps.memory.errors import (
+    AlreadyDecided,
+    DuplicateMemory,
+    MemoryNotFound,
+    MemoryTooLarge,
+    NotForgettable,
+    PersonNotFound,
+    ReviewNotAllowed,
+)
+from apps.memory.models import (
+    NOTE_MAX,
+    QUOTE_MAX,
+    SOURCE_REF_MAX,
+    SPECIALIST_MAX,
+    TEXT_MAX,
+    Assertion,
+    Kind,
+    Memory,
+    MemoryRevision,
+    MemorySource,
+    Review,
+    Scope,
+    SourceKind,
+    holder_key,
+)
+from apps.memory.records import memory_record, revision_record, snapshot, source_record, with_relations
+from apps.memory.visibility import Reader, can_review_shared, held, may_review, reviewable_q, usable_sql
+
+logger = logging.getLogger(__name__)
+
+DECISIONS = ("approve", "reject", "edit")
+BULK_MAX = 200
+CANDIDATES = 5
+UNSET: Any = object()
+
+
+@dataclass
+class Stored:
+    """What `store` did: `outcome` is "created", "confirmed" (an existing memory was stated
+    again) or "conflict" (staged for review next to the memory it contradicts)."""
+
+    memory: Memory
+    outcome: str
+    notices: list[str] = field(default_factory=list)
+
+
+# --- checks -----------------------------------------------------------------------------------
+def clean_text(value: Any, field: str = "text") -> str:
+    if not isinstance(value, str):
+        raise validation.invalid(field, _("must be text"))
+    value = value.strip()
+    if not value:
+        raise validation.invalid(field, _("must not be empty"))
+    if len(value) > TEXT_MAX:
+        message = _("A memory may have at most %(n)d characters; this one has %(got)d.") % {
+            "n": TEXT_MAX,
+            "got": len(value),
+        }
+        raise MemoryTooLarge(message, details={"field_errors": {field: message}, "limit": TEXT_MAX})
+    return value
+
+
+def _moment(value: Any, field: str) -> dt.datetime | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value)
+        except ValueError:
+            raise validation.invalid(field, _("must be a date and time like 2026-12-31T18:00")) from None
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        value = dt.datetime.combine(value, dt.time.min)
+    if not isinstance(value, dt.datetime):
+        raise validation.invalid(field, _("must be a date and time like 2026-12-31T18:00"))
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value)
+    return value
+
+
+def _validity(valid_from: Any, valid_until: Any) -> tuple[dt.datetime | None, dt.datetime | None]:
+    start, end = _moment(valid_from, "valid_from"), _moment(valid_until, "valid_until")
+    if end is not None and start is not None and end <= start:
+        raise validation.invalid("valid_until", _("must be after valid_from"))
+    if end is not None and end <= timezone.now():
+        raise validation.invalid("valid_until", _("lies in the past; the memory would never be used"))
+    return start, end
+
+
+def _specialist(value: Any) -> str:
+    return validation.text(value, "specialist_id", max_length=SPECIALIST_MAX)
+
+
+@dataclass(frozen=True)
+class Subject:
+    client: Any = None
+    case: Any = None
+    person: Any = None
+
+    @property
+    def key(self) -> tuple:
+        return (
+            self.client.pk if self.client else None,
+            self.case.pk if self.case else None,
+            self.person.pk if self.person else None,
+        )
+
+
+def resolve_subject(principal: Principal, client_id: Any, case_id: Any, person_id: Any) -> Subject:
+    """The client, case and person a memory is about; unknown ids answer with the owning app's
+    code (`client_not_found`, `case_not_found`) or `person_not_found`, naming the field."""
+    client = clients.resolve_client(principal, client_id, field="subject_client_id")
+    case = None
+    if case_id not in (None, ""):
+        try:
+            case = clients.get_case(principal, case_id)
+        except CaseNotFound as exc:
+            raise CaseNotFound(
+                exc.message, details={"field_errors": {"subject_case_id": exc.message}}
+            ) from None
+        if client is not None and case.client_id != client.pk:
+            raise validation.invalid("subject_case_id", _("belongs to another client"))
+        client = client or case.client
+    person = None
+    if person_id not in (None, ""):
+        from apps.accounts.models import User
+
+        try:
+            person = User.objects.get(pk=int(person_id), is_active=True)
+        except (User.DoesNotExist, TypeError, ValueError):
+            message = _("There is no person with id %(id)s.") % {"id": person_id}
+            raise PersonNotFound(message, details={"field_errors": {"subject_person_id": message}}) from None
+    return Subject(client, case, person)
+
+
+def _holder_for(reader: Reader, scope: str) -> tuple[str, Any, str]:
+    """(holder, owner, specialist) of a memory stored in `scope` by this reader."""
+    scope = validation.choice(scope, "scope", Scope.values)
+    if scope == Scope.SHARED:
+        if not reader.shared:
+            raise Forbidden(_("Office memory is not available here."))
+        return holder_key(), None, ""
+    if reader.personal_holder is None:
+        raise validation.invalid("scope", _("personal memory is not available here"))
+    if reader.personal_holder.startswith("specialist:"):
+        return reader.personal_holder, None, reader.personal_holder.split(":", 1)[1]
+    return reader.personal_holder, reader.principal.user, ""
+
+
+# --- embedding and candidates -----------------------------------------------------------------
+def embed(text: str, subject: Subject) -> tuple[list[float] | None, str]:
+    """The memory's vector and model tag, or (None, "") when the provider fails (the memory is then
+    found by its words only, and re-embedded by `jobs.reembed`)."""
+    config = embeddings.load_config()
+    from apps.llm import neutralize
+
+    refs = [f"client:{subject.client.pk}"] if subject.client else []
+    gate = embeddings.passage_gate(config, required=bool(neutralize.requires(refs)))
+    try:
+        vector = embeddings.embed_passages([text], config, gate=gate)[0]
+    except EmbeddingError as exc:
+        logger.warning("memory stored without an embedding: %s", exc.code)
+        return None, ""
+    return vector, config.model_id
+
+
+_SUBJECT_SQL = (
+    "m.subject_client_id IS NOT DISTINCT FROM %s AND m.subject_case_id IS NOT DISTINCT FROM %s"
+    " AND m.subject_person_id IS NOT DISTINCT FROM %s"
+)
+
+
+def nearest(holder: str, subject: Subject, vector, model: str, *, exclude: int | None = None) -> list[tuple]:
+    """The most similar live memories of the same holder and subject: (id, text, kind, review,
+    similarity), best first. Approved ones through the HNSW index, pending ones directly."""
+    literal = vector_literal(vector)
+    now = timezone.now()
+    base = f"m.holder = %s AND m.embedding_model = %s AND {_SUBJECT_SQL} AND m.id <> %s"
+    params = [holder, model, *subject.key, exclude or 0]
+    sql = f"""
+        (SELECT m.id, m.text, m.kind, m.review, 1 - (m.embedding <=> %s::vector) AS sim
+         FROM memory_memory m WHERE {base} AND {usable_sql("m")}
+         ORDER BY m.embedding <=> %s::vector LIMIT {CANDIDATES})
+        UNION ALL
+        (SELECT m.id, m.text, m.kind, m.review, 1 - (m.embedding <=> %s::vector) AS sim
+         FROM memory_memory m WHERE {base} AND m.review = 'pending' AND m.assertion <> 'retracted'
+         ORDER BY m.embedding <=> %s::vector LIMIT {CANDIDATES})
+    """  # noqa: S608 (fragments are constants; values are parameters)
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+        cur.execute(sql, [literal, *params, now, now, literal, literal, *params, literal])
+        rows = cur.fetchall()
+    return sorted(rows, key=lambda row: -row[4])
+
+
+# --- audit and live events --------------------------------------------------------------------
+def _audit(memory: Memory, principal: Principal | None, action: str, *, before=None, note: str = "") -> None:
+    MemoryRevision.objects.create(
+        memory=memory,
+        action=action,
+        actor=principal.audit_actor if principal else None,
+        actor_label=(principal.audit_label if principal else _("Clapilot"))[:300],
+        before=before or {},
+        after=snapshot(memory),
+        note=(note or "")[:NOTE_MAX],
+    )
+
+
+# --- storing ----------------------------------------------------------------------------------
+@transaction.atomic
+def store(
+    principal: Principal,
+    *,
+    text: Any,
+    kind: str = Kind.FACT,
+    scope: str = Scope.SHARED,
+    specialist: str | None = None,
+    subject_client_id: Any = None,
+    subject_case_id: Any = None,
+    subject_person_id: Any = None,
+    valid_from: Any = None,
+    valid_until: Any = None,
+    source_kind: str = SourceKind.PERSON,
+    source_ref: str = "",
+    quote: str = "",
+) -> Stored:
+    """Remember something. The same fact said again confirms the memory we have; a fact that
+    contradicts an approved one is staged for review beside it; nothing is ever overwritten."""
+    text = clean_text(text)
+    kind = validation.choice(kind, "kind", Kind.values)
+    source_kind = validation.choice(source_kind, "source_kind", SourceKind.values)
+    source_ref = validation.text(source_ref, "source_ref", max_length=SOURCE_REF_MAX)
+    quote = validation.text(quote, "quote", max_length=QUOTE_MAX)
+    reader = Reader.of(principal, _specialist(specialist))
+    holder, owner, specialist_id = _holder_for(reader, scope)
+    subject = resolve_subject(principal, subject_client_id, subject_case_id, subject_person_id)
+    start, end = _validity(valid_from, valid_until)
+    key = dedup.canonical_key(text, subject.key)
+
+    same = _live(holder, key)
+    if same is not None:
+        return _confirm(principal, same, source_kind, source_ref, quote, {"reason": "same_text"})
+    vector, model = embed(text, subject)
+    verdict = dedup.judge(text, kind, nearest(holder, subject, vector, model)) if vector is not None else None
+    if verdict is not None and verdict.kind == "duplicate":
+        found = Memory.objects.select_for_update().get(pk=verdict.existing_id)
+        return _confirm(principal, found, source_kind, source_ref, quote, verdict.explanation)
+
+    memory = Memory(
+        text=text,
+        canonical_key=key,
+        kind=kind,
+        scope=scope,
+        owner=owner,
+        specialist=specialist_id,
+        holder=holder,
+        subject_client=subject.client,
+        subject_case=subject.case,
+        subject_person=subject.person,
+        source_kind=source_kind,
+        source_ref=source_ref,
+        created_by=principal.audit_actor,
+        valid_from=start,
+        valid_until=end,
+        embedding=vector,
+        embedding_model=model,
+    )
+    notices: list[str] = []
+    conflict = verdict is not None and verdict.kind == "conflict"
+    if conflict:
+        memory.review, memory.conflicts_with_id, memory.conflict = (
+            Review.PENDING,
+            verdict.existing_id,
+            verdict.explanation,
+        )
+        notices.append(
+            _(
+                "This contradicts memory %(id)s; it waits for a person's review and changes nothing until then."
+            )
+            % {"id": verdict.existing_id}
+        )
+    elif vector is None:
+        memory.review = Review.PENDING
+        notices.append(_("The memory could not be checked for contradictions; it waits for review."))
+    elif scope == Scope.PERSONAL or (source_kind == SourceKind.PERSON and can_review_shared(principal)):
+        memory.review = Review.APPROVED
+    else:
+        notices.append(_("Office memory waits for a person's review before the copilot uses it."))
+    try:
+        with transaction.atomic():
+            memory.save()
+    except IntegrityError:  # the same fact stored concurrently: confirm that one
+        same = _live(holder, key)
+        if same is None:
+            raise
+        return _confirm(principal, same, source_kind, source_ref, quote, {"reason": "same_text"})
+    MemorySource.objects.create(
+        memory=memory, kind=source_kind, ref=source_ref, quote=quote, added_by=principal.audit_actor
+    )
+    _audit(memory, principal, MemoryRevision.Action.CREATED)
+    if conflict:
+        _dispute(principal, verdict.existing_id, memory)
+    events.changed(memory, "memory.memory.created")
+    return Stored(memory, "conflict" if conflict else "created", notices)
+
+
+def _live(holder: str, key: str) -> Memory | None:
+    return (
+        Memory.objects.select_for_update()
+        .filter(holder=holder, canonical_key=key)
+        .exclude(review=Review.REJECTED)
+        .exclude(assertion=Assertion.RETRACTED)
+        .first()
+    )
+
+
+def _confirm(principal, memory: Memory, source_kind, source_ref, quote, why: dict) -> Stored:
+    before = snapshot(memory)
+    memory.confirmations += 1
+    memory.last_confirmed_at = timezone.now()
+    if memory.assertion == Assertion.ASSERTED:
+        memory.assertion = Assertion.CONFIRMED
+    memory.save(update_fields=["confirmations", "last_confirmed_at", "assertion", "updated_at"])
+    MemorySource.objects.create(
+        memory=memory, kind=source_kind, ref=source_ref, quote=quote, added_by=principal.audit_actor
+    )
+    note = why.get("reason", "")
+    if "similarity" in why:
+        note = f"{note} ({why['similarity']:.3f})"
+    _audit(memory, principal, MemoryRevision.Action.CONFIRMED, before=before, note=note)
+    events.changed(memory, "memory.memory.confirmed")
+    return Stored(
+        memory,
+        "confirmed",
+        [_("This was already remembered (memory %(id)s); it is now confirmed.") % {"id": memory.pk}],
+    )
+
+
+def _dispute(principal: Principal, memory_id: int, challenger: Memory) -> None:
+    existing = Memory.objects.select_for_update().filter(pk=memory_id).first()
+    if existing is None or existing.assertion == Assertion.DISPUTED:
+        return
+    before = snapshot(existing)
+    existing.assertion = Assertion.DISPUTED
+    existing.save(update_fields=["assertion", "updated_at"])
+    _audit(existing, principal, MemoryRevision.Action.DISPUTED, before=before, note=f"memory:{challenger.pk}")
+    events.changed(existing, "memory.memory.updated")
+
+
+def _settle(principal: Principal, memory: Memory, note: str) -> None:
+    """A disputed memory whose last pending challenger was decided against: undisputed again."""
+    if memory.assertion != Assertion.DISPUTED or memory.conflicts.filter(review=Review.PENDING).exists():
+        return
+    before = snapshot(memory)
+    memory.assertion = (
+        Assertion.CONFIRMED if memory.confirmations > 1 or memory.reviewed_by_id else Assertion.ASSERTED
+    )
+    memory.save(update_fields=["assertion", "updated_at"])
+    _audit(memory, principal, MemoryRevision.Action.RESTORED, before=before, note=note)
+    events.changed(memory, "memory.memory.updated")
+
+
+# --- reviewing --------------------------------------------------------------------------------
+def reviewable(principal: Principal, *, state: str | None = Review.PENDING) -> QuerySet[Memory]:
+    """The memories the principal may decide about, oldest first (the review queue). `state`
+    None: every review state. Conflicts carry the memory they contradict (`conflicts_with`)."""
+    qs = with_relations(Memory.objects.filter(reviewable_q(principal))).select_related("conflicts_with")
+    if state is not None:
+        qs = qs.filter(review=validation.choice(state, "state", Review.values))
+    return qs.order_by("created_at", "id")
+
+
+def _for_decision(principal: Principal, memory_id: Any) -> Memory:
+    try:
+        memory = Memory.objects.select_for_update(of=("self",)).get(pk=int(memory_id))
+    except (Memory.DoesNotExist, TypeError, ValueError):
+        memory = None
+    if memory is None or not may_review(principal, memory):
+        if memory is not None and memory.holder == holder_key() and principal.user is not None:
+            raise ReviewNotAllowed(_("Only people allowed to review the office's memory can decide this."))
+        raise MemoryNotFound(_("There is no memory with id %(id)s.") % {"id": memory_id})
+    return memory
+
+
+@transaction.atomic
+def review(
+    principal: Principal, memory_id: Any, decision: str, *, text: str | None = None, note: str = ""
+) -> Memory:
+    """Approve, reject, or edit-then-approve (`decision="edit"`, or "approve" with `text`) one
+    pending memory. Approving a staged conflict retracts the memory it contradicts; rejecting it
+    leaves that memory as it was."""
+    decision = validation.choice(decision, "decision", DECISIONS)
+    note = validation.text(note, "note", max_length=NOTE_MAX)
+    memory = _for_decision(principal, memory_id)
+    if memory.review != Review.PENDING:
+        raise AlreadyDecided(
+            _("Memory %(id)s was already decided (%(state)s).")
+            % {"id": memory.pk, "state": memory.get_review_display()},
+            details={"current": memory_record(memory)},
+        )
+    if decision == "edit" and text is None:
+        raise validation.invalid("text", _("is needed to edit before approving"))
+    before = snapshot(memory)
+    now = timezone.now()
+    memory.reviewed_by, memory.reviewed_at = principal.audit_actor, now
+    if decision == "reject":
+        memory.review = Review.REJECTED
+        memory.save()
+        _audit(memory, principal, MemoryRevision.Action.REJECTED, before=before, note=note)
+        if memory.conflicts_with_id:
+            old = Memory.objects.select_for_update().filter(pk=memory.conflicts_with_id).first()
+            if old is not None:
+                _settle(principal, old, f"memory:{memory.pk} rejected")
+        events.changed(memory, "memory.memory.decided")
+        return memory
+    action = MemoryRevision.Action.APPROVED
+    if text is not None and clean_text(text) != memory.text:
+        _retext(memory, clean_text(text))
+        action = MemoryRevision.Action.EDITED
+    memory.review = Review.APPROVED
+    if memory.assertion == Assertion.ASSERTED:
+        memory.assertion = Assertion.CONFIRMED
+    try:
+        with transaction.atomic():
+            memory.save()
+    except IntegrityError:
+        raise _duplicate_of(memory) from None
+    _audit(memory, principal, action, before=before, note=note)
+    if memory.conflicts_with_id:
+        _supersede(principal, memory.conflicts_with_id, memory)
+    events.changed(memory, "memory.memory.decided")
+    return memory
+
+
+def _supersede(principal: Principal, old_id: int, newer: Memory) -> None:
+    old = Memory.objects.select_for_update().filter(pk=old_id).first()
+    if old is None or old.assertion == Assertion.RETRACTED:
+        return
+    before = snapshot(old)
+    old.assertion = Assertion.RETRACTED
+    old.save(update_fields=["assertion", "updated_at"])
+    _audit(
+        old,
+        principal,
+        MemoryRevision.Action.RETRACTED,
+        before=before,
+        note=f"superseded by memory:{newer.pk}",
+    )
+    events.changed(old, "memory.memory.updated")
+
+
+def _retext(memory: Memory, text: str) -> None:
+    """New words for a memory: new dedup key, new vector (refused when it equals another memory)."""
+    subject = Subject(memory.subject_client, memory.subject_case, memory.subject_person)
+    key = dedup.canonical_key(text, subject.key)
+    other = _live(memory.holder, key)
+    if other is not None and other.pk != memory.pk:
+        raise _duplicate_of(other)
+    memory.text, memory.canonical_key = text, key
+    memory.embedding, memory.embedding_model = embed(text, subject)
+
+
+def _duplicate_of(other: Memory) -> DuplicateMemory:
+    return DuplicateMemory(
+        _("Memory %(id)s already says this.") % {"id": other.pk}, details={"existing_id": other.pk}
+    )
+
+
+def bulk_review(principal: Principal, memory_ids: Iterable[Any], decision: str, *, note: str = "") -> dict:
+    """The same decision for many memories, each on its own: one refusal does not undo the rest.
+    Returns {"decided": [ids], "refused": [{"id", "code", "message"}]}."""
+    decision = validation.choice(decision, "decision", ("approve", "reject"))
+    ids = list(dict.fromkeys(memory_ids))
+    if len(ids) > BULK_MAX:
+        raise validation.invalid("memory_ids", _("at most %(n)d at once") % {"n": BULK_MAX})
+    decided, refused = [], []
+    for memory_id in ids:
+        try:
+            decided.append(review(principal, memory_id, decision, note=note).pk)
+        except DomainError as exc:
+            refused.append({"id": memory_id, "code": exc.code, "message": exc.message})
+    return {"decided": decided, "refused": refused}
+
+
+# --- changing, retracting, forgetting ---------------------------------------------------------
+@transaction.atomic
+def update(
+    principal: Principal,
+    memory_id: Any,
+    *,
+    text: Any = UNSET,
+    kind: Any = UNSET,
+    valid_from: Any = UNSET,
+    valid_until: Any = UNSET,
+    note: str = "",
+) -> Memory:
+    """Change a memory: its holder (personal) or a reviewer (office, specialists). It keeps its
+    review state; new words get a new vector and may not equal another memory."""
+    memory = _for_decision(principal, memory_id)
+    before = snapshot(memory)
+    if text is not UNSET:
+        new_text = clean_text(text)
+        if new_text != memory.text:
+            _retext(memory, new_text)
+    if kind is not UNSET:
+        memory.kind = validation.choice(kind, "kind", Kind.values)
+    start = memory.valid_from if valid_from is UNSET else valid_from
+    end = memory.valid_until if valid_until is UNSET else valid_until
+    if valid_from is not UNSET or valid_until is not UNSET:
+        memory.valid_from, memory.valid_until = _validity(start, end)
+    try:
+        with transaction.atomic():
+            memory.save()
+    except IntegrityError:
+        raise _duplicate_of(memory) from None
+    _audit(
+        memory,
+        principal,
+        MemoryRevision.Action.UPDATED,
+        before=before,
+        note=validation.text(note, "note", max_length=NOTE_MAX),
+    )
+    events.changed(memory, "memory.memory.updated")
+    return memory
+
+
+@transaction.atomic
+def retract(principal: Principal, memory_id: Any, *, note: str = "") -> Memory:
+    """Withdraw a memory: it stays in the audit trail but never reaches a model again."""
+    memory = _for_decision(principal, memory_id)
+    if memory.assertion == Assertion.RETRACTED:
+        return memory
+    before = snapshot(memory)
+    memory.assertion = Assertion.RETRACTED
+    memory.save(update_fields=["assertion", "updated_at"])
+    _audit(
+        memory,
+        principal,
+        MemoryRevision.Action.RETRACTED,
+        before=before,
+        note=validation.text(note, "note", max_length=NOTE_MAX),
+    )
+    events.changed(memory, "memory.memory.updated")
+    return memory
+
+
+@transaction.atomic
+def forget(principal: Principal, memory_id: Any) -> int:
+    """Delete one of the person's own personal memories for good, with its sources and audit
+    trail (GDPR). Shared memory is not forgotten: it is rejected or retracted."""
+    user = principal.user
+    memory = Memory.objects.select_for_update().filter(pk=_id(memory_id)).first()
+    if memory is None or user is None:
+        raise MemoryNotFound(_("There is no memory with id %(id)s.") % {"id": memory_id})
+    if memory.owner_id != user.pk:
+        if memory.holder == holder_key():
+            raise NotForgettable(_("Office memory is not deleted on request; reject or retract it instead."))
+        raise MemoryNotFound(_("There is no memory with id %(id)s.") % {"id": memory_id})
+    pk = memory.pk
+    memory.delete()
+    events.forgotten(user, pk)
+    return pk
+
+
+@transaction.atomic
+def forget_all(principal: Principal) -> int:
+    """Delete every personal memory of the person (GDPR erasure). Returns how many went."""
+    user = principal.user
+    if user is None:
+        raise Forbidden(_("Only a person has personal memory."))
+    ids = list(Memory.objects.filter(holder=holder_key(owner_id=user.pk)).values_list("id", flat=True))
+    Memory.objects.filter(pk__in=ids).delete()
+    if ids:
+        events.forgotten(user, *ids)
+    return len(ids)
+
+
+def _id(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise MemoryNotFound(_("There is no memory with id %(id)s.") % {"id": value}) from None
+
+
+# --- export -----------------------------------------------------------------------------------
+def export_for(principal: Principal) -> dict:
+    """Everything Clapilot holds about the person: their personal memory in every state with its
+    sources and audit trail, and the office's approved memory about them or written by them."""
+    user = principal.user
+    if user is None:
+        raise Forbidden(_("Only a person can export their memory."))
+    reader = Reader.of(principal)
+    personal = (
+        with_relations(held(reader, "personal")).prefetch_related("sources", "revisions").order_by("id")
+    )
+    shared = with_relations(
+        Memory.objects.filter(holder=holder_key(), review=Review.APPROVED).filter(subject_person=user)
+        | Memory.objects.filter(holder=holder_key(), created_by=user)
+    ).order_by("id")
+
+    def full(memory: Memory) -> dict:
+        return memory_record(memory) | {
+            "sources": [source_record(s) for s in memory.sources.all()],
+            "history": [revision_record(r) for r in memory.revisions.all()],
+        }
+
+    return {
+        "exported_at": timezone.now().isoformat(),
+        "person": {"id": user.pk, "email": user.email, "name": user.get_full_name()},
+        "personal": [full(m) for m in personal],
+        "office": [memory_record(m) for m in shared.distinct()],
+    }
+
+
+def ensure_user(principal: Principal) -> None:
+    if principal.user is None:
+        raise InvalidInput(_("Only a person has a memory page."))
