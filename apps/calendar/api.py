@@ -12,9 +12,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer
 
 from apps.calendar import contracts as c
-from apps.calendar import feed, services
+from apps.calendar import feed, lifecycle, services
 from apps.calendar.models import CalendarEvent
-from apps.calendar.records import event_record
+from apps.calendar.records import event_record, history_record
 from apps.core.api import ApiView, endpoint
 from apps.core.contracts import page
 
@@ -46,24 +46,56 @@ class EventDetailView(ApiView):
     def patch(self, request, event_id: int, body: c.EventUpdate):
         """Change some fields (partial); optional expected_version (409 version_conflict)"""
         event = services.update_event(
-            request.principal, event_id, body.changes(), expected_version=body.expected_version
+            request.principal,
+            event_id,
+            body.changes(),
+            expected_version=body.expected_version,
+            reason=body.reason,
         )
         return {"event": event_record(event)}
 
     @endpoint(output=None, status=204, operation_id="calendar_events_destroy")
     def delete(self, request, event_id: int):
-        """Delete an entry"""
+        """Delete an appointment (a Frist answers 409 deadline_not_deletable: cancel it)"""
         services.delete_event(request.principal, event_id)
 
 
 class DeadlineListView(ApiView):
-    @endpoint(query=c.DeadlineFilter, output=c.DeadlineList, operation_id="calendar_deadlines_list")
+    @endpoint(query=c.DeadlineFilter, output=c.DeadlinePage, operation_id="calendar_deadlines_list")
     def get(self, request, query: c.DeadlineFilter):
-        """Fristen by urgency (overdue of the last 30 days first)"""
-        deadlines = services.list_deadlines(
-            request.principal, query=query.query or None, client_id=query.client_id
+        """The Fristenkontrolle: filtered Fristen, overdue first, then by due date"""
+        records, total = services.deadline_page(
+            request.principal, query.filters(), limit=query.limit, offset=query.offset
         )
-        return {"deadlines": [event_record(e) for e in deadlines]}
+        return page("deadlines", records, total, limit=query.limit, offset=query.offset)
+
+
+class DeadlineCompleteView(ApiView):
+    @endpoint(body=c.DeadlineComplete, output=c.EventResult, operation_id="calendar_deadlines_complete")
+    def post(self, request, event_id: int, body: c.DeadlineComplete):
+        """Mark an open Frist done (how, optional link); 409 deadline_not_open otherwise"""
+        event = lifecycle.complete_deadline(
+            request.principal, event_id, how=body.how, link=body.link, expected_version=body.expected_version
+        )
+        return {"event": event_record(event)}
+
+
+class DeadlineCancelView(ApiView):
+    @endpoint(body=c.DeadlineCancel, output=c.EventResult, operation_id="calendar_deadlines_cancel")
+    def post(self, request, event_id: int, body: c.DeadlineCancel):
+        """Cancel an open Frist with a reason; 409 deadline_not_open otherwise"""
+        event = lifecycle.cancel_deadline(
+            request.principal, event_id, reason=body.reason, expected_version=body.expected_version
+        )
+        return {"event": event_record(event)}
+
+
+class DeadlineHistoryView(ApiView):
+    @endpoint(output=c.DeadlineHistory, operation_id="calendar_deadlines_history")
+    def get(self, request, event_id: int):
+        """A Frist's Fristenbuch: every change of due date, people, status and Vorfristen"""
+        event = services.get_event(request.principal, event_id)
+        return {"history": [history_record(row) for row in lifecycle.history(event)]}
 
 
 # --- the .ics feed --------------------------------------------------------------------------------

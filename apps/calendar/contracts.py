@@ -18,7 +18,15 @@ from django.db.models import TextChoices
 from pydantic import Field, WithJsonSchema
 
 from apps.accounts.contracts import PersonRef
-from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
+from apps.calendar.models import (
+    DESCRIPTION_MAX,
+    DONE_HOW_MAX,
+    NOTE_MAX,
+    REASON_MAX,
+    RRULE_MAX,
+    TITLE_MAX,
+    CalendarEvent,
+)
 from apps.clients.contracts import ClientRef
 from apps.core.contracts import Input, Output, PageInput, RestBody, paged, query_field, safe_url, wrapped
 
@@ -34,6 +42,7 @@ Kind = _choices("EventKind", CalendarEvent.Kind)
 Criticality = _choices("EventCriticality", CalendarEvent.Criticality)
 Visibility = _choices("EventVisibility", CalendarEvent.Visibility)
 Origin = _choices("EventOrigin", CalendarEvent.Source)
+DeadlineStatus = _choices("DeadlineStatus", CalendarEvent.Status)
 MOMENT = "ISO 8601 with offset, e.g. 2026-12-01T10:00:00+01:00 (a date like 2026-12-01 for all-day)"
 # A moment as the records send it: ISO 8601 text in the entry's own zone, its offset kept as is
 # (`+00:00`, never rewritten to `Z`), so every surface sends the same text as the live events.
@@ -77,6 +86,24 @@ class EventOut(Output):
     rrule: str
     recurring: bool
     series_start: Moment | None = Field(description="An occurrence's series start; else null.")
+    status: DeadlineStatus = Field(
+        description="A Frist's state: open, done or cancelled (appointments: open)."
+    )
+    is_overdue: bool = Field(description="An open Frist whose due day has passed.")
+    responsible: PersonRef | None = Field(description="Who answers for the Frist.")
+    deputy: PersonRef | None = Field(description="Who stands in for the responsible person.")
+    pre_deadlines: list[PreDeadlineOut] = Field(description="The Frist's Vorfristen (pre-deadlines).")
+    done_at: Moment | None
+    done_by: PersonRef | None
+    done_how: str = Field(description="How the Frist was met, e.g. Einspruch eingelegt.")
+    done_link: str = Field(description="Link to the document or task that met it.")
+    cancelled_at: Moment | None
+    cancelled_by: PersonRef | None
+    cancel_reason: str
+    case_id: int | None
+    case: CaseRefOut | None
+    trigger_date: dt.date | None = Field(description="Bekanntgabe/Zustellung day a computed Frist runs from.")
+    rule_code: str = Field(description="The deadline rule it was computed with (calendar_compute_deadline).")
     remind_minutes_before: int | None
     reminded_at: Moment | None
     version: int
@@ -85,12 +112,38 @@ class EventOut(Output):
     url: str
 
 
-class DeadlineList(Output):
-    deadlines: list[EventOut]
+class PreDeadlineOut(Output):
+    id: int
+    due_date: dt.date
+    note: str
+
+
+class CaseRefOut(Output):
+    id: int
+    reference: str
+    subject: str
 
 
 EventPage = paged(EventOut, "events")
 EventResult = wrapped(EventOut, "event")
+DeadlinePage = paged(EventOut, "deadlines", name="DeadlinePage")
+
+
+class DeadlineChangeOut(Output):
+    """One line of the Fristenbuch."""
+
+    id: int
+    event_id: int
+    at: Moment
+    actor: PersonRef | None
+    actor_label: str = Field(description="Who acted, as recorded (a person's or an API key's name).")
+    field: str = Field(description="due, responsible, deputy, status or pre_deadlines.")
+    old: str
+    new: str
+    reason: str
+
+
+DeadlineHistory = wrapped(list[DeadlineChangeOut], "history", name="DeadlineHistory")
 
 
 # --- input ------------------------------------------------------------------------------------
@@ -104,11 +157,40 @@ class EventFilter(PageInput):
     )
     kind: Kind | None = Field(default=None, description="Only appointments (event) or Fristen (deadline).")
     client_id: int | None = Field(default=None, description="Only entries of this client (Mandant).")
+    status: DeadlineStatus | None = Field(default=None, description="Only Fristen in this state.")
+    responsible_id: int | None = Field(default=None, description="Only Fristen this person answers for.")
+    deputy_id: int | None = Field(default=None, description="Only Fristen this person is deputy for.")
 
 
-class DeadlineFilter(Input):
-    query: str | None = query_field("Words in title, description, place or client name.")
+class DeadlineFilter(PageInput):
+    """The Fristenkontrolle: overdue first, then by due date."""
+
+    query: str | None = query_field("Words in title, description or place.")
+    status: DeadlineStatus | None = Field(
+        default=DeadlineStatus.OPEN, description="open (default), done or cancelled."
+    )
+    all_statuses: bool = Field(default=False, description="Every state (ignores status).")
+    person_id: int | None = Field(
+        default=None, description="Fristen this person is responsible or deputy for."
+    )
+    responsible_id: int | None = Field(default=None, description="Only Fristen this person answers for.")
+    deputy_id: int | None = Field(default=None, description="Only Fristen this person is deputy for.")
+    due_from: dt.date | None = Field(default=None, description="First due day (YYYY-MM-DD).")
+    due_to: dt.date | None = Field(default=None, description="Last due day (YYYY-MM-DD).")
     client_id: int | None = Field(default=None, description="Only Fristen of this client (Mandant).")
+    case_id: int | None = Field(default=None, description="Only Fristen of this case (Akte).")
+    criticality: Criticality | None = None
+    orphaned: bool = Field(
+        default=False, description="Only Fristen without an active responsible person (to reassign)."
+    )
+
+    def filters(self):
+        from apps.calendar.fristen import FristenFilter
+
+        values = self.model_dump(exclude={"limit", "offset", "all_statuses"})
+        if self.all_statuses:
+            values["status"] = None
+        return FristenFilter(**values)
 
 
 class EventId(Input):
@@ -116,7 +198,26 @@ class EventId(Input):
 
 
 class _Body(RestBody):
-    NULLABLE: ClassVar[frozenset[str]] = frozenset({"end", "client_id", "remind_minutes_before"})
+    NULLABLE: ClassVar[frozenset[str]] = frozenset(
+        {"end", "client_id", "remind_minutes_before", "responsible_id", "deputy_id", "case_id"}
+    )
+
+
+class PreDeadlineIn(Input):
+    due_date: dt.date = Field(description="The Vorfrist day (YYYY-MM-DD), not after the Frist.")
+    note: str = Field(default="", max_length=NOTE_MAX)
+
+
+_PRE = Field(
+    default=None,
+    max_length=10,
+    description="Frist: its Vorfristen (replaces them all). Default on creation: the rule's, else 7 days before.",
+)
+_RESPONSIBLE = Field(default=None, description="Frist: the staff member who answers for it (default: you).")
+_DEPUTY = Field(default=None, description="Frist: the staff member who stands in.")
+_CASE = Field(default=None, description="The case (Akte) concerned; its client is the entry's client.")
+_TRIGGER = Field(default=None, description="Frist: the Bekanntgabe/Zustellung day it runs from.")
+_RULE = Field(default=None, max_length=60, description="Frist: the rule code it was computed with.")
 
 
 _REMIND = Field(default=None, ge=0, le=60 * 24 * 60, description="Reminder lead time in minutes.")
@@ -154,6 +255,12 @@ class EventCreate(_Body):
         default=None, max_length=40, description="Last day of the series (YYYY-MM-DD)."
     )
     remind_minutes_before: int | None = _REMIND
+    responsible_id: int | None = _RESPONSIBLE
+    deputy_id: int | None = _DEPUTY
+    case_id: int | None = _CASE
+    pre_deadlines: list[PreDeadlineIn] | None = _PRE
+    trigger_date: dt.date | None = _TRIGGER
+    rule_code: str | None = _RULE
 
     def service_kwargs(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
@@ -190,11 +297,20 @@ class EventUpdate(_Body):
         default=None, max_length=40, description="Last day of the series (YYYY-MM-DD)."
     )
     remind_minutes_before: int | None = _REMIND
+    responsible_id: int | None = _RESPONSIBLE
+    deputy_id: int | None = _DEPUTY
+    case_id: int | None = _CASE
+    pre_deadlines: list[PreDeadlineIn] | None = _PRE
+    trigger_date: dt.date | None = _TRIGGER
+    rule_code: str | None = _RULE
     expected_version: int | None = Field(
         default=None, ge=1, description="The version you read; refuse the change if it differs."
     )
+    reason: str = Field(
+        default="", max_length=REASON_MAX, description="Why (required when a Frist's due date moves)."
+    )
 
-    NOT_CHANGES: ClassVar[frozenset[str]] = frozenset({"expected_version"})
+    NOT_CHANGES: ClassVar[frozenset[str]] = frozenset({"expected_version", "reason"})
 
     def changes(self) -> dict[str, Any]:
         """The fields the caller sent, with their values."""
@@ -203,9 +319,12 @@ class EventUpdate(_Body):
 
 Clearable = Literal[
     "description", "location", "conference_url", "conference_provider", "legal_basis", "source_label",
-    "client_id", "rrule", "remind_minutes_before", "attendee_ids",
+    "client_id", "rrule", "remind_minutes_before", "attendee_ids", "deputy_id", "case_id", "pre_deadlines",
+    "trigger_date", "rule_code",
 ]  # fmt: skip
-CLEARED_TO_NONE = frozenset({"client_id", "remind_minutes_before", "attendee_ids"})
+CLEARED_TO_NONE = frozenset({"client_id", "remind_minutes_before", "attendee_ids", "deputy_id", "case_id",
+                             "trigger_date"})  # fmt: skip
+CLEARED_TO_LIST = frozenset({"pre_deadlines"})
 
 
 class EventUpdateById(EventUpdate):
@@ -214,10 +333,41 @@ class EventUpdateById(EventUpdate):
     event_id: int
     clear_fields: list[Clearable] = Field(default_factory=list, description="Fields to empty.")
 
-    NOT_CHANGES: ClassVar[frozenset[str]] = frozenset({"expected_version", "event_id", "clear_fields"})
+    NOT_CHANGES: ClassVar[frozenset[str]] = frozenset(
+        {"expected_version", "event_id", "clear_fields", "reason"}
+    )
 
     def changes(self) -> dict[str, Any]:
         changes = super().changes()
         for name in self.clear_fields:
-            changes[name] = None if name in CLEARED_TO_NONE else ""
+            changes[name] = [] if name in CLEARED_TO_LIST else None if name in CLEARED_TO_NONE else ""
         return changes
+
+
+# --- a Frist's lifecycle --------------------------------------------------------------------------
+class DeadlineComplete(RestBody):
+    how: str = Field(
+        min_length=1, max_length=DONE_HOW_MAX, description="How it was met, e.g. Einspruch eingelegt."
+    )
+    link: safe_url(500) = Field(default="", description="Link to the document or task that met it.")
+    expected_version: int | None = Field(default=None, ge=1, description="The version you read.")
+
+
+class DeadlineCancel(RestBody):
+    reason: str = Field(min_length=1, max_length=REASON_MAX, description="Why the Frist no longer applies.")
+    expected_version: int | None = Field(default=None, ge=1, description="The version you read.")
+
+
+class DeadlineCompleteById(DeadlineComplete):
+    event_id: int = Field(description="The Frist's id.")
+
+
+class DeadlineCancelById(DeadlineCancel):
+    event_id: int = Field(description="The Frist's id.")
+
+
+class HistoryFilter(Input):
+    """A period of the Fristenbuch (both days inclusive)."""
+
+    since: dt.date | None = Field(default=None, description="First day (YYYY-MM-DD).")
+    until: dt.date | None = Field(default=None, description="Last day (YYYY-MM-DD).")

@@ -81,7 +81,10 @@ def _narrowed(principal: Principal, filters: FristenFilter) -> QuerySet[Calendar
     if filters.orphaned:
         qs = qs.filter(Q(responsible__isnull=True) | Q(responsible__is_active=False))
     if filters.query:
-        qs = search(qs, validation.text(filters.query, "query", max_length=200))
+        text = validation.text(filters.query, "query", max_length=200)
+        # The words may also name the Mandant ("meier" finds every Frist of Meier GmbH).
+        clients = search(client_visibility.visible_clients(principal), text).order_by().values("id")
+        qs = search(qs, text) | qs.filter(client_id__in=clients)
     return qs
 
 

@@ -35,9 +35,10 @@ class Occurrence:
 def with_relations(qs: QuerySet[CalendarEvent]) -> QuerySet[CalendarEvent]:
     """Everything `event_record` reads, in two queries whatever the number of entries."""
     people = get_user_model().objects.only("id", "full_name", "email").order_by("full_name", "id")
-    return qs.select_related("owner", "created_by", "created_by_service", "client").prefetch_related(
-        Prefetch("attendees", queryset=people)
-    )
+    return qs.select_related(
+        "owner", "created_by", "created_by_service", "client", "case",
+        "responsible", "deputy", "done_by", "cancelled_by",
+    ).prefetch_related(Prefetch("attendees", queryset=people), "pre_deadlines")  # fmt: skip
 
 
 _DETAIL_URL: str | None = None
@@ -111,6 +112,7 @@ def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> 
         "series_start": event.start.astimezone(local).isoformat()
         if occurrence and event.is_recurring
         else None,
+        **deadline_fields(event, days),
         "remind_minutes_before": event.remind_minutes_before,
         "reminded_at": event.reminded_at.isoformat() if event.reminded_at else None,
         "version": event.version,
@@ -121,9 +123,51 @@ def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> 
     return record
 
 
+def deadline_fields(event: CalendarEvent, days: int | None) -> dict:
+    """The Fristenkontrolle's part of the record (always present, empty for appointments)."""
+    return {
+        "status": event.status,
+        "is_overdue": event.is_deadline and event.status == CalendarEvent.Status.OPEN and (days or 0) < 0,
+        "responsible": person_ref(event.responsible),
+        "deputy": person_ref(event.deputy),
+        "pre_deadlines": [
+            {"id": p.pk, "due_date": p.due_date.isoformat(), "note": p.note}
+            for p in event.pre_deadlines.all()
+        ],
+        "done_at": event.done_at.isoformat() if event.done_at else None,
+        "done_by": person_ref(event.done_by),
+        "done_how": event.done_how,
+        "done_link": event.done_link,
+        "cancelled_at": event.cancelled_at.isoformat() if event.cancelled_at else None,
+        "cancelled_by": person_ref(event.cancelled_by),
+        "cancel_reason": event.cancel_reason,
+        "case_id": event.case_id,
+        "case": {"id": event.case.pk, "reference": event.case.reference, "subject": event.case.subject}
+        if event.case_id
+        else None,
+        "trigger_date": event.trigger_date.isoformat() if event.trigger_date else None,
+        "rule_code": event.rule_code,
+    }
+
+
 def _end_date(start: dt.datetime, end: dt.datetime, all_day: bool, tz: dt.tzinfo) -> dt.date:
     """The last day the entry covers (all-day ends are exclusive midnights)."""
     local_end = end.astimezone(tz)
     if all_day and end > start and local_end.time() == dt.time(0):
         return local_end.date() - dt.timedelta(days=1)
     return local_end.date()
+
+
+def history_record(change) -> dict:
+    """One Fristenbuch line (`contracts.DeadlineChangeOut`); `actor` selected with it."""
+    return {
+        "id": change.pk,
+        "event_id": change.event_id,
+        "at": change.at.isoformat(),
+        "actor": person_ref(change.actor),
+        "actor_label": change.actor_label,
+        "field": change.field,
+        "old": change.old,
+        "new": change.new,
+        "reason": change.reason,
+    }

@@ -21,13 +21,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.calendar import events, recurrence
-from apps.calendar.errors import EventNotFound
+from apps.calendar import events, fristen, lifecycle, recurrence
+from apps.calendar.errors import DeadlineNotDeletable, DeadlineNotOpen, EventNotFound
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.records import Occurrence, event_record, with_relations
 from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
-from apps.clients.services import resolve_client
+from apps.clients.errors import CaseNotFound
+from apps.clients.services import get_case, resolve_client
 from apps.core import validation
 from apps.core.errors import Forbidden, InvalidUrl
 from apps.core.lookup import get_by_id
@@ -44,6 +45,7 @@ EDITABLE_FIELDS = frozenset(
         "title", "description", "start", "end", "all_day", "time_zone", "location", "visibility",
         "attendee_ids", "conference_url", "conference_provider", "kind", "legal_basis", "criticality",
         "source_label", "client_id", "rrule", "recurrence_until", "remind_minutes_before",
+        "responsible_id", "deputy_id", "case_id", "pre_deadlines", "trigger_date", "rule_code",
     }
 )  # fmt: skip
 TEXT_FIELDS = {
@@ -114,6 +116,15 @@ def _url(value: Any) -> str:
     return value
 
 
+def _case(principal: Principal, case_id: Any):
+    if case_id in (None, ""):
+        return None
+    try:
+        return get_case(principal, case_id)
+    except CaseNotFound as exc:
+        raise CaseNotFound(exc.message, details={"field_errors": {"case_id": exc.message}}) from None
+
+
 def _attendees(value: Any) -> list[int]:
     if value in (None, ""):
         return []
@@ -160,11 +171,26 @@ def _in_window(qs: QuerySet[CalendarEvent], begin: dt.datetime, finish: dt.datet
 
 
 def _filtered(
-    principal: Principal, kind: str | None, query: str | None, client_id: Any = None
+    principal: Principal,
+    kind: str | None,
+    query: str | None,
+    client_id: Any = None,
+    *,
+    status: str | None = None,
+    responsible_id: Any = None,
+    deputy_id: Any = None,
 ) -> QuerySet[CalendarEvent]:
     qs = visible_events(principal)
     if kind:
         qs = qs.filter(kind=validation.choice(kind, "kind", CalendarEvent.Kind.values))
+    if status:  # the Fristenkontrolle's filters name Fristen only
+        qs = qs.filter(
+            kind="deadline", status=validation.choice(status, "status", CalendarEvent.Status.values)
+        )
+    if responsible_id:
+        qs = qs.filter(responsible_id=responsible_id)
+    if deputy_id:
+        qs = qs.filter(deputy_id=deputy_id)
     if client_id not in (None, ""):
         qs = qs.filter(client=resolve_client(principal, client_id))
     if query:
@@ -196,6 +222,9 @@ def list_events(
     kind: str | None = None,
     query: str | None = None,
     client_id: Any = None,
+    status: str | None = None,
+    responsible_id: Any = None,
+    deputy_id: Any = None,
     limit: int = 50,
     offset: int = 0,
 ) -> tuple[list[Occurrence], int]:
@@ -204,7 +233,9 @@ def list_events(
     entries are loaded in full: five queries, whatever the window holds."""
     begin, finish = window(principal, start, end)
     limit, offset = validation.page(limit, offset, MAX_PAGE)
-    qs = _filtered(principal, kind, query, client_id)
+    qs = _filtered(
+        principal, kind, query, client_id, status=status, responsible_id=responsible_id, deputy_id=deputy_id
+    )
     singles = qs.filter(rrule="", start__lt=finish).filter(Q(end__gt=begin) | Q(start__gte=begin))
     total = singles.count()
     head = list(singles.order_by("start", "id").values_list("id", "start", "end")[: offset + limit])
@@ -268,12 +299,15 @@ def list_deadlines(
     query: str | None = None,
     client_id: Any = None,
 ) -> list[CalendarEvent]:
-    """Fristen by urgency: overdue and soonest first, the more critical first on the same moment."""
+    """Open Fristen by urgency (the Fristenkontrolle's order: overdue first, then by due date),
+    the more critical first on the same moment; overdue ones of the last `overdue_days` only."""
+    resolve_client(principal, client_id)  # an unknown or invisible client is refused by name
     since = timezone.now() - dt.timedelta(days=overdue_days)
     rank = {"critical": 0, "high": 1, "normal": 2, "low": 3}
-    qs = _filtered(principal, CalendarEvent.Kind.DEADLINE, query, client_id).filter(start__gte=since)
-    rows = list(with_relations(qs.order_by("start", "id"))[: max(1, min(limit, 500))])
-    return sorted(rows, key=lambda e: (e.start, rank.get(e.criticality, 2), e.pk))
+    filters = fristen.FristenFilter(query=query or None, client_id=int(client_id) if client_id else None)
+    qs = fristen.deadlines_for(principal, filters).filter(start__gte=since)
+    rows = list(with_relations(qs)[: max(1, min(limit, 500))])
+    return sorted(rows, key=lambda e: (not e.is_overdue, e.start, rank.get(e.criticality, 2), e.pk))
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -331,6 +365,18 @@ def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, An
         event.conference_url = _url(values["conference_url"])
     if "client_id" in values:
         event.client = resolve_client(principal, values["client_id"])
+    if "case_id" in values:
+        event.case = _case(principal, values["case_id"])
+    if event.case is not None:  # the Akte decides the Mandant
+        if event.client_id is None:
+            event.client = event.case.client
+        elif event.client_id != event.case.client_id:
+            raise validation.invalid("case_id", _("belongs to another client"))
+    if "trigger_date" in values:
+        event.trigger_date = validation.date(values["trigger_date"], "trigger_date")
+    if "rule_code" in values:
+        event.rule_code = validation.text(values["rule_code"], "rule_code", max_length=60)
+    lifecycle.apply_people(event, values)
     if "kind" in values:
         event.kind = validation.choice(values["kind"], "kind", CalendarEvent.Kind.values)
     if "criticality" in values:
@@ -387,27 +433,74 @@ def create_event(
         created_by_service=principal.service,
         source_origin=validation.choice(source_origin, "source_origin", CalendarEvent.Source.values),
     )
+    pre_deadlines = values.pop("pre_deadlines", None)
     attendee_ids = _set_fields(
         event, principal, {"title": title, "kind": kind, "all_day": all_day, "time_zone": time_zone, **values}
     )
     _apply_times(event, start, end, recurrence_until)
     _schedule_reminder(event, timezone.now())
+    deadline_rows = _deadline_defaults(event, principal, values, pre_deadlines) if event.is_deadline else None
     event.save()
     if attendee_ids:
         event.attendees.set(attendee_ids)
+    if deadline_rows is not None:
+        _start_fristenbuch(event, principal, deadline_rows)
     event = get_event(principal, event.pk)
     events.event_changed(event, "calendar.event.created")
     return event
 
 
+def _deadline_defaults(
+    event: CalendarEvent, principal: Principal, values: dict[str, Any], pre_deadlines: Any
+) -> list:
+    """A new Frist: responsible is its author unless named; its Vorfristen (given, else default)."""
+    if event.rrule:
+        raise validation.invalid("rrule", _("a Frist does not repeat: enter each Frist on its own"))
+    if "responsible_id" not in values and principal.user is not None:
+        event.responsible = principal.user
+    return lifecycle.initial_pre_deadlines(event, pre_deadlines)
+
+
+def _start_fristenbuch(event: CalendarEvent, principal: Principal, rows: list) -> None:
+    lifecycle.set_pre_deadlines(event, rows)
+    empty = dict.fromkeys(lifecycle.TRACKED, "")
+    lifecycle.record_changes(event, principal, empty, lifecycle.snapshot(event, rows), _("Frist entered"))
+
+
+def _deadline_guard(event: CalendarEvent, changes: dict[str, Any]) -> None:
+    """What an update may not do to a Frist: turn it into an appointment (that would delete it from
+    the Fristenkontrolle), or move a Frist that is done or cancelled."""
+    if "kind" in changes and changes["kind"] != CalendarEvent.Kind.DEADLINE:
+        raise validation.invalid("kind", _("a Frist stays a Frist: cancel it with a reason instead"))
+    if event.status != CalendarEvent.Status.OPEN and {"start", "end", "all_day", "pre_deadlines"} & set(
+        changes
+    ):
+        raise DeadlineNotOpen(
+            _("This Frist is already %(status)s.") % {"status": event.get_status_display()},
+            details={"status": event.status},
+        )
+
+
 @transaction.atomic
 def update_event(
-    principal: Principal, event_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+    principal: Principal,
+    event_id: Any,
+    changes: dict[str, Any],
+    *,
+    expected_version: int | None = None,
+    reason: Any = "",
 ) -> CalendarEvent:
     """Partial update: fields not in `changes` stay as they are (a concurrent change to another
-    field survives). With `expected_version`, a stale write is refused instead."""
+    field survives). With `expected_version`, a stale write is refused instead. Moving a Frist's
+    due date needs a `reason`; the Fristenbuch records every tracked change with it."""
     validation.only_fields(changes, EDITABLE_FIELDS)
+    changes = dict(changes)
     event = get_event(principal, event_id, for_update=True)
+    was_deadline = event.is_deadline
+    if was_deadline:
+        _deadline_guard(event, changes)
+        before, old_due = lifecycle.snapshot(event), lifecycle.due_day(event)
+    pre_deadlines = changes.pop("pre_deadlines", None)
     check_version(
         event,
         expected_version,
@@ -435,10 +528,29 @@ def update_event(
     _apply_times(event, start, end, changes.get("recurrence_until"))
     if (event.start, event.rrule, event.remind_minutes_before) != reminder_before:
         _schedule_reminder(event, timezone.now())  # a new moment: remind again
+    new_rows = None
+    if was_deadline:
+        reason_text = lifecycle.reason_text(reason)
+        if lifecycle.due_text(event) != before["due"]:
+            lifecycle.reason_text(reason, required=True)
+        if changes.get("rrule"):
+            raise validation.invalid("rrule", _("a Frist does not repeat: enter each Frist on its own"))
+        if pre_deadlines is not None:
+            new_rows = lifecycle.pre_deadline_values(pre_deadlines, lifecycle.due_day(event))
+        else:
+            new_rows = lifecycle.moved_pre_deadlines(event, old_due)
+    elif event.is_deadline:  # an appointment became a Frist
+        new_rows = _deadline_defaults(event, principal, changes, pre_deadlines)
     event.version += 1
     event.save()
     if attendee_ids is not None:
         event.attendees.set(attendee_ids)
+    if was_deadline:
+        if new_rows is not None:
+            lifecycle.set_pre_deadlines(event, new_rows)
+        lifecycle.record_changes(event, principal, before, lifecycle.snapshot(event), reason_text)
+    elif event.is_deadline:
+        _start_fristenbuch(event, principal, new_rows)
     event = get_event(principal, event.pk) if _visible(principal, event) else event
     events.event_changed(event, "calendar.event.updated", old_visibility, old_owner_id)
     return event
@@ -449,9 +561,11 @@ def _visible(principal: Principal, event: CalendarEvent) -> bool:
 
 
 @transaction.atomic
-def move_event(principal: Principal, event_id: Any, *, from_date: Any, to_date: Any) -> CalendarEvent:
+def move_event(
+    principal: Principal, event_id: Any, *, from_date: Any, to_date: Any, reason: Any = ""
+) -> CalendarEvent:
     """Drag and drop in the month view: shift the entry (or series) by whole days, keeping its
-    time of day and duration."""
+    time of day and duration. A Frist moves only with a reason (the page asks for it)."""
     try:
         days = (dt.date.fromisoformat(str(to_date)) - dt.date.fromisoformat(str(from_date))).days
     except ValueError:
@@ -464,12 +578,16 @@ def move_event(principal: Principal, event_id: Any, *, from_date: Any, to_date: 
     end = (event.end.astimezone(local).replace(tzinfo=None) + dt.timedelta(days=days)).isoformat()
     if event.all_day:
         end = (event.end.astimezone(local) + dt.timedelta(days=days - 1)).date().isoformat()
-    return update_event(principal, event.pk, {"start": start, "end": end})
+    return update_event(principal, event.pk, {"start": start, "end": end}, reason=reason)
 
 
 @transaction.atomic
 def delete_event(principal: Principal, event_id: Any) -> int:
     event = get_event(principal, event_id, for_update=True)
+    if event.is_deadline:
+        raise DeadlineNotDeletable(
+            _("A Frist is never deleted: cancel it with a reason, so the Fristenbuch keeps it.")
+        )
     pk, visibility, owner_id = event.pk, event.visibility, event.owner_id
     event.delete()
     events.event_deleted(pk, visibility, owner_id)
@@ -540,3 +658,13 @@ def event_record_url(event_id: int) -> str:
     from apps.calendar.records import detail_url
 
     return detail_url(event_id)
+
+
+def deadline_page(
+    principal: Principal, filters, *, limit: int = 50, offset: int = 0
+) -> tuple[list[dict], int]:
+    """A page of the Fristenkontrolle as records and the total: a fixed number of queries."""
+    limit, offset = validation.page(limit, offset, MAX_PAGE)
+    qs = fristen.deadlines_for(principal, filters)
+    total = qs.count()
+    return [event_record(e) for e in with_relations(qs)[offset : offset + limit]], total

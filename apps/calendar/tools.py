@@ -9,7 +9,7 @@ after they write (`calendar_get_event`): the read-back is authoritative.
 from __future__ import annotations
 
 from apps.calendar import contracts as c
-from apps.calendar import services
+from apps.calendar import lifecycle, services
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record
 from apps.core.contracts import page
@@ -39,8 +39,9 @@ def get_event(ctx: ToolContext, args: c.EventId) -> dict:
 
 @tool(name="calendar_create_event", read_only=False)
 def create_event(ctx: ToolContext, args: c.EventCreate) -> dict:
-    """Create an appointment or a Frist (kind=deadline, start = due moment). Read it back with
-    calendar_get_event before reporting success."""
+    """Create an appointment or a Frist (kind=deadline, start = due moment; responsible defaults to you,
+    a Vorfrist to the rule's or 7 days before). Read it back with calendar_get_event before reporting
+    success."""
     event = services.create_event(ctx.principal, **args.service_kwargs(), source_origin=_origin(ctx))
     return {"event": event_record(event)}
 
@@ -48,14 +49,51 @@ def create_event(ctx: ToolContext, args: c.EventCreate) -> dict:
 @tool(name="calendar_update_event", read_only=False)
 def update_event(ctx: ToolContext, args: c.EventUpdateById) -> dict:
     """Change some fields of a calendar entry; fields you leave out stay as they are. Use clear_fields to
-    empty a field."""
+    empty a field. Moving a Frist's due date needs a reason (it goes into the Fristenbuch)."""
     event = services.update_event(
-        ctx.principal, args.event_id, args.changes(), expected_version=args.expected_version
+        ctx.principal,
+        args.event_id,
+        args.changes(),
+        expected_version=args.expected_version,
+        reason=args.reason,
     )
     return {"event": event_record(event)}
 
 
 @tool(name="calendar_delete_event", read_only=False)
 def delete_event(ctx: ToolContext, args: c.EventId) -> dict:
-    """Delete a calendar entry for good."""
+    """Delete an appointment for good. Fristen are never deleted (deadline_not_deletable): cancel them with
+    calendar_cancel_deadline."""
     return {"deleted": services.delete_event(ctx.principal, args.event_id)}
+
+
+@tool(name="calendar_list_deadlines", read_only=True)
+def list_deadlines(ctx: ToolContext, args: c.DeadlineFilter) -> dict:
+    """The Fristenkontrolle: Fristen by responsible person, deputy, status (default open), due period,
+    client, case and criticality; overdue first, then by due date; full records (responsible, deputy,
+    Vorfristen, status) and the total."""
+    records, total = services.deadline_page(
+        ctx.principal, args.filters(), limit=args.limit, offset=args.offset
+    )
+    return page("deadlines", records, total, limit=args.limit, offset=args.offset)
+
+
+@tool(name="calendar_complete_deadline", read_only=False)
+def complete_deadline(ctx: ToolContext, args: c.DeadlineCompleteById) -> dict:
+    """Mark an open Frist done: say how it was met (e.g. "Einspruch eingelegt"), optionally with a link to
+    the document or task that met it. Refused with deadline_not_open when it is already done or
+    cancelled."""
+    event = lifecycle.complete_deadline(
+        ctx.principal, args.event_id, how=args.how, link=args.link, expected_version=args.expected_version
+    )
+    return {"event": event_record(event)}
+
+
+@tool(name="calendar_cancel_deadline", read_only=False)
+def cancel_deadline(ctx: ToolContext, args: c.DeadlineCancelById) -> dict:
+    """Cancel (strike) an open Frist that no longer applies, with the reason. Fristen are never deleted; the
+    Fristenbuch keeps them."""
+    event = lifecycle.cancel_deadline(
+        ctx.principal, args.event_id, reason=args.reason, expected_version=args.expected_version
+    )
+    return {"event": event_record(event)}

@@ -19,4 +19,19 @@ urlpatterns = [
     path("api/v1/calendar/events", api.EventListView.as_view(), name="api-events"),
     path("api/v1/calendar/events/<int:event_id>", api.EventDetailView.as_view(), name="api-event"),
     path("api/v1/calendar/deadlines", api.DeadlineListView.as_view(), name="api-deadlines"),
+    path(
+        "api/v1/calendar/deadlines/<int:event_id>/complete",
+        api.DeadlineCompleteView.as_view(),
+        name="api-deadline-complete",
+    ),
+    path(
+        "api/v1/calendar/deadlines/<int:event_id>/cancel",
+        api.DeadlineCancelView.as_view(),
+        name="api-deadline-cancel",
+    ),
+    path(
+        "api/v1/calendar/deadlines/<int:event_id>/history",
+        api.DeadlineHistoryView.as_view(),
+        name="api-deadline-history",
+    ),
 ]
