@@ -1,4 +1,5 @@
-"""One ASGI app for HTTP (Django) and WebSockets (Channels consumers, session-authenticated)."""
+"""One ASGI app for HTTP (Django; the MCP server at /mcp/) and WebSockets (Channels consumers,
+session-authenticated)."""
 
 import os
 
@@ -16,11 +17,13 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from apps.mcp_server.http import McpMount  # noqa: E402
 from clapilot.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # /mcp and /mcp/: Streamable HTTP for external MCP clients (API keys); the rest is Django.
+        "http": McpMount(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
