@@ -339,6 +339,9 @@ else:
 # Requests per API key (by its prefix), and failed password logins per client IP + e-mail.
 CLAPILOT_API_KEY_RATE = env.str("CLAPILOT_API_KEY_RATE", default="600/min")
 CLAPILOT_LOGIN_RATE = env.str("CLAPILOT_LOGIN_RATE", default="10/min")
+# The MCP server (/mcp/) refuses requests whose Host is not in ALLOWED_HOSTS and browser requests
+# whose Origin is not listed here (DNS rebinding); clients outside a browser send no Origin.
+CLAPILOT_MCP_ALLOWED_ORIGINS = env.list("CLAPILOT_MCP_ALLOWED_ORIGINS", default=[])
 REST_FRAMEWORK = {
     # The API-key authenticator comes first: DRF takes the WWW-Authenticate challenge from the
     # first class, and without one (SessionAuthentication) every 401 would turn into a 403.
