@@ -2,6 +2,8 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core.plugins import DomainApp, PeriodicJob, ToolFamily
 
+CURATOR_JOB = "Lernen: Kurator prüft neue Fakten"
+
 
 class LearningConfig(DomainApp):
     """Learning objects proposed from chats (durable facts, procedure proposals) and the curator
@@ -21,5 +23,18 @@ class LearningConfig(DomainApp):
         "learning.object.retired": _("Learning retired"),
         "learning.decision.reverted": _("Learning decision reverted"),
     }
-    periodic_jobs: list[PeriodicJob] = []  # the curator job follows with apps.learning.jobs
-    extends: dict = {}  # prompt layer, answer hook and context source follow
+    # A protected bundled automation: LearningSettings.curator_task holds it (PROTECT).
+    periodic_jobs = [PeriodicJob(CURATOR_JOB, "apps.learning.jobs.curate_job", every_seconds=900)]
+    extends = {
+        "agent.context_providers": ["apps.learning.prompt_layer.provider"],  # the approved layer
+        "agent.answer_hooks": ["apps.learning.jobs.after_answer"],  # queues the extraction
+        "knowledge.sources": ["apps.learning.context.source"],  # learning:<id> in context_search
+    }
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_save
+        from django_celery_beat.models import PeriodicTask
+
+        from apps.learning.protection import protect_curator_task
+
+        post_save.connect(protect_curator_task, sender=PeriodicTask, dispatch_uid="learning_curator_task")
