@@ -16,6 +16,8 @@ class ToolContext:
     session_id: str | None = None
     # A specialist's allowlist: None means every tool the principal may use.
     allowed_tools: frozenset[str] | None = None
+    # The specialist the run acts as: its personal memory is bound to this id (never the user's).
+    specialist_id: str | None = None
     # API-key scopes when the call came in with a key; None for sessions and device tokens.
     scopes: frozenset[str] | None = None
     time_zone: str | None = None  # X-User-Timezone, when the client sent one
