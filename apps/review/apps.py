@@ -1,6 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp
+from apps.core.plugins import DomainApp, NavEntry
 
 
 class ReviewConfig(DomainApp):
@@ -9,3 +9,14 @@ class ReviewConfig(DomainApp):
     name = "apps.review"
     label = "review"
     verbose_name = _("Review")
+    navigation = [
+        NavEntry(
+            "review",
+            _("Review"),
+            "review:queue",
+            order=75,
+            visible="apps.review.services.is_reviewer",
+            badge="apps.review.services.waiting_count",
+            badge_topics=("memory.review", "learning.review", "wiki.proposals"),
+        ),
+    ]

@@ -1,0 +1,131 @@
+"""The review page for staff with a review permission (admins always): one tab per queue, open
+items or the decisions taken (the audit), filters, pagination, bulk decisions, live refresh.
+Every decision goes through `apps.review.services.decide`, i.e. the domains' services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+from pydantic import ValidationError
+
+from apps.core import web
+from apps.core.errors import DomainError
+from apps.review import services
+from apps.review.contracts import Decide, QueueFilter
+from apps.review.errors import NotAReviewer
+
+PAGE_SIZE = 20
+FILTER_FIELDS = tuple(QueueFilter.model_fields)
+
+
+def queue_filter(request) -> tuple[QueueFilter, bool]:
+    """The filters of the query string; anything invalid is dropped (and reported)."""
+    values = {name: request.GET.get(name, "") for name in FILTER_FIELDS if request.GET.get(name)}
+    try:
+        return QueueFilter.model_validate(values), True
+    except ValidationError as exc:
+        bad = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
+        return QueueFilter.model_validate({k: v for k, v in values.items() if k not in bad}), False
+
+
+def queue_context(request, principal, *, decide_url: str) -> dict:
+    """Everything the queue fragment shows; shared by the staff page and the admin view."""
+    kinds = services.require_reviewer(principal)
+    f, valid = queue_filter(request)
+    counts = {kind.key: kind.count(principal) for kind in kinds}
+    kind = next((k for k in kinds if k.key == f.kind), None)
+    if kind is None:  # the first queue with something waiting
+        kind = next((k for k in kinds if counts[k.key] and k.waiting), kinds[0])
+        f = f.model_copy(update={"kind": kind.key})
+    number = web.page_number(request)
+    offset = (number - 1) * PAGE_SIZE
+    listing = kind.decided if f.state == "decided" else kind.pending
+    items, total = listing(principal, f, limit=PAGE_SIZE, offset=offset)
+    params = request.GET.copy()
+    params.pop("page", None)
+    params["kind"] = kind.key
+    return {
+        "kinds": [{"kind": k, "count": counts[k.key], "active": k is kind} for k in kinds],
+        "topics": sorted({k.topic for k in kinds}),
+        "kind": kind,
+        "filter": f,
+        "filter_invalid": not valid,
+        "items": items,
+        "item_template": kind.log_template if f.state == "decided" else kind.template,
+        "total": total,
+        "page_obj": Paginator(range(total), PAGE_SIZE).get_page(number),
+        "querystring": params.urlencode(),
+        "decide_url": decide_url,
+        "return_to": request.get_full_path(),
+    }
+
+
+@login_required
+def queue(request):
+    try:
+        context = queue_context(request, request.principal, decide_url=reverse("review:decide"))
+    except NotAReviewer as exc:
+        raise PermissionDenied(exc.message) from None
+    if context["filter_invalid"]:
+        messages.warning(request, _("Some filters were not valid and were left out."))
+    partial = request.htmx and request.htmx.target == "review-queue"
+    return render(request, "review/_queue.html" if partial else "review/queue.html", context)
+
+
+def decide_from_post(request) -> None:
+    """Parse and carry out one (bulk) decision; report what happened as messages."""
+    post = request.POST
+    try:
+        data = Decide.model_validate(
+            {
+                "kind": post.get("kind", ""),
+                "ids": post.getlist("ids"),
+                "decision": post.get("decision", ""),
+                "text": post.get("text") if post.get("decision") == "edit" else None,
+                "note": post.get("note", ""),
+            }
+        )
+    except ValidationError as exc:
+        fields = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
+        if "ids" in fields:
+            messages.error(request, _("Please select at least one item."))
+        else:
+            messages.error(request, _("The decision could not be read; please try again."))
+        return
+    try:
+        outcome = services.decide(request.principal, data)
+    except NotAReviewer as exc:
+        raise PermissionDenied(exc.message) from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return
+    if outcome.decided:
+        n = len(outcome.decided)
+        messages.success(request, ngettext("%(n)d item decided.", "%(n)d items decided.", n) % {"n": n})
+    for item_id, message in outcome.refused:
+        messages.error(request, f"#{item_id}: {message}")
+
+
+def back_to(request, default: str) -> HttpResponseRedirect:
+    target = request.POST.get("return_to", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}
+    ) or not target.startswith("/"):
+        target = default
+    return HttpResponseRedirect(target)
+
+
+@login_required
+@require_POST
+def decide(request):
+    decide_from_post(request)
+    return back_to(request, reverse("review:queue"))
