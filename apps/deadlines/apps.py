@@ -9,3 +9,5 @@ class DeadlinesConfig(DomainApp):
     name = "apps.deadlines"
     label = "deadlines"
     verbose_name = _("Deadline rules")
+    # Its one tool, calendar_compute_deadline, belongs to the Kalender's family (declared there).
+    extends = {"core.instance_settings": ["apps.deadlines.office.INSTANCE_SETTINGS"]}

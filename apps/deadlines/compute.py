@@ -244,8 +244,13 @@ def fiction_basis_for(legal_basis: str, trigger_kind: str = "bekanntgabe") -> st
     return "§ 122 Abs. 2 Nr. 1 AO" if _is_tax(legal_basis) else "§ 41 Abs. 2 VwVfG"
 
 
-def fiction_shift_basis_for(legal_basis: str) -> str:
-    return "§ 108 Abs. 3 AO" if _is_tax(legal_basis) else "§ 31 Abs. 3 VwVfG"
+def fiction_shift_basis_for(fiction_basis: str) -> str:
+    """The norm that moves a fictional Bekanntgabe off a weekend or holiday, by the fiction's law."""
+    if _is_tax(fiction_basis):
+        return "§ 108 Abs. 3 AO"
+    if "SGB X" in fiction_basis:
+        return "§ 26 Abs. 3 SGB X"
+    return "§ 31 Abs. 3 VwVfG"
 
 
 def posting_fiction_days(posted: date) -> int:
@@ -278,12 +283,14 @@ def compute(
     state: str | None = None,
     name: str = "",
     legal_basis: str = "",
+    fiction_basis: str = "",
+    shift_basis: str = "",
 ) -> DeadlineResult:
     """The end of a deadline of `amount` `unit` from `trigger` (the event's day, or the posting
     day when `posted`), with the chain of steps and a German explanation.
 
     `legal_basis` is the rule's norm (e.g. "§ 355 AO"): it decides which norms the fiction and the
-    weekend shift cite. Raises a `DomainError` with a stable code on bad input; pure otherwise."""
+    weekend shift cite unless `fiction_basis` / `shift_basis` name them. Raises a `DomainError` with a stable code on bad input; pure otherwise."""
     if trigger is None:
         raise DeadlineTriggerMissing.field("trigger_date", _("The date of the triggering event is missing."))
     check_duration(amount, unit)
@@ -298,9 +305,9 @@ def compute(
         steps.append(Step("zur Post", trigger))
         fictional = trigger + timedelta(days=posting_fiction_days(trigger))
         start, original, reason = shift_to_working_day(fictional, code)
-        basis = fiction_basis_for(legal_basis, trigger_kind)
+        basis = fiction_basis or fiction_basis_for(legal_basis, trigger_kind)
         if reason:
-            basis = f"{basis}, {fiction_shift_basis_for(legal_basis)}"
+            basis = f"{basis}, {fiction_shift_basis_for(basis)}"
         steps.append(Step(event_label, start, basis, original if reason else None, reason))
     else:
         steps.append(Step(event_label, trigger))
@@ -310,7 +317,7 @@ def compute(
         raise DeadlineDurationInvalid.field("amount", _("The deadline would end after the year 9998."))
     end, original, reason = shift_to_working_day(unshifted, code)
     frist = name or f"Frist ({duration_label(amount, unit)})"
-    shift = shift_basis_for(legal_basis) if reason else ""
+    shift = (shift_basis or shift_basis_for(legal_basis)) if reason else ""
     steps.append(Step(f"{frist} endet", end, legal_basis, original if reason else None, reason))
 
     return DeadlineResult(

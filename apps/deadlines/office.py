@@ -32,3 +32,16 @@ def office_state() -> str:
 def forget() -> None:
     global _cached
     _cached = None
+
+
+def check_state_setting(value):
+    """The admin's value for the instance setting, checked: one of the 16 Länder codes, as a JSON
+    string ("BY"). Contributed to `core.instance_settings` (the instance settings admin)."""
+    from apps.deadlines.compute import normalize_state
+
+    code = normalize_state(value if isinstance(value, str) and value.strip() else "?")
+    forget()
+    return code
+
+
+INSTANCE_SETTINGS = {SETTING_KEY: check_state_setting}

@@ -1,0 +1,205 @@
+"""Reading the rule catalog, computing deadlines from rules, and the admins' edits of the catalog.
+
+`compute_deadline` is what the tool, the REST API, the forms and the document workflow call; it
+writes nothing. `save_rule` / `set_office_state` are the only writers (admin only)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.core import validation
+from apps.core.errors import Forbidden, InvalidInput
+from apps.deadlines import compute as c
+from apps.deadlines import office
+from apps.deadlines.errors import DeadlineDurationInvalid, DeadlineRuleNotFound
+from apps.deadlines.models import CODE_MAX, LEGAL_BASIS_MAX, NAME_MAX, DeadlineRule
+
+MAX_PAGE = 200
+# The active catalog, read at most every few seconds per process (computing a deadline from a
+# rule then costs no query); an admin's save clears this process's copy at once.
+CATALOG_TTL_SECONDS = 10.0
+_catalog: tuple[float, dict[str, DeadlineRule]] | None = None
+
+
+# --- reading the catalog -------------------------------------------------------------------------
+def _active_rules() -> dict[str, DeadlineRule]:
+    global _catalog
+    now = time.monotonic()
+    if _catalog is None or now - _catalog[0] >= CATALOG_TTL_SECONDS:
+        _catalog = (now, {r.code: r for r in DeadlineRule.objects.filter(active=True)})
+    return _catalog[1]
+
+
+def forget_catalog() -> None:
+    global _catalog
+    _catalog = None
+
+
+def rule_for(code: str | None) -> DeadlineRule:
+    """The active rule with this code, or `deadline_rule_not_found`."""
+    rule = _active_rules().get(str(code or "").strip().lower())
+    if rule is None:
+        raise DeadlineRuleNotFound.field(
+            "rule", _("There is no active deadline rule “%(code)s”.") % {"code": code}
+        )
+    return rule
+
+
+def rule_choices() -> list[tuple[str, str]]:
+    """(code, label) of the active rules, for a form's select ("Einspruchsfrist (§ 355 AO)")."""
+    rules = sorted(_active_rules().values(), key=lambda r: (r.name, r.code))
+    return [(r.code, str(r)) for r in rules]
+
+
+def list_rules(
+    *, query: str | None = None, include_inactive: bool = False, limit: int = 50, offset: int = 0
+) -> tuple[list[DeadlineRule], int]:
+    qs: QuerySet[DeadlineRule] = DeadlineRule.objects.all()
+    if not include_inactive:
+        qs = qs.filter(active=True)
+    if query:
+        words = validation.text(query, "query", max_length=200)
+        qs = qs.filter(Q(code__icontains=words) | Q(name__icontains=words) | Q(legal_basis__icontains=words))
+    limit, offset = validation.page(limit, offset, MAX_PAGE)
+    return list(qs[offset : offset + limit]), qs.count()
+
+
+# --- computing --------------------------------------------------------------------------------------
+def compute_deadline(
+    *,
+    trigger_date: dt.date | None,
+    rule: str | None = None,
+    amount: int | None = None,
+    unit: str | None = None,
+    posted: bool = False,
+    trigger_kind: str | None = None,
+    state: str | None = None,
+) -> tuple[c.DeadlineResult, DeadlineRule | None, int, str]:
+    """(result, the rule or None, amount, unit). Writes nothing; bad input raises a coded error."""
+    found = None
+    if rule:
+        found = rule_for(rule)
+        if amount is not None or unit is not None:
+            raise InvalidInput.field("amount", _("Give a rule or a duration (amount and unit), not both."))
+        amount, unit = found.amount, found.unit
+        trigger_kind = trigger_kind or found.trigger_kind
+        if posted and not found.posting_fiction:
+            raise InvalidInput.field(
+                "posted",
+                _("The posting fiction does not apply to “%(rule)s”: give the day of the %(event)s.")
+                % {"rule": found.name, "event": c.TRIGGER_LABELS.get(trigger_kind, trigger_kind)},
+            )
+    elif amount is None or unit is None:
+        raise DeadlineDurationInvalid.field("amount", _("Give a rule code or a duration (amount and unit)."))
+    unit = str(getattr(unit, "value", unit))
+    trigger_kind = str(getattr(trigger_kind, "value", trigger_kind or "bekanntgabe"))
+    result = c.compute(
+        trigger_date,
+        amount,
+        unit,
+        posted=posted,
+        trigger_kind=trigger_kind,
+        state=state,
+        name=found.name if found else "",
+        legal_basis=found.legal_basis if found else "",
+        fiction_basis=found.fiction_basis if found else "",
+        shift_basis=found.shift_basis if found else "",
+    )
+    return result, found, amount, unit
+
+
+def working_day(day: dt.date, state: str | None = None) -> dict[str, Any]:
+    """The calendar forms' warning: is `day` a working day, and where would a Frist ending then end."""
+    shifted, _original, reason = c.shift_to_working_day(day, state)
+    message = ""
+    if reason:
+        message = _("%(day)s is no working day (%(reason)s): a Frist ending then ends on %(shifted)s.") % {
+            "day": c.fmt(day),
+            "reason": reason,
+            "shifted": c.fmt(shifted),
+        }
+    return {
+        "date": day,
+        "working_day": reason is None,
+        "shifted_to": shifted,
+        "reason": reason,
+        "state": c.normalize_state(state),
+        "message": message,
+    }
+
+
+# --- admin edits --------------------------------------------------------------------------------------
+def _require_admin(principal: Principal, message: str) -> None:
+    if principal.user is None or not principal.user.is_admin:
+        raise Forbidden(message)
+
+
+def save_rule(
+    principal: Principal,
+    *,
+    code: str,
+    name: str,
+    trigger_kind: str,
+    amount: int,
+    unit: str,
+    legal_basis: str,
+    posting_fiction: bool = False,
+    fiction_basis: str = "",
+    shift_basis: str = "",
+    default_pre_deadline_days: int = 7,
+    default_criticality: str = DeadlineRule.Criticality.HIGH,
+    active: bool = True,
+    rule_id: int | None = None,
+) -> DeadlineRule:
+    """Add a rule (rule_id None) or change one. Admins only; the duration is checked like a computation's."""
+    _require_admin(principal, _("Only administrators can change the deadline rules."))
+    code = validation.text(code, "code", max_length=CODE_MAX, required=True).lower()
+    if not code.replace("_", "").replace("-", "").isalnum() or not code.isascii():
+        raise validation.invalid("code", _("may contain only letters, digits, - and _"))
+    name = validation.text(name, "name", max_length=NAME_MAX, required=True)
+    legal_basis = validation.text(legal_basis, "legal_basis", max_length=LEGAL_BASIS_MAX, required=True)
+    fiction_basis = validation.text(fiction_basis, "fiction_basis", max_length=LEGAL_BASIS_MAX)
+    shift_basis = validation.text(shift_basis, "shift_basis", max_length=LEGAL_BASIS_MAX)
+    trigger_kind = validation.choice(trigger_kind, "trigger_kind", DeadlineRule.TriggerKind.values)
+    unit = validation.choice(unit, "unit", DeadlineRule.Unit.values)
+    default_criticality = validation.choice(
+        default_criticality, "default_criticality", DeadlineRule.Criticality.values
+    )
+    c.check_duration(amount, unit)
+    if not isinstance(default_pre_deadline_days, int) or not 0 <= default_pre_deadline_days <= 365:
+        raise validation.invalid("default_pre_deadline_days", _("must be between 0 and 365 days"))
+    rule = DeadlineRule(pk=rule_id) if rule_id else DeadlineRule()
+    if rule_id:
+        existing = DeadlineRule.objects.filter(pk=rule_id).first()
+        if existing is None:
+            raise DeadlineRuleNotFound(_("There is no deadline rule with id %(id)s.") % {"id": rule_id})
+        rule.created_at = existing.created_at
+    rule.code, rule.name, rule.trigger_kind, rule.amount, rule.unit = code, name, trigger_kind, amount, unit
+    rule.legal_basis, rule.posting_fiction, rule.active = legal_basis, bool(posting_fiction), bool(active)
+    rule.fiction_basis, rule.shift_basis = fiction_basis, shift_basis
+    rule.default_pre_deadline_days, rule.default_criticality = default_pre_deadline_days, default_criticality
+    try:
+        with transaction.atomic():
+            rule.save()
+    except IntegrityError:
+        raise validation.invalid("code", _("is already used by another rule")) from None
+    forget_catalog()
+    return rule
+
+
+def set_office_state(principal: Principal, state: str) -> str:
+    """The office's Bundesland (its public holidays end deadlines). Admins only; one of the 16 codes."""
+    _require_admin(principal, _("Only administrators can change the office's Bundesland."))
+    from apps.core.services import set_setting
+
+    code = c.normalize_state(state or "?")
+    set_setting(office.SETTING_KEY, code)
+    office.forget()
+    return code
