@@ -413,6 +413,23 @@ def reviewable(principal: Principal, *, state: str | None = Review.PENDING) -> Q
     return qs.order_by("created_at", "id")
 
 
+REVIEW_ACTIONS = (
+    MemoryRevision.Action.APPROVED,
+    MemoryRevision.Action.EDITED,
+    MemoryRevision.Action.REJECTED,
+)
+
+
+def review_log(principal: Principal, *, limit: int = 50, offset: int = 0) -> tuple[list[MemoryRevision], int]:
+    """The review decisions (approved, edited, rejected) on memories the principal may decide
+    about, newest first: the review queue's audit (who, when, before → after, note)."""
+    mine = Memory.objects.filter(reviewable_q(principal)).values("id")
+    qs = MemoryRevision.objects.filter(action__in=REVIEW_ACTIONS, memory_id__in=mine)
+    limit, offset = validation.page(limit, offset, BULK_MAX)
+    rows = list(qs.select_related("memory", "actor").order_by("-created_at", "-id")[offset : offset + limit])
+    return rows, qs.count()
+
+
 def _for_decision(principal: Principal, memory_id: Any) -> Memory:
     try:
         memory = Memory.objects.select_for_update(of=("self",)).get(pk=int(memory_id))
