@@ -47,6 +47,7 @@ class ContextQuery:
     text: str
     scope: str = ALL
     limit: int = 10
+    specialist: str | None = None  # the specialist a run acts as (its personal memory)
     _vector: np.ndarray | None = field(default=None, repr=False)
 
     def vector(self) -> np.ndarray:
@@ -208,6 +209,7 @@ def context_search(
     sources: Iterable[str] | None = None,
     scope: str = ALL,
     limit: int = 10,
+    specialist: str | None = None,
 ) -> dict:
     query = search.clean_query(query)
     if scope not in SCOPE_CHOICES:
@@ -218,7 +220,7 @@ def context_search(
     if scope == PERSONAL and principal.resource_scope.shared_only:
         notices.append(_("Personal scope is not available here; nothing was searched."))
         return {"results": [], "notices": notices, "sources": names}
-    q = ContextQuery(principal=principal, text=query, scope=scope, limit=limit)
+    q = ContextQuery(principal=principal, text=query, scope=scope, limit=limit, specialist=specialist)
     ranked: dict[str, list[ContextHit]] = {}
     for name in names:
         try:
@@ -237,9 +239,17 @@ def parse_ref(ref: Any) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
-def context_get(principal: Principal, ref: str, *, offset: int = 0, max_chars: int = GET_MAX_CHARS) -> dict:
+def context_get(
+    principal: Principal,
+    ref: str,
+    *,
+    offset: int = 0,
+    max_chars: int = GET_MAX_CHARS,
+    specialist: str | None = None,
+) -> dict:
     name, source_id = parse_ref(ref)
     source = all_sources().get(name)
     if source is None:
         raise UnknownSource(_("Unknown source: %(names)s.") % {"names": name})
-    return source.get(principal, source_id, {"offset": offset, "max_chars": max_chars})
+    options = {"offset": offset, "max_chars": max_chars, "specialist": specialist}
+    return source.get(principal, source_id, options)

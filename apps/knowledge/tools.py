@@ -15,7 +15,12 @@ def context_search(ctx: ToolContext, args: c.ContextSearch) -> dict:
     meaning and by words at once. Returns source-qualified ids such as document:12 with a snippet; read
     one with context_get."""
     return context.context_search(
-        ctx.principal, args.query, sources=args.sources, scope=args.scope, limit=args.limit
+        ctx.principal,
+        args.query,
+        sources=args.sources,
+        scope=args.scope,
+        limit=args.limit,
+        specialist=ctx.specialist_id,
     )
 
 
@@ -23,4 +28,6 @@ def context_search(ctx: ToolContext, args: c.ContextSearch) -> dict:
 def context_get(ctx: ToolContext, args: c.ContextGet) -> dict:
     """Read one result of context_search by its id (e.g. document:12): title, path, sections and the text,
     paged with offset/next_offset."""
-    return context.context_get(ctx.principal, args.id, offset=args.offset, max_chars=args.max_chars)
+    return context.context_get(
+        ctx.principal, args.id, offset=args.offset, max_chars=args.max_chars, specialist=ctx.specialist_id
+    )
