@@ -1,5 +1,14 @@
 from django.urls import path
 
-from apps.notifications import api
+from apps.notifications import api, views
 
-urlpatterns = [path("api/v1/notifications", api.NotificationListView.as_view(), name="api-notifications")]
+app_name = "notifications"
+
+urlpatterns = [
+    path("benachrichtigungen/", views.index, name="index"),
+    path("benachrichtigungen/glocke/", views.bell, name="bell"),
+    path("benachrichtigungen/alle-gelesen/", views.read_all, name="read-all"),
+    path("benachrichtigungen/<int:note_id>/gelesen/", views.read, name="read"),
+    path("benachrichtigungen/<int:note_id>/oeffnen/", views.open_note, name="open"),
+    path("api/v1/notifications", api.NotificationListView.as_view(), name="api-notifications"),
+]
