@@ -20,6 +20,11 @@ class CalendarConfig(DomainApp):
         PeriodicJob(
             "Kalender: Erinnerungen senden", "apps.calendar.jobs.send_due_reminders", every_seconds=60
         ),
+        PeriodicJob(
+            "Fristen: Vorfrist-, Fälligkeits- und Überfälligkeitserinnerungen",
+            "apps.calendar.jobs.send_deadline_reminders",
+            every_seconds=900,
+        ),
     ]
     announce = {
         "calendar.event.created": _("Calendar entry created"),
