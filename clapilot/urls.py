@@ -10,7 +10,9 @@ admin.site.site_header = "Clapilot"
 admin.site.site_title = "Clapilot Admin"
 admin.site.index_title = "Control plane"
 
-# Under /api/ an unknown URL or a crash answers in the API's error shape (ErrorOut).
+# Under /api/ an unknown URL, a refusal or a crash answers in the API's error shape (ErrorOut);
+# pages get the styled, localized templates/errors/ pages.
+handler403 = "apps.core.views.permission_denied"
 handler404 = "apps.core.views.page_not_found"
 handler500 = "apps.core.views.server_error"
 
