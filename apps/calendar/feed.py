@@ -27,6 +27,8 @@ from apps.core.errors import Forbidden
 
 FEED_PAST_DAYS = 180
 FEED_MAX_EVENTS = 5000
+# A Vorfrist or due-day alarm rings at this hour of its day (the entry's time zone).
+ALARM_HOUR = 8
 
 
 def _digest(token: str) -> str:
@@ -92,6 +94,7 @@ def render_feed(user) -> bytes:
         CalendarEvent.objects.filter(user_filter(user.pk))
         .filter(recent)
         .select_related("client")
+        .prefetch_related("pre_deadlines")
         .order_by("start", "id")
     )
     entries = entries[:FEED_MAX_EVENTS]
@@ -103,7 +106,10 @@ def render_feed(user) -> bytes:
     cal.add("x-wr-timezone", getattr(user, "time_zone", settings.TIME_ZONE))
     host = (settings.ALLOWED_HOSTS or ["clapilot"])[0].lstrip(".").replace("*", "clapilot")
     for entry in entries:
-        cal.add_component(_vevent(entry, host))
+        vevent = _vevent(entry, host)
+        for alarm in _alarms(entry, user):
+            vevent.add_component(alarm)
+        cal.add_component(vevent)
     cal.add_missing_timezones()
     return cal.to_ical()
 
@@ -148,3 +154,36 @@ def _vevent(entry: CalendarEvent, host: str) -> icalendar.Event:
         if entry.criticality in ("high", "critical"):
             vevent.add("priority", 1)
     return vevent
+
+
+def _alarms(entry: CalendarEvent, user) -> list[icalendar.Alarm]:
+    """VALARMs of one entry in `user`'s feed: the entry's own reminder (minutes before), and for
+    an open Frist the person answers for (responsible or deputy) one on each Vorfrist's day and
+    one on the due day, at ALARM_HOUR. Done or cancelled Fristen ring no more; others' Fristen
+    ring for them, not in everybody's calendar."""
+    alarms = []
+    if entry.remind_minutes_before is not None and not (entry.is_deadline and entry.status != "open"):
+        alarms.append(
+            _alarm(dt.timedelta(minutes=-entry.remind_minutes_before), entry.title, f"reminder-{entry.pk}")
+        )
+    if entry.is_deadline and entry.status == "open" and user.pk in (entry.responsible_id, entry.deputy_id):
+        tz = zone(entry.time_zone)
+        for pre in entry.pre_deadlines.all():
+            moment = dt.datetime.combine(pre.due_date, dt.time(ALARM_HOUR), tzinfo=tz)
+            text = _("Vorfrist: %(title)s") % {"title": entry.title}
+            alarms.append(_alarm(moment.astimezone(dt.UTC), text, f"pre-deadline-{pre.pk}"))
+        due = entry.start.astimezone(tz).date()
+        moment = dt.datetime.combine(due, dt.time(ALARM_HOUR), tzinfo=tz)
+        text = _("Frist today: %(title)s") % {"title": entry.title}
+        alarms.append(_alarm(moment.astimezone(dt.UTC), text, f"due-{entry.pk}"))
+    return alarms
+
+
+def _alarm(trigger: dt.timedelta | dt.datetime, text: str, uid: str) -> icalendar.Alarm:
+    """A display alarm; `trigger` relative to the start or an absolute UTC moment."""
+    alarm = icalendar.Alarm()
+    alarm.add("uid", uid)
+    alarm.add("action", "DISPLAY")
+    alarm.add("description", text)
+    alarm.add("trigger", trigger)
+    return alarm
