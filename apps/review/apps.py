@@ -17,6 +17,6 @@ class ReviewConfig(DomainApp):
             order=75,
             visible="apps.review.services.is_reviewer",
             badge="apps.review.services.waiting_count",
-            badge_topics=("memory.review", "learning.review", "wiki.proposals"),
+            badge_topics=("memory", "learning.review", "wiki.proposals"),
         ),
     ]
