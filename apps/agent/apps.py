@@ -9,3 +9,4 @@ class AgentConfig(DomainApp):
     api_tag = "chat"
     navigation = [NavEntry("chat", _("Chat"), "chat:index", order=10)]
     tool_families = [ToolFamily("agent", start=True)]
+    extends = {"knowledge.sources": ["apps.agent.history_context.source"]}  # history:<id> in context_search

@@ -1,6 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp, ToolFamily
+from apps.core.plugins import DomainApp, PeriodicJob, ToolFamily
 
 
 class MemoryConfig(DomainApp):
@@ -22,3 +22,10 @@ class MemoryConfig(DomainApp):
         "memory.memory.forgotten": _("Memory deleted"),
     }
     tool_families = [ToolFamily("memory", start=True)]
+    periodic_jobs = [
+        PeriodicJob("Gedächtnis: Embeddings nachziehen", "apps.memory.jobs.reembed", every_seconds=900),
+    ]
+    extends = {
+        "knowledge.sources": ["apps.memory.context.source"],  # context_search / context_get
+        "agent.context_providers": ["apps.memory.agent_context.provider"],  # the remembered layer
+    }

@@ -1,0 +1,55 @@
+"""REST API `/api/v1/memory` for external agents and MCP clients with creator-bound API keys:
+`GET` needs `memory:read` and returns only approved, visible, valid memory; `POST` needs
+`memory:write` and goes through the same service path as the `memory_store` tool (dedup,
+assertion status, review). A key acts as its creator; the API-key rate limit applies (429 with
+`Retry-After`)."""
+
+from __future__ import annotations
+
+from apps.apikeys.models import ApiKey
+from apps.core.api import ApiView, endpoint
+from apps.core.contracts import page
+from apps.memory import contracts as c
+from apps.memory import reads, services
+from apps.memory.models import Scope, SourceKind
+from apps.memory.records import memory_record
+
+TAGS = ["memory"]
+
+
+class MemoryView(ApiView):
+    @property
+    def required_scopes(self) -> list[str]:
+        request = getattr(self, "request", None)
+        return ["memory:write"] if request is not None and request.method == "POST" else ["memory:read"]
+
+    @endpoint(query=c.MemoryFilter, output=c.MemoryListOut, operation_id="memory_list", tags=TAGS)
+    def get(self, request, query: c.MemoryFilter):
+        """Approved memory you may see
+
+        Newest first; `scope=personal` is your own memory only (another person's `user_id` gives an
+        empty page with a notice)."""
+        rows, total, notices = reads.list_memory(request.principal, **query.model_dump())
+        listed = page(
+            "memories", [memory_record(m) for m in rows], total, limit=query.limit, offset=query.offset
+        )
+        return listed | {"notices": notices}
+
+    @endpoint(
+        body=c.MemoryStore, output=c.MemoryStoredOut, status=201, operation_id="memory_store", tags=TAGS
+    )
+    def post(self, request, body: c.MemoryStore):
+        """Remember something
+
+        Deduplicated (the same fact again confirms the existing memory), contradictions of approved
+        memory are staged for review, office memory waits for review; text at most 2,000 characters
+        (`memory_too_large`)."""
+        key = request.auth if isinstance(request.auth, ApiKey) else None
+        values = body.model_dump()
+        stored = services.store(
+            request.principal,
+            **values | {"scope": values["scope"] or Scope.SHARED, "quote": values["quote"] or ""},
+            source_kind=SourceKind.API_KEY if key else SourceKind.PERSON,
+            source_ref=key.prefix if key else "",
+        )
+        return {"memory": memory_record(stored.memory), "outcome": stored.outcome, "notices": stored.notices}

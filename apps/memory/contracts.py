@@ -1,0 +1,173 @@
+"""What callers send (tool arguments, REST bodies and queries, review forms) and what every surface
+answers with. The text limit is the service's (`models.TEXT_MAX`, 2,000 characters, refused as
+`memory_too_large`), so the contracts bound text only loosely."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import Field
+
+from apps.accounts.contracts import PersonRef
+from apps.core.contracts import Input, Output, PageInput, paged, query_field, wrapped
+from apps.knowledge.search import QUERY_MAX
+from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX
+
+KindName = Literal["fact", "preference", "procedure", "note"]
+ScopeFilter = Literal["personal", "shared", "all"]
+TEXT_BOUND = TEXT_MAX * 5  # beyond this the request is malformed, not just a long memory
+
+_USER_ID = "Whose personal memory: only your own is ever returned; naming another person gives an empty result with a notice."
+_SPECIALIST_ID = "Whose specialist memory: only the current specialist's is ever returned; naming another gives an empty result with a notice."
+
+
+# --- outputs ----------------------------------------------------------------------------------
+class ClientRef(Output):
+    id: int
+    name: str
+
+
+class CaseRef(Output):
+    id: int
+    reference: str
+
+
+class SubjectOut(Output):
+    client: ClientRef | None
+    case: CaseRef | None
+    person: PersonRef | None
+
+
+class SourceRef(Output):
+    kind: Literal["chat_run", "document", "api_key", "person"]
+    ref: str
+
+
+class MemoryOut(Output):
+    id: int
+    ref: str = Field(description="The id for context_get, e.g. memory:12.")
+    text: str
+    kind: KindName
+    scope: Literal["shared", "personal"]
+    specialist: str | None
+    subject: SubjectOut
+    source: SourceRef
+    assertion: Literal["asserted", "confirmed", "disputed", "retracted"]
+    review: Literal["pending", "approved", "rejected"]
+    valid_from: dt.datetime | None
+    valid_until: dt.datetime | None
+    confirmations: int
+    conflicts_with: int | None
+    created_by: PersonRef | None
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+
+class MemoryStoredOut(Output):
+    memory: MemoryOut
+    outcome: Literal["created", "confirmed", "conflict"] = Field(
+        description="created; confirmed: the same fact was already remembered; conflict: it contradicts an "
+        "approved memory and waits for review."
+    )
+    notices: list[str]
+
+
+MemoryPage = paged(MemoryOut, "memories", name="MemoryPage")
+MemoryResult = wrapped(MemoryOut, "memory", name="MemoryResult")
+
+
+class MemoryListOut(MemoryPage):
+    notices: list[str]
+
+
+# --- inputs -----------------------------------------------------------------------------------
+class MemoryStore(Input):
+    text: str = Field(
+        min_length=1,
+        max_length=TEXT_BOUND,
+        description=f"The fact, preference or procedure to remember, in one or a few sentences (at most {TEXT_MAX} characters).",
+    )
+    kind: KindName = Field(default="fact", description="fact, preference, procedure or note.")
+    scope: Literal["shared", "personal"] | None = Field(
+        default=None,
+        description="shared: the whole office (waits for review); personal: only you (or this specialist). "
+        "Default: personal in a specialist's run, else shared.",
+    )
+    subject_client_id: int | None = Field(default=None, description="The client (Mandant) it is about.")
+    subject_case_id: int | None = Field(default=None, description="The case (Akte) it is about.")
+    subject_person_id: int | None = Field(default=None, description="The colleague it is about.")
+    valid_from: dt.datetime | None = Field(default=None, description="From when it holds (temporary facts).")
+    valid_until: dt.datetime | None = Field(
+        default=None, description="Until when it holds (temporary facts)."
+    )
+    quote: str | None = Field(
+        default=None, max_length=QUOTE_MAX, description="The words it was taken from (evidence)."
+    )
+
+
+class MemorySearch(Input):
+    query: str = Field(min_length=1, max_length=QUERY_MAX, description="What to look for, in plain words.")
+    scope: ScopeFilter = Field(default="all", description="personal, shared or all.")
+    kind: KindName | None = Field(default=None, description="Only memories of this kind.")
+    subject_client_id: int | None = Field(default=None, description="Only memories about this client.")
+    limit: int = Field(default=10, ge=1, le=50, description="How many results at most.")
+    user_id: int | None = Field(default=None, description=_USER_ID)
+    specialist_id: str | None = Field(default=None, max_length=SPECIALIST_MAX, description=_SPECIALIST_ID)
+
+
+class MemoryGet(Input):
+    id: int = Field(ge=1, description="The memory's id (12 of memory:12).")
+
+
+class MemoryGrep(Input):
+    pattern: str = Field(
+        min_length=1,
+        max_length=200,
+        description="The words to find, or a regular expression with regex=true.",
+    )
+    regex: bool = Field(
+        default=False, description="Treat pattern as a regular expression (no back-references)."
+    )
+    case_sensitive: bool = Field(default=False)
+    scope: ScopeFilter = Field(default="all")
+    kind: KindName | None = Field(default=None)
+    limit: int = Field(default=20, ge=1, le=100)
+
+
+class MemoryDescribe(Input):
+    scope: ScopeFilter = Field(default="all")
+
+
+class MemoryFilter(PageInput):
+    """`GET /api/v1/memory`: approved, visible, valid memory only."""
+
+    query: str | None = query_field("Words in the memory's text.")
+    scope: ScopeFilter = Field(default="all", description="personal, shared or all.")
+    kind: KindName | None = Field(default=None)
+    subject_client_id: int | None = Field(default=None)
+    user_id: int | None = Field(default=None, description=_USER_ID)
+
+
+class MemoryReview(Input):
+    """One decision of the review queue (the review app's forms and actions)."""
+
+    decision: Literal["approve", "reject", "edit"]
+    text: str | None = Field(default=None, max_length=TEXT_BOUND, description="The corrected text (edit).")
+    note: str = Field(default="", max_length=NOTE_MAX)
+
+
+class MemoryBulkReview(Input):
+    memory_ids: list[int] = Field(min_length=1, max_length=200)
+    decision: Literal["approve", "reject"]
+    note: str = Field(default="", max_length=NOTE_MAX)
+
+
+class MemoryUpdate(Input):
+    """The memory page's edit (the holder's own memory, or a reviewer's)."""
+
+    text: str | None = Field(default=None, max_length=TEXT_BOUND)
+    kind: KindName | None = None
+    valid_from: dt.datetime | None = None
+    valid_until: dt.datetime | None = None
+    note: str = Field(default="", max_length=NOTE_MAX)

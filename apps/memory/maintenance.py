@@ -1,0 +1,38 @@
+"""Keeping memory vectors current: after the embedding model changes, or when the provider failed
+while a memory was stored, the memory gets a vector of the current model (until then it is found
+by its words only, and never compared with vectors of another model)."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.db.models import Q
+
+from apps.knowledge import embeddings
+from apps.knowledge.errors import EmbeddingError
+from apps.memory.models import Memory
+
+logger = logging.getLogger(__name__)
+
+
+def reembed(*, batch: int = 200) -> int:
+    config = embeddings.load_config()
+    model = config.model_id
+    stale = list(
+        Memory.objects.filter(Q(embedding__isnull=True) | ~Q(embedding_model=model))
+        .order_by("id")
+        .values_list("id", "text")[:batch]
+    )
+    if not stale:
+        return 0
+    try:
+        vectors = embeddings.embed_passages([text for _id, text in stale], config)
+    except EmbeddingError as exc:
+        logger.warning("memory re-embedding skipped: %s", exc.code)
+        return 0
+    with transaction.atomic():
+        for (memory_id, text), vector in zip(stale, vectors, strict=True):
+            # Only if the text is still the one embedded (an edit meanwhile has its own vector).
+            Memory.objects.filter(pk=memory_id, text=text).update(embedding=vector, embedding_model=model)
+    return len(stale)

@@ -1,0 +1,275 @@
+"""Reading memory for a model or a client: only usable memory (approved, not retracted, valid now)
+of the reader's holders. Used by the agent tools, `/api/v1/memory`, the `memory:` context source
+and the MCP server; the memory page and the review queue read through `services` instead.
+
+A request for another person's or another specialist's personal memory, or for personal memory
+where there is none (a service principal), answers with nothing and a notice, never with data.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Count
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.core import validation
+from apps.knowledge import embeddings
+from apps.knowledge.search import QUERY_MAX
+from apps.memory import search
+from apps.memory.errors import InvalidPattern, MemoryNotFound
+from apps.memory.models import Kind, Memory
+from apps.memory.records import memory_record, revision_record, source_record, with_relations
+from apps.memory.visibility import ALL, PERSONAL, SCOPE_CHOICES, Reader, usable
+
+GREP_MAX = 100
+PATTERN_MAX = 200
+GREP_TIMEOUT_MS = 2000
+CONTEXT_CHARS = 80
+# Constructs PostgreSQL's regex engine and Python's read differently, or that cost without
+# bound: refused rather than half-supported.
+_UNSAFE = re.compile(r"\\[1-9]|\(\?[^:]|\{\d{3,}")
+
+
+@dataclass
+class Scoped:
+    """The reader a request resolves to, or why it reads nothing (`notices`)."""
+
+    reader: Reader
+    scope: str
+    notices: list[str] = field(default_factory=list)
+    blocked: bool = False
+
+
+def scoped(
+    principal: Principal,
+    scope: str = ALL,
+    *,
+    specialist: str | None = None,
+    user_id: Any = None,
+    specialist_id: Any = None,
+) -> Scoped:
+    """`specialist` is the run's own (from the tool context); `user_id` / `specialist_id` are what
+    the caller asked for, and must be the reader itself."""
+    if scope not in SCOPE_CHOICES:
+        raise validation.invalid("scope", _("must be personal, shared or all"))
+    reader = Reader.of(principal, specialist)
+    result = Scoped(reader, scope)
+    own_user = principal.resource_scope.user_id
+    if user_id not in (None, "") and (specialist or str(user_id) != str(own_user)):
+        result.notices.append(_("Personal memory of another person is never shown; nothing was searched."))
+        result.blocked = True
+    elif specialist_id not in (None, "") and str(specialist_id) != (specialist or ""):
+        result.notices.append(
+            _("Personal memory of another specialist is never shown; nothing was searched.")
+        )
+        result.blocked = True
+    elif scope == PERSONAL and reader.personal_holder is None:
+        result.notices.append(_("Personal memory is not available here; nothing was searched."))
+        result.blocked = True
+    elif not reader.holders(scope):
+        result.notices.append(_("Memory is not available here."))
+        result.blocked = True
+    return result
+
+
+def _client_filter(value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise validation.invalid("subject_client_id", _("must be a client's id")) from None
+
+
+def _kind(value: Any) -> str | None:
+    return None if value in (None, "") else validation.choice(value, "kind", Kind.values)
+
+
+def records_by_score(ids_scores: list[tuple[int, float]]) -> list[dict]:
+    """Records of ranked ids, in rank order, with their scores (one query)."""
+    rows = {m.pk: m for m in with_relations(Memory.objects.filter(pk__in=[i for i, _s in ids_scores]))}
+    return [memory_record(rows[i]) | {"score": round(s, 6)} for i, s in ids_scores if i in rows]
+
+
+# --- search -----------------------------------------------------------------------------------
+def search_memory(
+    principal: Principal,
+    query: Any,
+    *,
+    scope: str = ALL,
+    kind: Any = None,
+    subject_client_id: Any = None,
+    limit: int = 10,
+    specialist: str | None = None,
+    user_id: Any = None,
+    specialist_id: Any = None,
+    vector=None,
+) -> dict:
+    """{"memories": [record + score], "notices": [...]}: the best usable memories by meaning
+    and by words at once."""
+    query = validation.text(query, "query", max_length=QUERY_MAX, required=True)
+    if not isinstance(limit, int) or not 1 <= limit <= search.MAX_LIMIT:
+        raise validation.invalid("limit", _("must be between 1 and %(n)s") % {"n": search.MAX_LIMIT})
+    where = scoped(principal, scope, specialist=specialist, user_id=user_id, specialist_id=specialist_id)
+    if where.blocked:
+        return {"memories": [], "notices": where.notices}
+    filters = search.filters_for(
+        where.reader, scope, kind=_kind(kind), subject_client_id=_client_filter(subject_client_id)
+    )
+    vector = vector if vector is not None else embeddings.embed_query(query)
+    return {
+        "memories": records_by_score(search.hybrid(filters, query, vector, limit=limit)),
+        "notices": where.notices,
+    }
+
+
+# --- one memory -------------------------------------------------------------------------------
+def get_memory(principal: Principal, memory_id: Any, *, specialist: str | None = None) -> Memory:
+    """One usable memory the reader may see (`memory_not_found` otherwise, alike for all)."""
+    reader = Reader.of(principal, specialist)
+    try:
+        return with_relations(usable(reader)).get(pk=int(memory_id))
+    except (Memory.DoesNotExist, TypeError, ValueError):
+        raise MemoryNotFound(_("There is no memory with id %(id)s.") % {"id": memory_id}) from None
+
+
+def expand(principal: Principal, memory_id: Any, *, specialist: str | None = None) -> dict:
+    """A memory with its sources (evidence) and its audit trail."""
+    memory = get_memory(principal, memory_id, specialist=specialist)
+    return memory_record(memory) | {
+        "sources": [source_record(s) for s in memory.sources.all()[:50]],
+        "history": [revision_record(r) for r in memory.revisions.all()[:50]],
+    }
+
+
+# --- grep -------------------------------------------------------------------------------------
+def _pattern(pattern: Any, regex: bool, case_sensitive: bool) -> re.Pattern:
+    pattern = validation.text(pattern, "pattern", max_length=PATTERN_MAX, required=True)
+    if not regex:
+        return re.compile(re.escape(pattern), 0 if case_sensitive else re.IGNORECASE)
+    if _UNSAFE.search(pattern):
+        raise InvalidPattern.field(
+            "pattern", _("back-references, (?…) groups and huge repeats are not supported")
+        )
+    try:
+        return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
+    except re.error as exc:
+        raise InvalidPattern.field(
+            "pattern", _("is no valid regular expression (%(e)s)") % {"e": exc}
+        ) from None
+
+
+def _excerpt(text: str, compiled: re.Pattern) -> dict:
+    match = compiled.search(text)
+    if match is None:  # PostgreSQL and Python disagree on a rare construct: show the start
+        return {"excerpt": text[: 2 * CONTEXT_CHARS], "match": None}
+    start, end = max(0, match.start() - CONTEXT_CHARS), min(len(text), match.end() + CONTEXT_CHARS)
+    return {"excerpt": text[start:end], "match": [match.start(), match.end()]}
+
+
+def grep(
+    principal: Principal,
+    pattern: Any,
+    *,
+    regex: bool = False,
+    case_sensitive: bool = False,
+    scope: str = ALL,
+    kind: Any = None,
+    limit: int = 20,
+    specialist: str | None = None,
+) -> dict:
+    """Usable memories whose text contains `pattern` (or matches it as a regular expression),
+    newest first, at most `limit` (≤ 100) within a bounded statement time."""
+    compiled = _pattern(pattern, regex, case_sensitive)
+    limit = max(1, min(int(limit), GREP_MAX))
+    where = scoped(principal, scope, specialist=specialist)
+    if where.blocked:
+        return {"memories": [], "total": 0, "truncated": False, "notices": where.notices}
+    qs = usable(where.reader, scope)
+    if _kind(kind):
+        qs = qs.filter(kind=kind)
+    text = compiled.pattern
+    lookup = (
+        ("regex" if case_sensitive else "iregex")
+        if regex
+        else ("contains" if case_sensitive else "icontains")
+    )
+    value = text if regex else pattern.strip()
+    try:
+        with transaction.atomic(), connection.cursor() as cur:
+            cur.execute("SELECT set_config('statement_timeout', %s, true)", [str(GREP_TIMEOUT_MS)])
+            rows = list(
+                with_relations(qs.filter(**{f"text__{lookup}": value})).order_by("-updated_at", "-id")[
+                    : limit + 1
+                ]
+            )
+    except DatabaseError:
+        raise InvalidPattern.field("pattern", _("cannot be searched (invalid or too costly)")) from None
+    truncated = len(rows) > limit
+    records = [memory_record(m) | _excerpt(m.text, compiled) for m in rows[:limit]]
+    return {"memories": records, "total": len(records), "truncated": truncated, "notices": where.notices}
+
+
+# --- describe ---------------------------------------------------------------------------------
+def describe(principal: Principal, *, scope: str = ALL, specialist: str | None = None) -> dict:
+    """What is stored and usable: counts by kind, by scope and by subject client (top 20)."""
+    where = scoped(principal, scope, specialist=specialist)
+    if where.blocked:
+        return {"total": 0, "by_kind": {}, "by_scope": {}, "by_subject": [], "notices": where.notices}
+    qs = usable(where.reader, scope).order_by()
+    by_kind = dict(qs.values_list("kind").annotate(n=Count("id")))
+    by_scope = dict(qs.values_list("scope").annotate(n=Count("id")))
+    subjects = (
+        qs.filter(subject_client__isnull=False)
+        .values("subject_client_id", "subject_client__name")
+        .annotate(n=Count("id"))
+        .order_by("-n", "subject_client__name")[:20]
+    )
+    return {
+        "total": sum(by_kind.values()),
+        "by_kind": {k: by_kind.get(k, 0) for k in Kind.values},
+        "by_scope": {"shared": by_scope.get("shared", 0), "personal": by_scope.get("personal", 0)},
+        "by_subject": [
+            {
+                "client": {"id": row["subject_client_id"], "name": row["subject_client__name"]},
+                "count": row["n"],
+            }
+            for row in subjects
+        ],
+        "notices": where.notices,
+    }
+
+
+# --- list (REST) ------------------------------------------------------------------------------
+def list_memory(
+    principal: Principal,
+    *,
+    query: str | None = None,
+    scope: str = ALL,
+    kind: Any = None,
+    subject_client_id: Any = None,
+    limit: int = 50,
+    offset: int = 0,
+    specialist: str | None = None,
+    user_id: Any = None,
+) -> tuple[list[Memory], int, list[str]]:
+    """A page of usable memory, newest first (words in `query` narrow it), its total and notices."""
+    where = scoped(principal, scope, specialist=specialist, user_id=user_id)
+    if where.blocked:
+        return [], 0, where.notices
+    qs = usable(where.reader, scope)
+    if _kind(kind):
+        qs = qs.filter(kind=kind)
+    client_id = _client_filter(subject_client_id)
+    if client_id is not None:
+        qs = qs.filter(subject_client_id=client_id)
+    if query:
+        qs = qs.filter(text__icontains=validation.text(query, "query", max_length=200))
+    limit, offset = validation.page(limit, offset, 200)
+    rows = list(with_relations(qs).order_by("-updated_at", "-id")[offset : offset + limit])
+    return rows, qs.count(), where.notices

@@ -1,0 +1,122 @@
+"""Hybrid retrieval over usable memory: nearest neighbours by cosine (the partial HNSW index over
+approved rows) and German full-text rank, fused by reciprocal rank, in one SQL statement.
+
+The reader's holders, the review state and the validity window filter the rows *inside* both
+rankings, so nothing invisible or unapproved can take a candidate's place; iterative HNSW scans
+(`hnsw.iterative_scan`) keep a selective filter (one person's memory among the office's) from
+coming back short. The query vector is the knowledge store's (`ContextQuery.vector()`), so a
+`context_search` embeds once for every source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from apps.knowledge import embeddings
+from apps.knowledge.search import EF_SEARCH, FTS_SCAN_CAP, MIN_CANDIDATES, RRF_K, text_query, vector_literal
+from apps.memory.visibility import Reader, usable_sql
+
+MAX_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class Filters:
+    holders: list[str]
+    kind: str | None = None
+    subject_client_id: int | None = None
+
+    def sql(self, alias: str = "m") -> tuple[str, list]:
+        now = timezone.now()
+        clauses = [f"{alias}.holder = ANY(%s)", usable_sql(alias)]
+        params: list = [self.holders, now, now]
+        if self.kind:
+            clauses.append(f"{alias}.kind = %s")
+            params.append(self.kind)
+        if self.subject_client_id is not None:
+            clauses.append(f"{alias}.subject_client_id = %s")
+            params.append(self.subject_client_id)
+        return " AND ".join(clauses), params
+
+
+def _tuned(cur, candidates: int) -> None:
+    cur.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(max(EF_SEARCH, candidates))])
+    cur.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+
+
+def hybrid(filters: Filters, query: str, vector, *, limit: int = 10) -> list[tuple[int, float]]:
+    """(memory id, fused score) of the best `limit` usable memories, best first."""
+    if not filters.holders:
+        return []
+    where, params = filters.sql("m")
+    model = embeddings.current_model()
+    literal = vector_literal(vector)
+    candidates = max(limit * 4, MIN_CANDIDATES)
+    any_words = text_query(query)
+    all_words = any_words.replace(" | ", " & ")
+    if any_words:
+        text_cte = f"""tier AS MATERIALIZED (
+            (SELECT m.id FROM memory_memory m
+             WHERE {where} AND m.search @@ to_tsquery('german', %s) LIMIT %s)
+            UNION
+            (SELECT m.id FROM memory_memory m
+             WHERE {where} AND m.search @@ to_tsquery('german', %s) LIMIT %s)
+        ),
+        fts AS (
+            SELECT m.id, row_number() OVER (
+                ORDER BY m.search @@ to_tsquery('german', %s) DESC,
+                         ts_rank(m.search, to_tsquery('german', %s)) DESC, m.id
+            ) AS r
+            FROM tier JOIN memory_memory m ON m.id = tier.id
+            ORDER BY r LIMIT %s
+        )"""  # noqa: S608 (fragments are constants; values are parameters)
+        text_params = [*params, all_words, FTS_SCAN_CAP, *params, any_words, FTS_SCAN_CAP]
+        text_params += [all_words, any_words, candidates]
+    else:
+        text_cte, text_params = "fts AS (SELECT NULL::bigint AS id, NULL::bigint AS r WHERE FALSE)", []
+    sql = f"""
+        WITH vec AS MATERIALIZED (
+            SELECT m.id, m.embedding <=> %s::vector AS dist
+            FROM memory_memory m
+            WHERE m.embedding_model = %s AND {where}
+            ORDER BY m.embedding <=> %s::vector
+            LIMIT %s
+        ),
+        vr AS (SELECT id, row_number() OVER (ORDER BY dist, id) AS r FROM vec),
+        {text_cte}
+        SELECT ids.id,
+               COALESCE(1.0 / ({RRF_K} + vr.r), 0) + COALESCE(1.0 / ({RRF_K} + fts.r), 0) AS score
+        FROM (SELECT id FROM vr UNION SELECT id FROM fts) AS ids
+        LEFT JOIN vr ON vr.id = ids.id
+        LEFT JOIN fts ON fts.id = ids.id
+        ORDER BY score DESC, ids.id
+        LIMIT %s
+    """  # noqa: S608 (fragments are constants; values are parameters)
+    all_params = [literal, model, *params, literal, candidates, *text_params, limit]
+    with transaction.atomic(), connection.cursor() as cur:
+        _tuned(cur, candidates)
+        cur.execute(sql, all_params)
+        return [(row[0], float(row[1])) for row in cur.fetchall()]
+
+
+def nearest_ids(filters: Filters, vector, *, limit: int = 10, exact: bool = False) -> list[int]:
+    """The vector half alone: through the HNSW index, or `exact` (a full scan of the same filter,
+    what the index's recall is measured against in bench/memory.py)."""
+    where, params = filters.sql("m")
+    literal = vector_literal(vector)
+    sql = f"""SELECT m.id FROM memory_memory m WHERE m.embedding_model = %s AND {where}
+              ORDER BY m.embedding <=> %s::vector LIMIT %s"""  # noqa: S608 (constant fragments)
+    with transaction.atomic(), connection.cursor() as cur:
+        _tuned(cur, max(limit * 4, MIN_CANDIDATES))
+        if exact:
+            cur.execute("SELECT set_config('enable_indexscan', 'off', true)")
+        cur.execute(sql, [embeddings.current_model(), *params, literal, limit])
+        return [row[0] for row in cur.fetchall()]
+
+
+def filters_for(
+    reader: Reader, scope: str, *, kind: str | None = None, subject_client_id: int | None = None
+) -> Filters:
+    return Filters(reader.holders(scope), kind=kind, subject_client_id=subject_client_id)
