@@ -8,7 +8,17 @@ class CalendarConfig(DomainApp):
     label = "office_calendar"  # "calendar" would shadow the standard library module name in labels
     verbose_name = _("Calendar")
     api_tag = "calendar"
-    navigation = [NavEntry("calendar", _("Calendar"), "calendar:index", order=30)]
+    navigation = [
+        NavEntry("calendar", _("Calendar"), "calendar:index", order=30),
+        NavEntry(
+            "fristen",
+            _("Deadlines"),
+            "calendar:deadlines",
+            order=31,
+            badge="apps.calendar.fristen.nav_badge",
+            badge_topics=("calendar",),
+        ),
+    ]
     tool_families = [ToolFamily("calendar")]
     extends = {
         "clients.page_sections": [

@@ -137,3 +137,12 @@ def summary(principal: Principal, filters: FristenFilter | None = None) -> dict[
     )
     counts["pre_deadlines_today"] = PreDeadline.objects.filter(due_date=today, event__in=open_).count()
     return counts
+
+
+def nav_badge(user) -> int:
+    """The navigation's count beside "Fristen": the person's open Fristen due today or overdue."""
+    if user is None or not user.is_authenticated:
+        return 0
+    principal = Principal.for_user(user)
+    tomorrow = _midnight(today_for(principal) + dt.timedelta(days=1), principal)
+    return _narrowed(principal, FristenFilter(person_id=user.pk)).filter(start__lt=tomorrow).count()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.calendar import api, views
+from apps.calendar import api, fristen_views, views
 
 app_name = "calendar"
 
@@ -8,7 +8,11 @@ urlpatterns = [
     path("kalender/", views.month_page, name="index"),
     path("kalender/woche/", views.week_page, name="week"),
     path("kalender/agenda/", views.agenda_page, name="agenda"),
-    path("kalender/fristen/", views.deadlines_page, name="deadlines"),
+    path("kalender/fristen/", fristen_views.deadlines_page, name="deadlines"),
+    path("kalender/fristen/<int:event_id>/erledigt/", fristen_views.complete, name="deadline-complete"),
+    path("kalender/fristen/<int:event_id>/streichen/", fristen_views.cancel, name="deadline-cancel"),
+    path("kalender/fristen/<int:event_id>/verlauf/", fristen_views.history, name="deadline-history"),
+    path("kalender/fristenbuch.<str:fmt>", fristen_views.export, name="fristenbuch-export"),
     path("kalender/neu/", views.create_page, name="create"),
     path("kalender/<int:event_id>/", views.detail_page, name="detail"),
     path("kalender/<int:event_id>/loeschen/", views.delete, name="delete"),

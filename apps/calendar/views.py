@@ -197,22 +197,6 @@ def agenda_page(request):
 
 
 @login_required
-def deadlines_page(request):
-    principal = request.principal
-    context = _tabs_context(request, "deadlines")
-    today = _today(principal)
-    deadlines = services.list_deadlines(principal, query=context["query"] or None)
-    items = []
-    for event in deadlines:
-        days = countdown_days(event, today=today)
-        items.append(
-            {"event": event, "countdown": days, "overdue": -days, "critical": is_critical_soon(event, days)}
-        )
-    context["deadlines"] = items
-    return render(request, "calendar/deadlines.html", context)
-
-
-@login_required
 def create_page(request):
     principal = request.principal
     clients = client_choices(principal)

@@ -1,0 +1,219 @@
+"""The Fristenkontrolle page: Fristen filtered by person, status, period, client, case and
+criticality (overdue first), today's Vorfristen, done / cancel inline, each Frist's Fristenbuch,
+and the Fristenbuch export. Reads through `apps.calendar.fristen` (the dashboard counts with the
+same function), writes through `apps.calendar.lifecycle`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from urllib.parse import urlsplit
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from apps.calendar import fristen, fristenbuch, lifecycle, services
+from apps.calendar.models import CalendarEvent
+from apps.calendar.records import countdown_days, is_critical_soon, with_relations
+from apps.clients import visibility as client_visibility
+from apps.clients.services import client_choices
+from apps.core import web
+from apps.core.errors import DomainError
+
+PAGE_SIZE = 50
+STATUS_ALL = "all"
+
+
+def _id(params: QueryDict, name: str) -> int | None:
+    raw = params.get(name) or ""
+    return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 19 else None
+
+
+def _day(params: QueryDict, name: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat((params.get(name) or "").strip())
+    except ValueError:
+        return None
+
+
+def filters_from(request, params: QueryDict) -> tuple[fristen.FristenFilter, dict]:
+    """The page's query string → the filter and the values the form shows again. Anything that
+    is not a valid value is ignored (a page never fails on a hand-edited link)."""
+    user = request.principal.user
+    who = params.get("who") or ""
+    status = params.get("status") or CalendarEvent.Status.OPEN
+    if status not in (*CalendarEvent.Status.values, STATUS_ALL):
+        status = CalendarEvent.Status.OPEN
+    criticality = params.get("criticality") or ""
+    if criticality not in CalendarEvent.Criticality.values:
+        criticality = ""
+    orphaned = params.get("orphaned") == "1" and bool(user and user.is_admin)
+    filters = fristen.FristenFilter(
+        person_id=user.pk if who == "me" and user else None,
+        responsible_id=_id(params, "who") if who != "me" else None,
+        status=None if status == STATUS_ALL else status,
+        due_from=_day(params, "from"),
+        due_to=_day(params, "to"),
+        client_id=_id(params, "client"),
+        case_id=_id(params, "case"),
+        criticality=criticality or None,
+        orphaned=orphaned,
+        query=(params.get("q") or "").strip()[:200] or None,
+    )
+    if filters.due_from and filters.due_to and filters.due_to < filters.due_from:
+        filters = fristen.FristenFilter(**{**filters.__dict__, "due_to": None})
+    shown = {
+        "who": who,
+        "status": status,
+        "from": filters.due_from.isoformat() if filters.due_from else "",
+        "to": filters.due_to.isoformat() if filters.due_to else "",
+        "client": str(filters.client_id or ""),
+        "case": str(filters.case_id or ""),
+        "criticality": criticality,
+        "orphaned": orphaned,
+        "q": filters.query or "",
+    }
+    return filters, shown
+
+
+def _rows(principal, events, today: dt.date) -> list[dict]:
+    rows = []
+    for event in events:
+        days = countdown_days(event, today=today)
+        rows.append(
+            {
+                "event": event,
+                "countdown": days,
+                "overdue_days": -days,
+                "overdue": event.is_overdue,
+                "critical": event.status == CalendarEvent.Status.OPEN and is_critical_soon(event, days),
+                "vorfrist_today": any(p.due_date == today for p in event.pre_deadlines.all()),
+            }
+        )
+    return rows
+
+
+def _cases(principal):
+    return (
+        client_visibility.visible_cases(principal)
+        .filter(status="open")
+        .order_by("reference")
+        .values_list("id", "reference", "subject")[:500]
+    )
+
+
+def page_context(request, params: QueryDict) -> dict:
+    principal = request.principal
+    filters, shown = filters_from(request, params)
+    today = fristen.today_for(principal)
+    qs = fristen.deadlines_for(principal, filters)
+    paginator = Paginator(range(qs.count()), PAGE_SIZE)
+    page = paginator.get_page(_page_of(params))
+    offset = (page.number - 1) * PAGE_SIZE
+    events = list(with_relations(qs)[offset : offset + PAGE_SIZE]) if paginator.count else []
+    querystring = params.copy()
+    querystring.pop("page", None)
+    user = principal.user
+    is_admin = bool(user and user.is_admin)
+    return {
+        "view": "deadlines",
+        "query": shown["q"],
+        "filters": shown,
+        "rows": _rows(principal, events, today),
+        "total": paginator.count,
+        "page": page,
+        "querystring": querystring.urlencode(),
+        "page_url": f"{reverse('calendar:deadlines')}?{params.urlencode()}",
+        "vorfristen_today": list(fristen.pre_deadlines_today(principal, filters, today)),
+        "orphaned_count": fristen.deadlines_for(principal, fristen.FristenFilter(orphaned=True)).count()
+        if is_admin
+        else 0,
+        "is_admin": is_admin,
+        "people": get_user_model().objects.filter(is_active=True).order_by("full_name", "email"),
+        "clients": client_choices(principal),
+        "cases": _cases(principal),
+        "statuses": CalendarEvent.Status.choices,
+        "criticalities": CalendarEvent.Criticality.choices,
+        "today": today,
+        "export_since": (today - dt.timedelta(days=30)).isoformat(),
+        "export_until": today.isoformat(),
+    }
+
+
+def _page_of(params: QueryDict) -> int:
+    raw = params.get("page", "1")
+    return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 7 else 1
+
+
+@login_required
+def deadlines_page(request):
+    return render(request, "calendar/deadlines.html", page_context(request, request.GET))
+
+
+def _params_of_page(request) -> QueryDict:
+    """The filters of the page an inline action was sent from (htmx sends its address), so the
+    answer re-renders that same list; only its query string is read."""
+    current = request.headers.get("HX-Current-URL") or ""
+    try:
+        return QueryDict(urlsplit(current).query)
+    except ValueError:
+        return QueryDict("")
+
+
+def _answer(request, done_message: str, failed: DomainError | None):
+    if request.headers.get("HX-Request"):
+        context = page_context(request, _params_of_page(request))
+        context["notice"] = failed.message if failed else done_message
+        context["notice_failed"] = failed is not None
+        return render(request, "calendar/deadlines.html", context, status=422 if failed else 200)
+    if failed:
+        messages.error(request, failed.message)
+    else:
+        messages.success(request, done_message)
+    return redirect(web.came_from(request, reverse("calendar:deadlines")))
+
+
+@login_required
+@require_POST
+def complete(request, event_id: int):
+    failed = None
+    try:
+        event = lifecycle.complete_deadline(
+            request.principal, event_id, how=request.POST.get("how", ""), link=request.POST.get("link", "")
+        )
+    except DomainError as exc:
+        failed, event = exc, None
+    return _answer(request, _("“%(title)s” is done.") % {"title": event.title} if event else "", failed)
+
+
+@login_required
+@require_POST
+def cancel(request, event_id: int):
+    failed = None
+    try:
+        event = lifecycle.cancel_deadline(request.principal, event_id, reason=request.POST.get("reason", ""))
+    except DomainError as exc:
+        failed, event = exc, None
+    return _answer(request, _("“%(title)s” was cancelled.") % {"title": event.title} if event else "", failed)
+
+
+@login_required
+@web.domain_errors
+def history(request, event_id: int):
+    """A Frist's Fristenbuch as a fragment (opened inline on the Fristen page and on the Frist)."""
+    event = services.get_event(request.principal, event_id)
+    return render(request, "calendar/_history.html", {"event": event, "history": lifecycle.history(event)})
+
+
+@login_required
+@web.domain_errors
+def export(request, fmt: str):
+    """The Fristenbuch of a period as CSV or PDF (every visible Frist's changes in it)."""
+    since, until = _day(request.GET, "since"), _day(request.GET, "until")
+    return fristenbuch.export_response(request.principal, since, until, fmt)
