@@ -9,7 +9,9 @@ class ReviewConfig(DomainApp):
     name = "apps.review"
     label = "review"
     verbose_name = _("Review")
+    # The memory page is here, not in apps.memory: pages that show and decide live in this app.
     navigation = [
+        NavEntry("memory", _("Memory"), "review:memory", order=74),
         NavEntry(
             "review",
             _("Review"),
