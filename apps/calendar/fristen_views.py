@@ -212,8 +212,12 @@ def history(request, event_id: int):
 
 
 @login_required
-@web.domain_errors
 def export(request, fmt: str):
-    """The Fristenbuch of a period as CSV or PDF (every visible Frist's changes in it)."""
+    """The Fristenbuch of a period as CSV or PDF (every visible Frist's changes in it); a refusal
+    goes back to the Fristen page with the reason."""
     since, until = _day(request.GET, "since"), _day(request.GET, "until")
-    return fristenbuch.export_response(request.principal, since, until, fmt)
+    try:
+        return fristenbuch.export_response(request.principal, since, until, fmt)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect(reverse("calendar:deadlines"))
