@@ -34,10 +34,29 @@ EDITOR_FIELDS = {
     "rrule": "rrule",
     "remind_minutes_before": "remind_minutes_before",
     "description": "description",
+    "responsible": "responsible_id",
+    "deputy": "deputy_id",
+    "case": "case_id",
+    "pre_deadlines": "pre_deadlines",
 }
+REFERENCE_FIELDS = frozenset({"client_id", "responsible_id", "deputy_id", "case_id"})
 # Service fields whose errors belong on an editor field of another name (`client_id` → `client`
 # is `form_errors`' own rule).
-ERROR_FIELDS = {"attendee_ids": "attendees", "recurrence_until": "rrule"}
+ERROR_FIELDS = {
+    "attendee_ids": "attendees",
+    "recurrence_until": "rrule",
+    "responsible_id": "responsible",
+    "deputy_id": "deputy",
+    "case_id": "case",
+}
+
+
+def _parse_day(text: str) -> dt.date:
+    """2026-03-02 or the German 02.03.2026."""
+    text = text.strip()
+    if "." in text:
+        return dt.datetime.strptime(text, "%d.%m.%Y").date()
+    return dt.date.fromisoformat(text)
 
 
 class EventForm(BaselineEditor):
@@ -46,6 +65,9 @@ class EventForm(BaselineEditor):
     copilot) made meanwhile to a field this person did not touch."""
 
     EDITOR_FIELDS = EDITOR_FIELDS
+    # Shown only while the kind is "deadline" (static/js/calendar-form.js).
+    DEADLINE_ONLY = ("responsible", "deputy", "case", "pre_deadlines", "reason", "keep_non_working_day",
+                     "legal_basis", "criticality")  # fmt: skip
 
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     kind = forms.ChoiceField(label=_("Kind"), choices=CalendarEvent.Kind.choices)
@@ -80,12 +102,67 @@ class EventForm(BaselineEditor):
         required=False,
         widget=forms.Textarea(attrs={"rows": 5}),
     )
+    # Fristen only (the page hides them for appointments).
+    responsible = forms.ChoiceField(label=_("Responsible"), required=False)
+    deputy = forms.ChoiceField(label=_("Deputy"), required=False)
+    case = forms.ChoiceField(label=_("Case"), required=False)
+    pre_deadlines = forms.CharField(
+        label=_("Vorfristen"),
+        required=False,
+        max_length=200,
+        help_text=_(
+            "Days before the Frist, e.g. 2026-03-02, 2026-03-09 (empty on a new Frist: the default)."
+        ),
+    )
+    reason = forms.CharField(
+        label=_("Reason for the change"),
+        required=False,
+        max_length=500,
+        help_text=_("Required when a Frist's due date moves (Fristenbuch)."),
+    )
+    keep_non_working_day = forms.BooleanField(
+        label=_("Keep the due date even though it is no working day"), required=False
+    )
 
-    def __init__(self, data=None, *, people, clients=(), initial: dict | None = None):
+    def __init__(self, data=None, *, people, clients=(), cases=(), initial: dict | None = None):
         super().__init__(data, initial=initial or {})
         self.fields["attendees"].choices = [(str(p.pk), p.get_full_name()) for p in people]
         self.fields["client"].choices = [("", _("No client"))] + [(str(pk), label) for pk, label in clients]
+        staff = [(str(p.pk), p.get_full_name()) for p in people]
+        self.fields["responsible"].choices = [("", _("Nobody")), *staff]
+        self.fields["deputy"].choices = [("", _("Nobody")), *staff]
+        self.fields["case"].choices = [("", _("No case"))] + [
+            (str(pk), f"{ref} {subject}") for pk, ref, subject in cases
+        ]
         self.add_baselines()
+
+    def clean_pre_deadlines(self) -> list[str] | None:
+        text = (self.cleaned_data.get("pre_deadlines") or "").strip()
+        if not text:
+            return None
+        days = []
+        for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+            try:
+                days.append(_parse_day(part).isoformat())
+            except ValueError:
+                raise forms.ValidationError(
+                    _("“%(day)s” is not a date like 2026-03-02 or 02.03.2026.") % {"day": part}
+                ) from None
+        return days
+
+    def non_working_warning(self) -> dict | None:
+        """A Frist entered or moved onto a weekend or holiday: the warning and the shifted day
+        (None when the day is a working day, for appointments, or when the person keeps it)."""
+        if self.cleaned_data.get("kind") != "deadline" or self.cleaned_data.get("keep_non_working_day"):
+            return None
+        try:
+            day = _parse_day((self.cleaned_data.get("start") or "")[:10])
+        except ValueError:
+            return None
+        from apps.deadlines.services import working_day
+
+        found = working_day(day)
+        return None if found["working_day"] else found
 
     @staticmethod
     def values_of(event: CalendarEvent) -> dict:
@@ -113,6 +190,10 @@ class EventForm(BaselineEditor):
             if event.remind_minutes_before is None
             else str(event.remind_minutes_before),
             "description": event.description,
+            "responsible": str(event.responsible_id or ""),
+            "deputy": str(event.deputy_id or ""),
+            "case": str(event.case_id or ""),
+            "pre_deadlines": ", ".join(p.due_date.isoformat() for p in event.pre_deadlines.all()),
         }
 
     def create_values(self) -> dict:
@@ -123,6 +204,13 @@ class EventForm(BaselineEditor):
         }
         if not values["end"]:
             values["end"] = None
+        if values["kind"] != "deadline":  # the Frist fields stay hidden for appointments
+            for name in ("responsible_id", "deputy_id", "case_id", "pre_deadlines"):
+                values.pop(name)
+        elif values["pre_deadlines"] is None:
+            values.pop("pre_deadlines")  # the default Vorfrist
+        if not values.get("responsible_id"):
+            values.pop("responsible_id", None)  # the author
         return values
 
     def changes(self) -> dict:
@@ -136,8 +224,10 @@ class EventForm(BaselineEditor):
     def _for_service(service_field: str, value):
         if service_field == "attendee_ids":
             return [int(pk) for pk in value or ()]
-        if service_field == "client_id":
-            return value or None
+        if service_field in REFERENCE_FIELDS:
+            return int(value) if value else None
+        if service_field == "pre_deadlines":
+            return value or []
         if isinstance(value, str):
             return value.replace("\r\n", "\n")  # browsers send textarea lines with CRLF
         return value

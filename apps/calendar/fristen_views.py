@@ -99,7 +99,7 @@ def _rows(principal, events, today: dt.date) -> list[dict]:
     return rows
 
 
-def _cases(principal):
+def case_choices(principal):
     return (
         client_visibility.visible_cases(principal)
         .filter(status="open")
@@ -137,7 +137,7 @@ def page_context(request, params: QueryDict) -> dict:
         "is_admin": is_admin,
         "people": get_user_model().objects.filter(is_active=True).order_by("full_name", "email"),
         "clients": client_choices(principal),
-        "cases": _cases(principal),
+        "cases": case_choices(principal),
         "statuses": CalendarEvent.Status.choices,
         "criticalities": CalendarEvent.Criticality.choices,
         "today": today,

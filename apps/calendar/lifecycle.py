@@ -29,6 +29,9 @@ from apps.calendar.models import (
 )
 from apps.core import validation
 from apps.core.services import get_setting
+from apps.deadlines import services as deadline_services
+from apps.deadlines.compute import is_working_day
+from apps.deadlines.errors import DeadlineRuleNotFound
 
 Status = CalendarEvent.Status
 DEFAULT_LEAD_SETTING = "calendar.default_vorfrist_days"
@@ -87,13 +90,9 @@ def default_lead_days(rule_code: str = "") -> int:
     """The Vorfrist lead time: the rule's own (deadlines catalog), else the instance default."""
     if rule_code:
         try:
-            from apps.deadlines.catalog import default_pre_deadline_days
-        except ImportError:  # the catalog is optional for the calendar
-            default_pre_deadline_days = None
-        if default_pre_deadline_days is not None:
-            days = default_pre_deadline_days(rule_code)
-            if days:
-                return int(days)
+            return int(deadline_services.rule_for(rule_code).default_pre_deadline_days) or default_lead_days()
+        except DeadlineRuleNotFound:
+            pass  # a rule retired since: the instance default
     try:
         days = int(get_setting(DEFAULT_LEAD_SETTING, DEFAULT_LEAD_DAYS))
     except (TypeError, ValueError):
@@ -103,8 +102,6 @@ def default_lead_days(rule_code: str = "") -> int:
 
 def default_pre_deadline(due: dt.date, lead_days: int) -> dt.date:
     """`lead_days` before the due day, moved back to a working day (a Vorfrist is for working)."""
-    from apps.deadlines.compute import is_working_day
-
     day = due - dt.timedelta(days=lead_days)
     for _step in range(14):
         if is_working_day(day):

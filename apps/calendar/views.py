@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
-from apps.calendar import feed, services
+from apps.calendar import feed, fristen_views, lifecycle, services
 from apps.calendar.forms import LOCAL_FORMAT, EventForm
 from apps.calendar.records import Occurrence, countdown_days, detail_url, event_record, is_critical_soon
 from apps.clients.services import client_choices
@@ -196,19 +196,46 @@ def agenda_page(request):
     return render(request, "calendar/agenda.html", context)
 
 
+def _editor_data(request):
+    """The posted editor; "use the shifted day" (the weekend/holiday warning's button) moves the
+    due date to that day, keeping the time."""
+    data = request.POST.copy()
+    shift_to = (data.get("shift_to") or "")[:10]
+    if shift_to:
+        data["start"] = shift_to + (data.get("start") or "")[10:]
+    return data
+
+
+def _warn_non_working(form: EventForm) -> bool:
+    """True when the Frist's day is no working day and the person did not choose to keep it: the
+    form then shows the warning with the shifted day to take instead."""
+    warning = form.non_working_warning()
+    if warning is None:
+        return False
+    form.add_error("start", warning["message"])
+    form.shift_warning = warning
+    return True
+
+
+def _cases(principal):
+    return fristen_views.case_choices(principal)
+
+
 @login_required
 def create_page(request):
     principal = request.principal
-    clients = client_choices(principal)
+    clients, cases = client_choices(principal), _cases(principal)
     if request.method == "POST":
-        form = EventForm(request.POST, people=_people(), clients=clients)
-        if form.is_valid():
+        form = EventForm(_editor_data(request), people=_people(), clients=clients, cases=cases)
+        if form.is_valid() and not _warn_non_working(form):
             try:
                 event = services.create_event(principal, **form.create_values())
             except DomainError as exc:
                 form.show_refusal(exc)
             else:
                 messages.success(request, _("Saved."))
+                if event.is_deadline:
+                    return redirect("calendar:detail", event_id=event.pk)
                 return redirect(_month_url(event.start.astimezone(principal.time_zone).date()))
     else:
         day = _date_param(request, "date", _today(principal))
@@ -220,8 +247,9 @@ def create_page(request):
             "visibility": "shared",
             "criticality": "normal",
             "client": request.GET.get("client", "") if request.GET.get("client", "").isdigit() else "",
+            "responsible": str(principal.user.pk) if principal.user else "",
         }
-        form = EventForm(people=_people(), clients=clients, initial=initial)
+        form = EventForm(people=_people(), clients=clients, cases=cases, initial=initial)
     return render(request, "calendar/form.html", {"form": form, "event": None})
 
 
@@ -230,21 +258,31 @@ def create_page(request):
 def detail_page(request, event_id: int):
     principal = request.principal
     event = services.get_event(principal, event_id)
-    clients = client_choices(principal)
-    form = EventForm(people=_people(), clients=clients, initial=EventForm.values_of(event))
+    clients, cases = client_choices(principal), _cases(principal)
+    form = EventForm(people=_people(), clients=clients, cases=cases, initial=EventForm.values_of(event))
     if request.method == "POST":
-        form = EventForm(request.POST, people=_people(), clients=clients)
-        if form.is_valid():
+        form = EventForm(_editor_data(request), people=_people(), clients=clients, cases=cases)
+        moved = form.is_bound and (
+            form.is_changed("start") or form.is_changed("kind") or "shift_to" in request.POST
+        )
+        if form.is_valid() and not (moved and _warn_non_working(form)):
             changes = form.changes()
             try:
                 if changes:
-                    services.update_event(principal, event.pk, changes)
+                    services.update_event(
+                        principal, event.pk, changes, reason=form.cleaned_data.get("reason")
+                    )
             except DomainError as exc:
                 form.show_refusal(exc)
             else:
                 messages.success(request, _("Saved."))
                 return redirect("calendar:detail", event_id=event.pk)
-    context = {"form": form, "event": event, "record": event_record(event)}
+    context = {
+        "form": form,
+        "event": event,
+        "record": event_record(event),
+        "history": lifecycle.history(event) if event.is_deadline else None,
+    }
     return render(request, "calendar/form.html", context)
 
 
@@ -273,6 +311,7 @@ def move(request, event_id: int):
         event_id,
         from_date=request.POST.get("from_date", ""),
         to_date=request.POST.get("to_date", ""),
+        reason=request.POST.get("reason", ""),
     )
     return JsonResponse({"event": event_record(event)})
 
