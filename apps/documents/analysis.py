@@ -16,9 +16,11 @@ from typing import Any, Literal
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from apps.accounts.principal import Principal
+from apps.core.errors import DomainError
+from apps.deadlines import services as deadlines
 from apps.documents.models import Document
 from apps.llm import client as llm
 from apps.llm import neutralize
@@ -43,9 +45,13 @@ class DeadlineSuggestion(BaseModel):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
 
     title: str = Field(min_length=1, max_length=300)
-    due: dt.datetime | dt.date
+    due: dt.datetime | dt.date | None = None
     legal_basis: str | None = Field(default=None, max_length=300)
     criticality: Literal["low", "normal", "high", "critical"] = "normal"
+    # The letter's own dates: the due date is then computed by apps.deadlines (see `due_date`).
+    trigger_date: dt.date | None = None
+    rule: str | None = Field(default=None, max_length=60)
+    posted: bool = False
 
     @field_validator("due", mode="before")
     @classmethod
@@ -55,9 +61,48 @@ class DeadlineSuggestion(BaseModel):
             return dt.date.fromisoformat(value.strip())
         return value
 
+    @model_validator(mode="after")
+    def _some_date(self) -> DeadlineSuggestion:
+        if self.due is None and not (self.trigger_date and self.rule):
+            raise ValueError("a deadline needs a due date, or a trigger date and a rule")
+        return self
+
     @property
     def all_day(self) -> bool:
         return not isinstance(self.due, dt.datetime)
+
+
+@dataclass(frozen=True)
+class DueDate:
+    due: dt.date | dt.datetime
+    all_day: bool
+    legal_basis: str
+    explanation: str = ""
+    trigger_date: dt.date | None = None
+    rule_code: str = ""
+
+
+def due_date(suggestion: DeadlineSuggestion) -> DueDate | None:
+    """The Frist's end. When the letter names a trigger date and a catalog rule, the German rules
+    compute it (apps.deadlines: §§ 187-193 BGB, posting fiction, holidays of the office's Land);
+    otherwise, or when that rule cannot apply, the model's own date; None when there is neither."""
+    if suggestion.trigger_date and suggestion.rule:
+        try:
+            rule = deadlines.rule_for(suggestion.rule)
+            result, rule, _amount, _unit = deadlines.compute_deadline(
+                trigger_date=suggestion.trigger_date,
+                rule=rule.code,
+                posted=suggestion.posted and rule.posting_fiction,
+            )
+        except DomainError:
+            pass
+        else:
+            return DueDate(
+                result.end, True, result.legal_basis, result.explanation, result.trigger, rule.code
+            )
+    if suggestion.due is None:
+        return None
+    return DueDate(suggestion.due, suggestion.all_day, suggestion.legal_basis or "")
 
 
 class Analysis(BaseModel):
@@ -101,7 +146,10 @@ SCHEMA_HINT = """{
              "description": "string, may be empty"}],
   "deadline": null or {"title": "string", "due": "YYYY-MM-DD or YYYY-MM-DDTHH:MM",
                        "legal_basis": "e.g. § 355 AO, or null",
-                       "criticality": "low | normal | high | critical"}
+                       "criticality": "low | normal | high | critical",
+                       "trigger_date": "YYYY-MM-DD the period runs from (Bekanntgabe, Zustellung) or the letter's date, or null",
+                       "rule": "code of the statutory period (list below), or null",
+                       "posted": "true when trigger_date is the date of a posted letter (Bescheid vom …)"}
 }"""
 
 
@@ -114,9 +162,15 @@ def _system_prompt(principal: Principal) -> str:
         f"Rules: at most {MAX_TASKS} tasks, only concrete actions the office has to take; no task "
         "when there is nothing to do. At most one deadline: the legal or tax deadline (Frist) the "
         "document sets or implies, e.g. an objection period after a tax assessment; null when "
-        "there is none. Compute dates from the document's own dates. "
+        "there is none. Compute dates from the document's own dates. When the deadline is one "
+        "of these statutory periods, also give its rule code and trigger_date (the office then "
+        f"computes the due date): {_rule_codes()}. "
         f"Today is {today} (time zone {principal.time_zone.key})."
     )
+
+
+def _rule_codes() -> str:
+    return "; ".join(f"{code} = {label}" for code, label in deadlines.rule_choices()) or "none"
 
 
 def _user_prompt(document: Document) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.calendar import services as calendar
@@ -25,7 +26,7 @@ from apps.calendar.errors import EventNotFound
 from apps.calendar.models import CalendarEvent
 from apps.clients import visibility as client_visibility
 from apps.core.errors import InvalidInput
-from apps.documents.analysis import Analysis, DeadlineSuggestion, TaskSuggestion
+from apps.documents.analysis import Analysis, DeadlineSuggestion, DueDate, TaskSuggestion, due_date
 from apps.documents.models import Document, DocumentWorkflow, WorkflowItem
 from apps.tasks import services as tasks
 from apps.tasks.models import Board, Task, TaskStatus
@@ -94,8 +95,9 @@ class Filer:
             if sig not in seen:
                 seen.add(sig)
                 done.append(self._task(sig, suggestion))
-        if analysis.deadline is not None:
-            done.append(self._deadline(analysis.deadline))
+        when = due_date(analysis.deadline) if analysis.deadline is not None else None
+        if when is not None:
+            done.append(self._deadline(analysis.deadline, when))
         return done
 
     # --- bookkeeping --------------------------------------------------------------------------
@@ -235,33 +237,38 @@ class Filer:
         return tasks.create_task(self.principal, **values)
 
     # --- the deadline -------------------------------------------------------------------------
-    def _deadline(self, suggestion: DeadlineSuggestion) -> WorkflowItem:
+    def _deadline(self, suggestion: DeadlineSuggestion, when: DueDate) -> WorkflowItem:
         kind = WorkflowItem.Kind.DEADLINE
-        due = suggestion.due
+        due = when.due
         sig = signature(self.document.pk, kind, suggestion.title, due)
         known = self._known(sig)
         if known is not None:
             return known
         payload = {
             "due": due.isoformat(),
-            "all_day": suggestion.all_day,
-            "legal_basis": suggestion.legal_basis or "",
+            "all_day": when.all_day,
+            "legal_basis": when.legal_basis,
             "criticality": suggestion.criticality,
         }
         values: dict[str, Any] = {
             "title": suggestion.title,
             "start": due.isoformat(),
-            "all_day": suggestion.all_day,
-            "legal_basis": suggestion.legal_basis or "",
+            "all_day": when.all_day,
+            "legal_basis": when.legal_basis,
             "criticality": suggestion.criticality,
             "source_label": self.label,
             "client_id": self.client_id,
             "description": f"{self.label}: {self.link}",
         }
+        if when.rule_code:  # computed by apps.deadlines: keep how, for the Fristenbuch
+            payload["explanation"] = when.explanation
+            values["description"] += f"\n{when.explanation}"
+            values.update(trigger_date=when.trigger_date.isoformat(), rule_code=when.rule_code)
         previous = self._previous_deadline()
         if previous is not None:  # the document's one deadline moved or was renamed
             item, event = previous
-            event = calendar.update_event(self.principal, event.pk, {**values, "end": None})
+            reason = _("The document “%(title)s” names a new date.") % {"title": self.label}
+            event = calendar.update_event(self.principal, event.pk, {**values, "end": None}, reason=reason)
             self.items.pop(item.signature, None)
             item.signature = sig
             self.items[sig] = item
