@@ -253,7 +253,8 @@ def list_events(
 
 # What the calendar grids read of an entry; the description and audit fields stay in the database.
 GRID_FIELDS = ("id", "title", "kind", "start", "end", "all_day", "rrule", "time_zone", "visibility", "criticality",
-               "location", "conference_url", "conference_provider", "owner_id", "client__id", "client__name")  # fmt: skip
+               "location", "conference_url", "conference_provider", "owner_id", "client__id", "client__name",
+               "status")  # fmt: skip
 
 
 def occurrence_rows(

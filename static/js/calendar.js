@@ -5,7 +5,9 @@
  * `clapilot:refresh` through htmx, so the server re-checks visibility) and flashes the changed
  * entry once the new fragment is in. Dragging an entry to another day in the month or week view
  * posts the move endpoint, which calls the service (time of day and duration are kept); the
- * mutation event then re-renders every open calendar, this one included.
+ * mutation event then re-renders every open calendar, this one included. A Frist moves only
+ * after the person confirms and gives a reason (the dialog in _tabs.html), with a warning when
+ * the new day is a weekend or holiday and the offer to take the working day after it.
  */
 import { registerMutationHandler } from "./mutations.js";
 
@@ -57,6 +59,57 @@ document.body.addEventListener("htmx:afterSettle", (e) => {
   pendingHighlights.clear();
 });
 
+// --- confirm moving a Frist: reason, and the working-day check ------------------------------
+function formatDay(iso) {
+  const [y, m, d] = iso.split("-");
+  return `${d}.${m}.${y}`;
+}
+
+async function workingDay(dialog, iso) {
+  try {
+    const response = await fetch(`${dialog.dataset.workingDayUrl}?date=${encodeURIComponent(iso)}`, {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    });
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Resolves to {reason, to} when the person confirms, or null when they cancel. */
+async function confirmDeadlineMove(title, from, to) {
+  const dialog = document.getElementById("cal-move-dialog");
+  if (!dialog) return null;
+  const form = dialog.querySelector("form");
+  form.reset();
+  dialog.querySelector("[data-move-text]").textContent = dialog.dataset.text
+    .replace("{title}", title).replace("{from}", formatDay(from)).replace("{to}", formatDay(to));
+  const warning = dialog.querySelector("[data-move-warning]");
+  const shift = dialog.querySelector("[data-move-shift]");
+  warning.hidden = true;
+  shift.hidden = true;
+  const check = await workingDay(dialog, to);
+  if (check && !check.working_day) {
+    warning.textContent = check.message;
+    warning.hidden = false;
+    dialog.querySelector("[data-move-shift-label]").textContent = dialog.dataset.shiftText
+      .replace("{day}", formatDay(check.shifted_to));
+    form.elements.use_shifted.checked = true;
+    shift.hidden = false;
+  }
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => {
+      if (dialog.returnValue !== "move") return resolve(null);
+      const target = !shift.hidden && form.elements.use_shifted.checked ? check.shifted_to : to;
+      resolve({ reason: form.elements.reason.value.trim(), to: target });
+    }, { once: true });
+    dialog.returnValue = ""; // Escape keeps the last value otherwise
+    dialog.showModal();
+    form.elements.reason.focus();
+  });
+}
+
 // --- drag an entry to another day (event delegation: the fragment is replaced on refresh) -----
 let dragged = null;
 
@@ -95,8 +148,15 @@ document.addEventListener("drop", async (e) => {
   if (from === to) return;
   const container = cell.closest("[data-move-url]");
   const url = container.dataset.moveUrl.replace(/\/0\//, `/${chip.dataset.eventId}/`);
-  cell.appendChild(chip); // optimistic; the live refresh renders the truth
   const body = new URLSearchParams({ from_date: from, to_date: to });
+  if (chip.dataset.kind === "deadline") {
+    const answer = await confirmDeadlineMove(chip.dataset.title || "", from, to);
+    if (!answer) return;
+    body.set("to_date", answer.to);
+    body.set("reason", answer.reason);
+  } else {
+    cell.appendChild(chip); // optimistic; the live refresh renders the truth
+  }
   try {
     const response = await fetch(url, {
       method: "POST",
