@@ -4,4 +4,6 @@ from apps.dashboard import views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
+    path("heute/karten/", views.today_cards, name="dashboard-today"),
+    path("heute/fragen/", views.ask, name="dashboard-ask"),
 ]

@@ -1,17 +1,53 @@
-"""The start page: every module of the main navigation as a tile, then the person's widgets."""
+"""The start page "Heute": what is due for the signed-in person (apps/dashboard/today.py), a prompt
+box that starts a chat, then the person's widgets. The cards refetch themselves on live events."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.db import transaction
+from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
 
-from apps.core.navigation import resolved_navigation
+from apps.agent import services as chat
+from apps.core.web import reported
+from apps.dashboard import today
 from apps.widgets.views import dashboard_context
 
+PROMPT_MAX = 4000
 
+
+@require_GET
 @login_required
 def dashboard(request):
-    modules = [item for item in resolved_navigation(request.path, request.user) if item["key"] != "settings"]
-    context = {"modules": modules, "now": timezone.localtime(), **dashboard_context(request.user)}
+    context = {
+        "now": timezone.localtime(timezone=request.principal.time_zone),
+        "heute": today.build(request.principal),
+        "has_model": chat.default_model() is not None,
+        "prompt_max": PROMPT_MAX,
+        **dashboard_context(request.user),
+    }
     return render(request, "dashboard/index.html", context)
+
+
+@require_GET
+@login_required
+def today_cards(request):
+    """The "Heute" cards alone, fetched again by the page on every relevant live event."""
+    return render(request, "dashboard/_today.html", {"heute": today.build(request.principal)})
+
+
+@require_POST
+@login_required
+def ask(request):
+    """Start a chat with the prompt: a new session, the message queued for the copilot, then the
+    chat page. A refused message (no model, empty) leaves no empty chat behind."""
+    prompt = (request.POST.get("prompt") or "").strip()[:PROMPT_MAX]
+    with reported(request) as outcome, transaction.atomic():
+        session = chat.create_session(request.principal)
+        chat.post_user_message(
+            request.principal, session.pk, prompt, time_zone=request.principal.time_zone.key
+        )
+    if outcome.failed:
+        return redirect("dashboard")
+    return redirect("chat:session", session_id=session.pk)
