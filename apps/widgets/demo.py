@@ -1,4 +1,5 @@
-"""Demo widgets for the demo admin: open Fristen at a glance, and an office notice."""
+"""Demo widget for the demo admin: an office notice. (The Fristen figures are not a widget: the
+dashboard's "Heute" counts them live from the Fristenkontrolle.)"""
 
 from apps.accounts.principal import Principal
 from apps.widgets import services
@@ -6,20 +7,6 @@ from apps.widgets import services
 
 def load(office) -> None:
     admin = Principal.for_user(office.admin)
-    services.create_widget(
-        admin,
-        title="Offene Fristen",
-        description="Fristen der Kanzlei, wie sie das Morgen-Briefing zusammenfasst.",
-        definition={
-            "type": "stats",
-            "items": [
-                {"label": "Diese Woche", "key": "woche", "tone": "warning"},
-                {"label": "Kritisch", "key": "kritisch", "tone": "critical"},
-                {"label": "Insgesamt offen", "key": "offen"},
-            ],
-        },
-        data={"woche": 3, "kritisch": 1, "offen": 7},
-    )
     services.create_widget(
         admin,
         title="Kanzlei-Hinweis",

@@ -123,7 +123,7 @@ def test_page_is_paginated_filters_unread_and_has_empty_states(client, anna):
     unread = rows(client.get("/benachrichtigungen/?filter=unread"))
     assert "Nachricht 29" in unread and "Nachricht 28" in unread and "Nachricht 27" not in unread
     services.mark_all_read(services_principal(anna))
-    assert "Du hast alles gelesen" in rows(client.get("/benachrichtigungen/?filter=unread"))
+    assert "Sie haben alles gelesen" in rows(client.get("/benachrichtigungen/?filter=unread"))
 
 
 def test_queries_are_constant_in_rows(client, anna):
