@@ -1,5 +1,6 @@
 """Demo Kalender for "Kanzlei Berger & Partner": a month of appointments (Mandantengespräche, a
-weekly team meeting, a Finanzamt appointment) and a handful of Fristen, relative to today."""
+weekly team meeting, a Finanzamt appointment) and a handful of Fristen, relative to today, each on a
+working day, with a responsible person, a deputy and its default Vorfrist."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.utils import timezone
 from apps.accounts.principal import Principal
 from apps.calendar import services
 from apps.clients.demo import demo_clients
+from apps.deadlines.compute import shift_to_working_day
 
 # (days from today, hour, minutes, title, who, location, client number)
 APPOINTMENTS = [
@@ -86,13 +88,16 @@ def load(office) -> None:
         remind_minutes_before=15,
     )
     next_month_10th = (today.replace(day=1) + dt.timedelta(days=32)).replace(day=10)
+    # (due, title, legal basis, criticality, client, origin, responsible, deputy, rule)
     deadlines = [
-        (next_month_10th, "Umsatzsteuer-Voranmeldung Bäckerei Schulz", "§ 18 Abs. 1 UStG", "high", "10002", "USt-Kalender"),
-        (today + dt.timedelta(days=5), "Einspruchsfrist Bescheid 2023 Meier GmbH", "§ 355 Abs. 1 AO", "critical", "10003", "Bescheid vom Finanzamt"),
-        (today + dt.timedelta(days=26), "Jahresabschluss 2025 Schreinerei Vogel einreichen", "§ 325 HGB", "normal", "10005", "Fristenkontrolle"),
-        (today + dt.timedelta(days=12), "Lohnsteuer-Anmeldung Autohaus König", "§ 41a EStG", "normal", "10004", "Lohn"),
+        (next_month_10th, "Umsatzsteuer-Voranmeldung Bäckerei Schulz", "§ 18 Abs. 1 UStG", "high", "10002", "USt-Kalender", "tom", "anna", ""),
+        (today + dt.timedelta(days=5), "Einspruchsfrist Bescheid 2023 Meier GmbH", "§ 355 Abs. 1 AO", "critical", "10003", "Bescheid vom Finanzamt", "anna", "markus", "einspruch_ao"),
+        (today + dt.timedelta(days=26), "Jahresabschluss 2025 Schreinerei Vogel einreichen", "§ 325 HGB", "normal", "10005", "Fristenkontrolle", "markus", "giulia", ""),
+        (today + dt.timedelta(days=12), "Lohnsteuer-Anmeldung Autohaus König", "§ 41a EStG", "normal", "10004", "Lohn", "giulia", "tom", ""),
     ]  # fmt: skip
-    for due, title, basis, criticality, client, label in deadlines:
+    for due, title, basis, criticality, client, label, who, deputy, rule in deadlines:
+        # A Frist ends on a working day (§ 193 BGB, § 108 Abs. 3 AO): never a demo Frist on a Sunday.
+        due, _unshifted, _why = shift_to_working_day(due)
         services.create_event(
             admin,
             title=title,
@@ -104,6 +109,9 @@ def load(office) -> None:
             client_id=clients[client].pk,
             source_label=label,
             remind_minutes_before=60 * 24 * 3,
+            responsible_id=users[who].pk,
+            deputy_id=users[deputy].pk,
+            **({"rule_code": rule} if rule else {}),
         )
     anna = Principal.for_user(users["anna"])
     services.create_event(

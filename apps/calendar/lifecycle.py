@@ -196,12 +196,15 @@ def set_pre_deadlines(event: CalendarEvent, rows: list[tuple[dt.date, str]]) -> 
 
 
 def initial_pre_deadlines(event: CalendarEvent, given: Any) -> list[tuple[dt.date, str]]:
-    """A new Frist's Vorfristen: those given, else one at the default lead time (when still ahead)."""
+    """A new Frist's Vorfristen: those given, else one at the default lead time — today when that
+    day has passed already (a Frist entered late), none for a Frist that is itself past."""
     due = due_day(event)
     if given is not None:
         return pre_deadline_values(given, due)
-    day = default_pre_deadline(due, default_lead_days(event.rule_code))
-    return [(day, "")] if day >= timezone.localdate() else []
+    today = timezone.localdate()
+    if due < today:
+        return []
+    return [(max(default_pre_deadline(due, default_lead_days(event.rule_code)), today), "")]
 
 
 def moved_pre_deadlines(event: CalendarEvent, old_due: dt.date) -> list[tuple[dt.date, str]] | None:

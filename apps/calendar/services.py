@@ -34,6 +34,8 @@ from apps.core.errors import Forbidden, InvalidUrl
 from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import check_version
+from apps.deadlines import services as deadline_services
+from apps.deadlines.errors import DeadlineRuleNotFound
 from apps.notifications.services import notify
 
 MAX_PAGE = 200
@@ -123,6 +125,16 @@ def _case(principal: Principal, case_id: Any):
         return get_case(principal, case_id)
     except CaseNotFound as exc:
         raise CaseNotFound(exc.message, details={"field_errors": {"case_id": exc.message}}) from None
+
+
+def _known_rule(code: str) -> None:
+    """A rule of the deadlines catalog (`deadline_rule_not_found`, on the field, otherwise)."""
+    try:
+        deadline_services.rule_for(code)
+    except DeadlineRuleNotFound as exc:
+        raise DeadlineRuleNotFound(
+            exc.message, details={"field_errors": {"rule_code": exc.message}}
+        ) from None
 
 
 def _attendees(value: Any) -> list[int]:
@@ -376,7 +388,9 @@ def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, An
     if "trigger_date" in values:
         event.trigger_date = validation.date(values["trigger_date"], "trigger_date")
     if "rule_code" in values:
-        event.rule_code = validation.text(values["rule_code"], "rule_code", max_length=60)
+        event.rule_code = validation.text(values["rule_code"], "rule_code", max_length=60).strip().lower()
+        if event.rule_code:
+            _known_rule(event.rule_code)
     lifecycle.apply_people(event, values)
     if "kind" in values:
         event.kind = validation.choice(values["kind"], "kind", CalendarEvent.Kind.values)
