@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from apps.core import web
@@ -123,7 +124,10 @@ def forget_all(request):
     with reported(request) as outcome:
         count = memory.forget_all(request.principal)
     if not outcome.failed:
-        messages.success(request, _("%(n)d personal memories deleted for good.") % {"n": count})
+        message = ngettext(
+            "%(n)d personal memory deleted for good.", "%(n)d personal memories deleted for good.", count
+        )
+        messages.success(request, message % {"n": count})
     return redirect("review:memory")
 
 
