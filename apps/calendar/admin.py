@@ -1,16 +1,46 @@
 from django.contrib import admin, messages
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
 from apps.calendar import feed
-from apps.calendar.models import CalendarEvent, CalendarFeedToken
-from apps.core.admin_bases import ReadOnlyAdmin
+from apps.calendar.models import CalendarEvent, CalendarFeedToken, DeadlineChange, PreDeadline
+from apps.core.admin_bases import ReadOnlyAdmin, ReadOnlyInline
 from apps.core.web import reported
+
+
+class ResponsibleGoneFilter(admin.SimpleListFilter):
+    """Open Fristen whose responsible person was deactivated (or who have none): to reassign."""
+
+    title = _("responsible person")
+    parameter_name = "responsible_gone"
+
+    def lookups(self, request, model_admin):
+        return [("1", _("deactivated or nobody (open Fristen)"))]
+
+    def queryset(self, request, queryset):
+        if self.value() != "1":
+            return queryset
+        return queryset.filter(kind="deadline", status="open").filter(
+            Q(responsible__isnull=True) | Q(responsible__is_active=False)
+        )
+
+
+class PreDeadlineInline(ReadOnlyInline):
+    model = PreDeadline
+    fields = ("due_date", "note", "reminded_at")
+
+
+class DeadlineChangeInline(ReadOnlyInline):
+    model = DeadlineChange
+    fields = ("at", "actor", "actor_label", "field", "old", "new", "reason")
 
 
 @admin.register(CalendarEvent)
 class CalendarEventAdmin(ReadOnlyAdmin):
     """Entries change through the pages, the API and the tools (services publish live events and
-    keep private entries private); the admin looks, filters and searches."""
+    keep private entries private); the admin looks, filters and searches. Nothing is deleted
+    here: a Frist is cancelled with a reason on its page (ReadOnlyAdmin refuses deletion)."""
 
     list_display = (
         "title",
@@ -21,9 +51,20 @@ class CalendarEventAdmin(ReadOnlyAdmin):
         "visibility",
         "owner",
         "criticality",
+        "status",
+        "responsible",
         "source_origin",
     )
-    list_filter = ("kind", "visibility", "criticality", "source_origin", "all_day")
+    list_filter = (
+        "kind",
+        "status",
+        ResponsibleGoneFilter,
+        "visibility",
+        "criticality",
+        "source_origin",
+        "all_day",
+    )
+    inlines = (PreDeadlineInline, DeadlineChangeInline)
     search_fields = (
         "title",
         "description",
@@ -32,7 +73,7 @@ class CalendarEventAdmin(ReadOnlyAdmin):
         "client__client_number",
         "source_label",
     )
-    list_select_related = ("owner", "client")
+    list_select_related = ("owner", "client", "responsible")
     date_hierarchy = "start"
     readonly_fields = (
         "created_by",
@@ -64,3 +105,14 @@ class CalendarFeedTokenAdmin(ReadOnlyAdmin):
                 feed.revoke_token(Principal.for_user(row.user), row.pk)
             done += not outcome.failed
         messages.success(request, f"{done} revoked.")
+
+
+@admin.register(DeadlineChange)
+class DeadlineChangeAdmin(ReadOnlyAdmin):
+    """The Fristenbuch: written by the services with every change, never edited or deleted."""
+
+    list_display = ("at", "event", "field", "old", "new", "reason", "actor", "actor_label")
+    list_filter = ("field",)
+    search_fields = ("event__title", "reason", "old", "new", "actor_label")
+    list_select_related = ("event", "actor")
+    date_hierarchy = "at"
