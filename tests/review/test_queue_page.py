@@ -30,7 +30,7 @@ def test_staff_without_the_right_sees_no_queue_and_cannot_decide(client, anna, a
     proposal.refresh_from_db()
     assert fact.status == LearningObject.Status.STAGED
     assert proposal.status == WikiProposal.Status.PENDING
-    assert client.get(reverse("navigation-badges")).json() == {}
+    assert "review" not in client.get(reverse("navigation-badges")).json()
 
 
 def test_reviewer_sees_the_queues_with_counts_in_the_navigation(client, reviewer):
@@ -40,7 +40,7 @@ def test_reviewer_sees_the_queues_with_counts_in_the_navigation(client, reviewer
     page = client.get(QUEUE).content.decode()
     assert "Die Kanzlei schließt freitags um 14 Uhr." in page
     assert 'data-nav-badge="review"' in page
-    assert client.get(reverse("navigation-badges")).json() == {"review": 2}
+    assert client.get(reverse("navigation-badges")).json()["review"] == 2
 
 
 def test_approve_edit_and_reject_are_audited_and_shown(client, reviewer):
