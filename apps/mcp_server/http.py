@@ -1,9 +1,10 @@
 """The MCP server's ASGI side: `/mcp/` mounted in front of Django (clapilot/asgi.py).
 
 Every request passes the gate first: Host in ALLOWED_HOSTS and Origin (if any) in
-CLAPILOT_MCP_ALLOWED_ORIGINS, else refused before anything else (DNS rebinding); then the API
-key from `Authorization: Bearer`, else 401 with the same body for every reason; then the key's
-rate limit, else 429 with Retry-After. Only then does the SDK's Streamable HTTP transport see it.
+CLAPILOT_MCP_ALLOWED_ORIGINS, else refused before anything else (DNS rebinding); POST only, else
+405; then the API key from `Authorization: Bearer`, else 401 with the same body for every reason;
+then the key's rate limit, else 429 with Retry-After. Only then does the SDK's Streamable HTTP
+transport see the request.
 
 The transport runs stateless with JSON responses: each POST stands alone and authenticates on
 its own (a revoked key stops at once, any number of daphne processes can serve, nothing to
@@ -97,15 +98,18 @@ class McpApp:
         if not access.origin_allowed(headers.get("origin")):
             await _refuse(send, 403, _error("Invalid Origin header"))
             return
+        if scope["method"] != "POST":  # stateless: no stream to GET, no session to DELETE
+            await _refuse(send, 405, _error("Method not allowed"), ((b"allow", b"POST"),))
+            return
         # Each request's synchronous work (key lookup, tools) in a thread of its own, as Django does.
         async with ThreadSensitiveContext():
             caller = await database_sync_to_async(access.authenticate)(headers.get("authorization"))
             if caller is None:
-                await _refuse(send, 401, _UNAUTHORIZED, [(b"www-authenticate", b'Bearer realm="mcp"')])
+                await _refuse(send, 401, _UNAUTHORIZED, ((b"www-authenticate", b'Bearer realm="mcp"'),))
                 return
             if caller.retry_after is not None:
                 retry = str(caller.retry_after).encode()
-                await _refuse(send, 429, _error("Too many requests"), [(b"retry-after", retry)])
+                await _refuse(send, 429, _error("Too many requests"), ((b"retry-after", retry),))
                 return
             manager = await self.managers.get()
             await manager.handle_request({**scope, CALLER: caller}, receive, send)

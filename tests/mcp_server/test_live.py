@@ -159,10 +159,8 @@ def test_no_key_and_a_bad_key_are_401_alike_without_detail(mcp_url, make_key, of
 def test_the_sdk_client_without_a_key_gets_unauthorized(connect):
     with pytest.raises(ExceptionGroup) as raised:
         listed(connect, None)
-    errors = raised.value.exceptions
-    while isinstance(errors[0], ExceptionGroup):
-        errors = errors[0].exceptions
-    assert isinstance(errors[0], MCPError) and errors[0].error.message == "Unauthorized"
+    error = innermost(raised.value)
+    assert isinstance(error, MCPError) and error.error.message == "Unauthorized"
 
 
 def test_a_foreign_origin_or_host_is_refused_before_the_key_is_looked_at(mcp_url, make_key):
@@ -175,15 +173,30 @@ def test_a_foreign_origin_or_host_is_refused_before_the_key_is_looked_at(mcp_url
     assert post(mcp_url, {**key, "Host": "localhost"}).status_code == 200
 
 
+def innermost(group: BaseException) -> BaseException:
+    while isinstance(group, BaseExceptionGroup):
+        group = group.exceptions[0]
+    return group
+
+
 def test_the_sdk_client_from_a_foreign_origin_is_refused(connect, make_key):
-    with pytest.raises(ExceptionGroup):
-        listed_with_origin = connect(make_key("tools:execute"), headers={"Origin": "http://evil.example"})
+    key = make_key("tools:execute")
 
-        async def go():
-            async with listed_with_origin as (client, _):
-                await client.list_tools()
+    async def go():
+        async with connect(key, headers={"Origin": "http://evil.example"}) as (client, _):
+            await client.list_tools()
 
+    with pytest.raises(ExceptionGroup) as raised:
         asyncio.run(go())
+    error = innermost(raised.value)
+    assert isinstance(error, MCPError) and error.error.message == "Invalid Origin header"
+
+
+def test_only_post_is_served(mcp_url, make_key):
+    key = {"Authorization": f"Bearer {make_key('tools:execute')}"}
+    for method in ("GET", "DELETE", "PUT"):
+        response = httpx2.request(method, mcp_url, headers={**ACCEPT, **key}, timeout=10)
+        assert (response.status_code, response.headers["allow"]) == (405, "POST")
 
 
 def test_a_key_over_its_rate_gets_429_with_retry_after(mcp_url, make_key):
