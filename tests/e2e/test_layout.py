@@ -57,6 +57,11 @@ OVERFLOW = """() => {
   return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) };
 }"""
 
+PANEL_EDGES = """summary => {
+  const box = summary.parentElement.querySelector(":scope > :not(summary)").getBoundingClientRect();
+  return [box.left, box.right];
+}"""
+
 
 @pytest.fixture
 def office(transactional_db, statuses):
@@ -183,6 +188,13 @@ def test_every_page_fits_a_phone_and_the_desktop(server, browser, office, tmp_pa
     page.click("[data-nav-toggle]")
     page.mouse.click(200, 700)
     assert page.get_attribute("[data-nav-toggle]", "aria-expanded") == "false"
+
+    # Drop-downs of the header tools (the notification bell …) open inside the screen.
+    for summary in page.locator(".topbar-tools details > summary").all():
+        summary.click()
+        left, right = summary.evaluate(PANEL_EDGES)
+        assert left >= 0 and right <= PHONE["width"], (left, right)
+        summary.click()
 
     # Tables become cards: each cell carries its column's heading.
     open_page(page, f"{server}/aufgaben/liste/")
