@@ -6,8 +6,9 @@ Conservative and explainable, so a reviewer can check each verdict:
   close (`NEAR_IDENTICAL`) that only wording differs — and the two say the same numbers, dates
   and polarity. The existing memory is confirmed instead of storing a second one.
 * **conflict**: an approved memory about the same subject, of a kind that states something (fact,
-  preference), very similar (`CONFLICT_SIMILARITY`), that differs in its numbers, its dates or its
-  negation. The new one is staged for review next to it; nothing is overwritten.
+  preference), very similar (`CONFLICT_SIMILARITY`) and worded nearly alike (`SAME_WORDING` of
+  its words besides numbers, dates and negations are shared), that differs in its numbers, its
+  dates or its negation. The new one is staged for review next to it; nothing is overwritten.
 
 Anything else is simply a new memory.
 """
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 # (tests/memory/test_dedup.py).
 NEAR_IDENTICAL = 0.965
 CONFLICT_SIMILARITY = 0.90
+SAME_WORDING = 0.6
 STATING_KINDS = ("fact", "preference")
 
 _SPACE = re.compile(r"\s+")
@@ -93,6 +95,19 @@ class Claims:
         return cls(tuple(sorted(_numbers(canon))), tuple(sorted(_dates(canon))), _negated(canon))
 
 
+_WORDS = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
+
+
+def wording_overlap(a: str, b: str) -> float:
+    """Jaccard overlap of the two texts' words, without numbers and negations: how much of the
+    wording two statements share besides what they claim."""
+    words_a = {w for w in _WORDS.findall(canonical_text(a)) if not _NEGATION.fullmatch(w)}
+    words_b = {w for w in _WORDS.findall(canonical_text(b)) if not _NEGATION.fullmatch(w)}
+    if not words_a or not words_b:
+        return 0.0
+    return len(words_a & words_b) / len(words_a | words_b)
+
+
 def difference(new: str, old: str) -> dict | None:
     """Why two similar texts contradict each other, or None when their claims agree."""
     a, b = Claims.of(new), Claims.of(old)
@@ -127,6 +142,10 @@ def judge(text: str, kind: str, candidates: list[tuple[int, str, str, str, float
             if similarity >= NEAR_IDENTICAL and other_kind == kind:
                 return Verdict("duplicate", memory_id, {"reason": "near_identical", "similarity": similarity})
             continue
-        if review == "approved" and kind in STATING_KINDS and other_kind in STATING_KINDS:
-            return Verdict("conflict", memory_id, {**diff, "similarity": round(similarity, 4)})
+        if review != "approved" or kind not in STATING_KINDS or other_kind not in STATING_KINDS:
+            continue
+        overlap = wording_overlap(text, other)
+        if overlap >= SAME_WORDING:
+            explanation = {**diff, "similarity": round(similarity, 4), "wording_overlap": round(overlap, 2)}
+            return Verdict("conflict", memory_id, explanation)
     return NEW

