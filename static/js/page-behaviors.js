@@ -61,12 +61,30 @@ document.addEventListener("keydown", (event) => {
 
 // Tables become one card per row on phones (app.css, "Narrow screens"): each cell gets its
 // column's heading as data-label, for every table on the page and for rows added later
-// (htmx swaps, live updates). Cells that set their own data-label keep it.
+// (htmx swaps, live updates). Cells that set their own data-label keep it. Explicit table
+// roles keep the table readable by screen readers once CSS displays its parts as blocks.
 const STACKED_TABLES = "main table:not(.cal-month)";
+
+function setRoles(table) {
+  table.setAttribute("role", "table");
+  for (const section of [table.tHead, ...table.tBodies, table.tFoot]) {
+    if (!section) continue;
+    section.setAttribute("role", "rowgroup");
+    for (const row of section.rows) {
+      row.setAttribute("role", "row");
+      for (const cell of row.cells) {
+        if (cell.hasAttribute("role")) continue;
+        const header = cell.tagName === "TH";
+        cell.setAttribute("role", !header ? "cell" : section === table.tHead ? "columnheader" : "rowheader");
+      }
+    }
+  }
+}
 
 function labelTable(table) {
   const headings = table.tHead?.rows[0]?.cells;
   if (!headings || !headings.length) return;
+  setRoles(table);
   const labels = Array.from(headings, (cell) => cell.textContent.trim());
   for (const body of table.tBodies) {
     for (const row of body.rows) {
