@@ -19,7 +19,7 @@ from apps.apikeys import services
 from tests.factories import UserFactory
 
 ALLOWED_ORIGIN = "http://inspector.test"
-RATE_PER_MINUTE = 30  # per key, for the whole module's server: each test uses fresh keys
+RATE_PER_MINUTE = 30  # per key, for the one server of the session: each test uses fresh keys
 
 
 @dataclass
@@ -43,7 +43,7 @@ class Recorder(httpx2.AsyncBaseTransport):
         return "\n".join(f"{s}\n{h}\n{b.decode(errors='replace')}" for s, h, b in self.responses)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def mcp_server(django_db_setup, tmp_path_factory):
     from tests.live import live_daphne
 

@@ -1,4 +1,4 @@
-"""A tool that a narrow API-key scope reaches without `tools:execute` (as memory_search does)."""
+"""A tool that a narrow API-key scope reaches without `tools:execute` (as memory:read reaches memory_search)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ class ScopedArgs(Args):
     name="testkit_scoped_read",
     family="testkit",
     read_only=True,
-    api_scopes=("memory:read",),
-    description="Echo text; reachable with memory:read. For tests.",
+    api_scopes=("testkit:read",),
+    description="Echo text; reachable with testkit:read. For tests.",
 )
 def scoped_read(ctx: ToolContext, args: ScopedArgs) -> dict:
     return {"text": args.text}

@@ -16,7 +16,7 @@ def key_ctx(user, *scopes):
 
 
 def test_a_narrow_scope_reaches_only_the_tools_that_name_it(user):
-    ctx = key_ctx(user, "memory:read")
+    ctx = key_ctx(user, "testkit:read")
     assert [t.name for t in catalog.visible_tools(ctx)] == ["testkit_scoped_read"]
     assert dispatch("testkit_scoped_read", {"text": "a"}, ctx).output == {"text": "a"}
     assert dispatch("session_status", {}, ctx).code == "forbidden"
@@ -26,7 +26,7 @@ def test_a_narrow_scope_reaches_only_the_tools_that_name_it(user):
 
 
 def test_another_narrow_scope_does_not_reach_it(user):
-    ctx = key_ctx(user, "memory:write")
+    ctx = key_ctx(user, "testkit:write")
     assert "testkit_scoped_read" not in {t.name for t in catalog.visible_tools(ctx)}
     assert dispatch("testkit_scoped_read", {"text": "a"}, ctx).code == "forbidden"
 
