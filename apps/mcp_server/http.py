@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
@@ -27,6 +28,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from apps.mcp_server import access
 from apps.mcp_server.server import CALLER, build_server
+
+logger = logging.getLogger(__name__)
 
 PATHS = frozenset({"/mcp", "/mcp/"})
 
@@ -103,7 +106,12 @@ class McpApp:
             return
         # Each request's synchronous work (key lookup, tools) in a thread of its own, as Django does.
         async with ThreadSensitiveContext():
-            caller = await database_sync_to_async(access.authenticate)(headers.get("authorization"))
+            try:
+                caller = await database_sync_to_async(access.authenticate)(headers.get("authorization"))
+            except Exception:  # e.g. the database unreachable: no detail leaves the server
+                logger.exception("MCP: could not check an API key")
+                await _refuse(send, 503, _error("Service unavailable"), ((b"retry-after", b"5"),))
+                return
             if caller is None:
                 await _refuse(send, 401, _UNAUTHORIZED, ((b"www-authenticate", b'Bearer realm="mcp"'),))
                 return

@@ -9,14 +9,17 @@ failure is an MCP tool error (`isError`) whose envelope carries the stable `code
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import mcp_types as types
 from channels.db import database_sync_to_async
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 
 from apps.core.api import dump
 from apps.mcp_server.access import Caller
@@ -89,6 +92,24 @@ def _called(caller: Caller, name: str, arguments: dict[str, Any], time_zone: str
     return dispatch(name, arguments, caller.tool_context(time_zone))
 
 
+def guarded(handler: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """An unexpected failure (e.g. the database gone) answers a bare internal error: the SDK
+    would otherwise send the exception's text, which may name hosts or SQL."""
+
+    @functools.wraps(handler)
+    async def run(ctx: ServerRequestContext, params: Any) -> Any:
+        try:
+            return await handler(ctx, params)
+        except MCPError:
+            raise
+        except Exception:
+            logger.exception("MCP %s failed", ctx.method)
+            raise MCPError(code=types.INTERNAL_ERROR, message="Internal error") from None
+
+    return run
+
+
+@guarded
 async def list_tools(
     ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
 ) -> types.ListToolsResult:
@@ -96,6 +117,7 @@ async def list_tools(
     return types.ListToolsResult(tools=tools)
 
 
+@guarded
 async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
     result = await database_sync_to_async(_called)(
         caller_of(ctx), params.name, params.arguments or {}, _time_zone(ctx)
