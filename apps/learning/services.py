@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -43,6 +43,7 @@ from apps.learning.records import snapshot
 
 MAX_PAGE = 200
 EVIDENCE_KEPT = 20  # per object: a fact confirmed in every chat does not grow without bound
+REVIEW_EVIDENCE = 3  # quotes shown per object in the review queue
 
 Status = LearningObject.Status
 Decision = LearningDecision.Decision
@@ -130,12 +131,22 @@ def reviewable(
     kind: str | None = None,
     staged_reason: str | None = None,
     query: str | None = None,
+    created_after: Any = None,
+    created_before: Any = None,
     limit: int = 50,
     offset: int = 0,
 ) -> tuple[list[LearningObject], int]:
-    """Objects a reviewer looks at (staged by default; any status when `status` is None)."""
+    """Objects a reviewer looks at (staged by default; any status when `status` is None), each
+    with its latest evidence as `latest_evidence` (at most REVIEW_EVIDENCE, one query for all)."""
     require_reviewer(principal)
-    qs = LearningObject.objects.select_related("conflicts_with", "decided_by")
+    latest = LearningEvidence.objects.order_by("-created_at", "-id")[:REVIEW_EVIDENCE]
+    qs = LearningObject.objects.select_related("conflicts_with", "decided_by").prefetch_related(
+        Prefetch("evidence", queryset=latest, to_attr="latest_evidence")
+    )
+    if created_after is not None:
+        qs = qs.filter(created_at__gte=created_after)
+    if created_before is not None:
+        qs = qs.filter(created_at__lt=created_before)
     if status:
         qs = qs.filter(status=status)
     if kind:

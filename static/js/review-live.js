@@ -15,7 +15,7 @@ function targetOf(source) {
 
 function busy(root) {
   if (!root) return false;
-  if (root.querySelector("details[open]")) return true;
+  if (root.querySelector("details.review-edit[open]")) return true;
   if (document.querySelector('input[type="checkbox"][name="ids"]:checked')) return true;
   const active = document.activeElement;
   return Boolean(active && root.contains(active) && active.matches("input, textarea") && active.value);

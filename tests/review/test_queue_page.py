@@ -145,3 +145,12 @@ def test_queries_are_constant_in_rows(client, chef, anna, as_anna, kind):
     with CaptureQueriesContext(connection) as many:
         assert client.get(QUEUE, {"kind": kind}).status_code == 200
     assert len(many) == len(few), [q["sql"] for q in many.captured_queries]
+
+
+def test_learning_shows_its_evidence_and_filters_by_age(client, reviewer):
+    stage_fact("Die Kanzlei schließt freitags um 14 Uhr.")
+    client.force_login(reviewer)
+    page = client.get(QUEUE, {"kind": "learning"}).content.decode()
+    assert "review-evidence" in page and "„Die Kanzlei schließt freitags um 14 Uhr.“" in page
+    assert "freitags" in client.get(QUEUE, {"kind": "learning", "age": "1"}).content.decode()
+    assert "freitags" not in client.get(QUEUE, {"kind": "learning", "age": "older"}).content.decode()

@@ -17,7 +17,7 @@ class LearningObjects(QueueKind):
     label = gettext_lazy("Learning")
     topic = "learning.review"
     decisions = ("approve", "reject", "edit")
-    filters = ("q", "source")
+    filters = ("q", "source", "age")
     sources = tuple(LearningObject.Kind.choices)
     template = "review/kinds/learning.html"
     log_template = "review/kinds/learning_log.html"
@@ -26,8 +26,15 @@ class LearningObjects(QueueKind):
         return learning.can_review(principal)
 
     def pending(self, principal, f: QueueFilter, *, limit, offset):
+        after, before = f.created_window()
         return learning.reviewable(
-            principal, kind=f.source or None, query=f.q or None, limit=limit, offset=offset
+            principal,
+            kind=f.source or None,
+            query=f.q or None,
+            created_after=after,
+            created_before=before,
+            limit=limit,
+            offset=offset,
         )
 
     def decided(self, principal, f: QueueFilter, *, limit, offset):
