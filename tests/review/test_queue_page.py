@@ -7,7 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from apps.learning import services as learning_services
 from apps.learning.models import LearningDecision, LearningObject
+from apps.wiki import proposals
 from apps.wiki.models import WikiProposal
 from tests.review.conftest import propose_wiki, stage_fact
 
@@ -154,3 +156,72 @@ def test_learning_shows_its_evidence_and_filters_by_age(client, reviewer):
     assert "review-evidence" in page and "„Die Kanzlei schließt freitags um 14 Uhr.“" in page
     assert "freitags" in client.get(QUEUE, {"kind": "learning", "age": "1"}).content.decode()
     assert "freitags" not in client.get(QUEUE, {"kind": "learning", "age": "older"}).content.decode()
+
+
+def curator_rejected(text: str) -> LearningDecision:
+    """A fact the extraction activated and the curator then rejected (as `learning.curate` records
+    it: status active → rejected, with its reason and confidence)."""
+    obj = stage_fact(text, confidence=0.95)
+    assert obj.status == "active"
+    LearningObject.objects.filter(pk=obj.pk).update(status="rejected")
+    return LearningDecision.objects.create(
+        learning_object=obj,
+        decision="reject",
+        actor="curator",
+        reason="temporary",
+        confidence=0.97,
+        model_label="kurator-modell",
+        before={"status": "active", "text": text, "staged_reason": ""},
+        after={"status": "rejected", "text": text, "staged_reason": ""},
+    )
+
+
+def test_a_curator_decision_is_reverted_and_the_revert_is_audited(client, reviewer):
+    decision = curator_rejected("Die Kanzlei hat heute bis 20 Uhr geöffnet.")
+    client.force_login(reviewer)
+    page = client.get(QUEUE, {"kind": "curator"}).content.decode()
+    assert "Die Kanzlei hat heute bis 20 Uhr geöffnet." in page and "kurator-modell" in page
+    client.post(DECIDE, {"kind": "curator", "ids": [decision.pk], "decision": "revert"})
+    decision.refresh_from_db()
+    assert decision.reverted_by == reviewer and decision.reverted_at is not None
+    assert LearningObject.objects.get(pk=decision.learning_object_id).status == "active"
+    revert = LearningDecision.objects.get(learning_object=decision.learning_object, decision="revert")
+    assert (revert.decided_by, revert.before["status"], revert.after["status"]) == (
+        reviewer,
+        "rejected",
+        "active",
+    )
+    assert "Die Kanzlei hat heute" not in client.get(QUEUE, {"kind": "curator"}).content.decode()
+    log = client.get(QUEUE, {"kind": "curator", "state": "decided"}).content.decode()
+    assert "Rita Prüfer" in log  # reverted by …
+    client.post(DECIDE, {"kind": "curator", "ids": [decision.pk], "decision": "approve"})  # not offered
+    assert LearningDecision.objects.filter(decision="revert").count() == 1
+
+
+@pytest.mark.parametrize("kind", ["memory", "learning", "curator", "wiki"])
+def test_the_audit_tab_queries_are_constant_in_rows(client, chef, as_chef, anna, as_anna, kind):
+    from apps.memory import services as memory
+
+    def make(n):
+        for i in range(n):
+            if kind == "memory":
+                stored = memory.store(
+                    as_anna, text=f"Regel {n}-{i}: Akten im Schrank {i}.", source_kind="chat_run"
+                )
+                memory.review(as_chef, stored.memory.pk, "approve")
+            elif kind == "learning":
+                learning_services.review(as_chef, stage_fact(f"Fakt {n}-{i} über die Kanzlei.").pk, "approve")
+            elif kind == "curator":
+                curator_rejected(f"Fakt {n}-{i} über die Kanzlei.")
+            else:
+                proposal = propose_wiki(as_anna, f"seite-{n}-{i}", f"Neuer Text {i}.", anna)
+                proposals.accept_proposal(as_chef, proposal.pk)
+
+    client.force_login(chef)
+    make(2)
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(QUEUE, {"kind": kind, "state": "decided"}).status_code == 200
+    make(6)
+    with CaptureQueriesContext(connection) as many:
+        assert client.get(QUEUE, {"kind": kind, "state": "decided"}).status_code == 200
+    assert len(many) == len(few), [q["sql"] for q in many.captured_queries]
