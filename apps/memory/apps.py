@@ -21,7 +21,7 @@ class MemoryConfig(DomainApp):
         "memory.memory.decided": _("Memory reviewed"),
         "memory.memory.forgotten": _("Memory deleted"),
     }
-    tool_families = [ToolFamily("memory", start=True)]
+    tool_families = [ToolFamily("memory")]  # one request_toolbox away; the remembered layer needs none
     periodic_jobs = [
         PeriodicJob("Gedächtnis: Embeddings nachziehen", "apps.memory.jobs.reembed", every_seconds=900),
     ]
