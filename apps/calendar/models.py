@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from apps.accounts.models import CreatedBy
 from apps.core.models import Timestamped, Versioned
@@ -39,9 +40,9 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
     class Status(models.TextChoices):
         """A Frist's lifecycle (appointments stay `open`). A Frist is never deleted: it is cancelled."""
 
-        OPEN = "open", _("offen")
-        DONE = "done", _("erledigt")
-        CANCELLED = "cancelled", _("gestrichen")
+        OPEN = "open", pgettext_lazy("deadline status", "open")
+        DONE = "done", pgettext_lazy("deadline status", "done")
+        CANCELLED = "cancelled", pgettext_lazy("deadline status", "cancelled")
 
     class Source(models.TextChoices):
         MANUAL = "manual", _("Created by hand")
