@@ -1,7 +1,7 @@
 """Every staff page on a phone and on the desktop (issue 14, items 1 and 13), signed in as the
 admin of the demo office (so every list, board and calendar has rows):
 
-- 390×844: nothing scrolls sideways, the main navigation is behind a menu button that opens
+- 390×844 (and 360 px): nothing scrolls sideways, the main navigation is behind a menu button that opens
   and closes (mouse and keyboard, aria-expanded), tables are stacked into labelled cards;
 - 1366×800: nothing scrolls sideways, the navigation is shown without the button;
 - axe-core (axe-playwright-python) finds no serious or critical violation on any page, at both
@@ -33,6 +33,7 @@ from tests.factories import PASSWORD, UserFactory
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1366, "height": 800}
 # Routes that only take POST: any value does, the GET answers 405 and is not a page.
 POST_ONLY = 1
@@ -171,6 +172,12 @@ def test_every_page_fits_a_phone_and_the_desktop(server, browser, office, tmp_pa
     for name, path in screenshots.items():
         open_page(page, f"{server}{path}")
         page.screenshot(path=str(shots / f"{name}-phone-390x844.png"), full_page=True)
+    # The narrowest phones in use (360 px) too.
+    page.set_viewport_size(SMALL_PHONE)
+    for path in pages:
+        open_page(page, f"{server}{path}")
+        assert_fits(page, f"{path} at 360 px")
+    page.set_viewport_size(PHONE)
 
     # Keyboard: Enter opens the menu, focus walks into it, Escape closes it and returns focus.
     open_page(page, f"{server}/aufgaben/")
