@@ -14,7 +14,7 @@ class LearningConfig(DomainApp):
     label = "learning"
     verbose_name = _("Learning")
     url_module = ""  # the review app owns the pages
-    tool_families = [ToolFamily("learning", start=True)]
+    tool_families = [ToolFamily("learning")]  # found through tool_catalog_search
     announce = {
         "learning.object.activated": _("New office knowledge learned"),
         "learning.object.staged": _("New learning to review"),
