@@ -136,3 +136,16 @@ def test_memory_page_queries_are_constant_in_rows(client, anna, as_anna, meier):
     with CaptureQueriesContext(connection) as many:
         client.get(PAGE)
     assert len(many) == len(few)
+
+
+def test_i_decide_a_contradiction_of_my_own_memory(client, anna, as_anna):
+    old = remember(as_anna, "Mein Büro ist in Raum 12.", scope="personal")
+    new = memory.store(as_anna, text="Mein Büro ist in Raum 14.", scope="personal")
+    assert new.outcome == "conflict" and new.memory.review == "pending"
+    client.force_login(anna)
+    page = client.get(PAGE).content.decode()
+    assert reverse("review:memory-decide", args=[new.memory.pk]) in page
+    client.post(reverse("review:memory-decide", args=[new.memory.pk]), {"decision": "approve"})
+    new.memory.refresh_from_db()
+    old.refresh_from_db()
+    assert new.memory.review == "approved" and old.assertion == "retracted"

@@ -225,3 +225,35 @@ def test_the_audit_tab_queries_are_constant_in_rows(client, chef, as_chef, anna,
     with CaptureQueriesContext(connection) as many:
         assert client.get(QUEUE, {"kind": kind, "state": "decided"}).status_code == 200
     assert len(many) == len(few), [q["sql"] for q in many.captured_queries]
+
+
+def test_a_learning_reviewer_decides_learning_but_not_memory(client, as_anna):
+    from django.contrib.auth.models import Permission
+
+    from apps.memory import services as memory
+    from tests.factories import UserFactory
+
+    lena = UserFactory(email="lena@kanzlei.example")
+    lena.user_permissions.add(Permission.objects.get(codename="review_learningobject"))
+    pending = memory.store(
+        as_anna, text="Die Kanzlei ist am 24.12. geschlossen.", source_kind="chat_run"
+    ).memory
+    client.force_login(lena)
+    page = client.get(QUEUE).content.decode()
+    assert "?kind=learning" in page and "?kind=memory" not in page
+    assert client.get(QUEUE, {"kind": "memory"}).status_code == 200  # falls back to a queue of hers
+    assert "24.12." not in client.get(QUEUE, {"kind": "memory"}).content.decode()
+    response = client.post(DECIDE, {"kind": "memory", "ids": [pending.pk], "decision": "approve"})
+    assert response.status_code == 403
+    pending.refresh_from_db()
+    assert pending.review == "pending"
+
+
+def test_return_to_never_leaves_the_site(client, chef):
+    fact = stage_fact("Die Kanzlei schließt freitags um 14 Uhr.")
+    client.force_login(chef)
+    for target in ("https://evil.example/", "//evil.example/", "javascript:alert(1)"):
+        response = client.post(
+            DECIDE, {"kind": "learning", "ids": [fact.pk], "decision": "reject", "return_to": target}
+        )
+        assert response["Location"] == QUEUE
