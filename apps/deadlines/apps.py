@@ -11,3 +11,11 @@ class DeadlinesConfig(DomainApp):
     verbose_name = _("Deadline rules")
     # Its one tool, calendar_compute_deadline, belongs to the Kalender's family (declared there).
     extends = {"core.instance_settings": ["apps.deadlines.office.INSTANCE_SETTINGS"]}
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from apps.core.models import InstanceSetting
+        from apps.deadlines.office import setting_saved
+
+        post_save.connect(setting_saved, sender=InstanceSetting, dispatch_uid="deadlines.office_state")

@@ -39,9 +39,13 @@ def check_state_setting(value):
     string ("BY"). Contributed to `core.instance_settings` (the instance settings admin)."""
     from apps.deadlines.compute import normalize_state
 
-    code = normalize_state(value if isinstance(value, str) and value.strip() else "?")
-    forget()
-    return code
+    return normalize_state(value if isinstance(value, str) and value.strip() else "?")
+
+
+def setting_saved(sender, instance, **kwargs) -> None:
+    """This process computes with a changed Bundesland at once (the others within TTL_SECONDS)."""
+    if instance.key == SETTING_KEY:
+        forget()
 
 
 INSTANCE_SETTINGS = {SETTING_KEY: check_state_setting}
