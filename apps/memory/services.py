@@ -9,6 +9,7 @@ page, the admin and jobs all call these functions with a `Principal` and plain v
     forget(principal, memory_id) / forget_all(principal)   hard delete of personal memory (GDPR)
     export_for(principal)                               everything held about the person, as JSON
     reviewable(principal, state="pending")              the review queue's rows
+    review_log(principal, limit=50, offset=0)           its decisions, newest first
 
 Every change writes a `MemoryRevision` (who, when, before → after, note) and a live mutation
 event (`record_mutation`), in the same transaction as the change.
@@ -22,41 +23,31 @@ for contradictions (no embedding) waits too.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.clients import services as clients
-from apps.clients.errors import CaseNotFound
 from apps.core import validation
 from apps.core.errors import DomainError, Forbidden, InvalidInput
-from apps.knowledge import embeddings
-from apps.knowledge.errors import EmbeddingError
-from apps.knowledge.search import vector_literal
-from apps.memory import dedup, events
+from apps.memory import checks, dedup, events, similarity
 from apps.memory.errors import (
     AlreadyDecided,
     DuplicateMemory,
     MemoryNotFound,
-    MemoryTooLarge,
     NotForgettable,
-    PersonNotFound,
     ReviewNotAllowed,
 )
 from apps.memory.models import (
     NOTE_MAX,
     QUOTE_MAX,
     SOURCE_REF_MAX,
-    SPECIALIST_MAX,
-    TEXT_MAX,
     Assertion,
     Kind,
     Memory,
@@ -68,13 +59,12 @@ from apps.memory.models import (
     holder_key,
 )
 from apps.memory.records import memory_record, revision_record, snapshot, source_record, with_relations
-from apps.memory.visibility import Reader, can_review_shared, held, may_review, reviewable_q, usable_sql
+from apps.memory.visibility import Reader, can_review_shared, held, may_review, reviewable_q
 
 logger = logging.getLogger(__name__)
 
 DECISIONS = ("approve", "reject", "edit")
 BULK_MAX = 200
-CANDIDATES = 5
 UNSET: Any = object()
 
 
@@ -86,94 +76,6 @@ class Stored:
     memory: Memory
     outcome: str
     notices: list[str] = field(default_factory=list)
-
-
-# --- checks -----------------------------------------------------------------------------------
-def clean_text(value: Any, field: str = "text") -> str:
-    if not isinstance(value, str):
-        raise validation.invalid(field, _("must be text"))
-    value = value.strip()
-    if not value:
-        raise validation.invalid(field, _("must not be empty"))
-    if len(value) > TEXT_MAX:
-        message = _("A memory may have at most %(n)d characters; this one has %(got)d.") % {
-            "n": TEXT_MAX,
-            "got": len(value),
-        }
-        raise MemoryTooLarge(message, details={"field_errors": {field: message}, "limit": TEXT_MAX})
-    return value
-
-
-def _moment(value: Any, field: str) -> dt.datetime | None:
-    if value in (None, ""):
-        return None
-    if isinstance(value, str):
-        try:
-            value = dt.datetime.fromisoformat(value)
-        except ValueError:
-            raise validation.invalid(field, _("must be a date and time like 2026-12-31T18:00")) from None
-    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-        value = dt.datetime.combine(value, dt.time.min)
-    if not isinstance(value, dt.datetime):
-        raise validation.invalid(field, _("must be a date and time like 2026-12-31T18:00"))
-    if timezone.is_naive(value):
-        value = timezone.make_aware(value)
-    return value
-
-
-def _validity(valid_from: Any, valid_until: Any) -> tuple[dt.datetime | None, dt.datetime | None]:
-    start, end = _moment(valid_from, "valid_from"), _moment(valid_until, "valid_until")
-    if end is not None and start is not None and end <= start:
-        raise validation.invalid("valid_until", _("must be after valid_from"))
-    if end is not None and end <= timezone.now():
-        raise validation.invalid("valid_until", _("lies in the past; the memory would never be used"))
-    return start, end
-
-
-def _specialist(value: Any) -> str:
-    return validation.text(value, "specialist_id", max_length=SPECIALIST_MAX)
-
-
-@dataclass(frozen=True)
-class Subject:
-    client: Any = None
-    case: Any = None
-    person: Any = None
-
-    @property
-    def key(self) -> tuple:
-        return (
-            self.client.pk if self.client else None,
-            self.case.pk if self.case else None,
-            self.person.pk if self.person else None,
-        )
-
-
-def resolve_subject(principal: Principal, client_id: Any, case_id: Any, person_id: Any) -> Subject:
-    """The client, case and person a memory is about; unknown ids answer with the owning app's
-    code (`client_not_found`, `case_not_found`) or `person_not_found`, naming the field."""
-    client = clients.resolve_client(principal, client_id, field="subject_client_id")
-    case = None
-    if case_id not in (None, ""):
-        try:
-            case = clients.get_case(principal, case_id)
-        except CaseNotFound as exc:
-            raise CaseNotFound(
-                exc.message, details={"field_errors": {"subject_case_id": exc.message}}
-            ) from None
-        if client is not None and case.client_id != client.pk:
-            raise validation.invalid("subject_case_id", _("belongs to another client"))
-        client = client or case.client
-    person = None
-    if person_id not in (None, ""):
-        from apps.accounts.models import User
-
-        try:
-            person = User.objects.get(pk=int(person_id), is_active=True)
-        except (User.DoesNotExist, TypeError, ValueError):
-            message = _("There is no person with id %(id)s.") % {"id": person_id}
-            raise PersonNotFound(message, details={"field_errors": {"subject_person_id": message}}) from None
-    return Subject(client, case, person)
 
 
 def _holder_for(reader: Reader, scope: str) -> tuple[str, Any, str]:
@@ -188,52 +90,6 @@ def _holder_for(reader: Reader, scope: str) -> tuple[str, Any, str]:
     if reader.personal_holder.startswith("specialist:"):
         return reader.personal_holder, None, reader.personal_holder.split(":", 1)[1]
     return reader.personal_holder, reader.principal.user, ""
-
-
-# --- embedding and candidates -----------------------------------------------------------------
-def embed(text: str, subject: Subject) -> tuple[list[float] | None, str]:
-    """The memory's vector and model tag, or (None, "") when the provider fails (the memory is then
-    found by its words only, and re-embedded by `jobs.reembed`)."""
-    config = embeddings.load_config()
-    from apps.llm import neutralize
-
-    refs = [f"client:{subject.client.pk}"] if subject.client else []
-    gate = embeddings.passage_gate(config, required=bool(neutralize.requires(refs)))
-    try:
-        vector = embeddings.embed_passages([text], config, gate=gate)[0]
-    except EmbeddingError as exc:
-        logger.warning("memory stored without an embedding: %s", exc.code)
-        return None, ""
-    return vector, config.model_id
-
-
-_SUBJECT_SQL = (
-    "m.subject_client_id IS NOT DISTINCT FROM %s AND m.subject_case_id IS NOT DISTINCT FROM %s"
-    " AND m.subject_person_id IS NOT DISTINCT FROM %s"
-)
-
-
-def nearest(holder: str, subject: Subject, vector, model: str, *, exclude: int | None = None) -> list[tuple]:
-    """The most similar live memories of the same holder and subject: (id, text, kind, review,
-    similarity), best first. Approved ones through the HNSW index, pending ones directly."""
-    literal = vector_literal(vector)
-    now = timezone.now()
-    base = f"m.holder = %s AND m.embedding_model = %s AND {_SUBJECT_SQL} AND m.id <> %s"
-    params = [holder, model, *subject.key, exclude or 0]
-    sql = f"""
-        (SELECT m.id, m.text, m.kind, m.review, 1 - (m.embedding <=> %s::vector) AS sim
-         FROM memory_memory m WHERE {base} AND {usable_sql("m")}
-         ORDER BY m.embedding <=> %s::vector LIMIT {CANDIDATES})
-        UNION ALL
-        (SELECT m.id, m.text, m.kind, m.review, 1 - (m.embedding <=> %s::vector) AS sim
-         FROM memory_memory m WHERE {base} AND m.review = 'pending' AND m.assertion <> 'retracted'
-         ORDER BY m.embedding <=> %s::vector LIMIT {CANDIDATES})
-    """  # noqa: S608 (fragments are constants; values are parameters)
-    with transaction.atomic(), connection.cursor() as cur:
-        cur.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
-        cur.execute(sql, [literal, *params, now, now, literal, literal, *params, literal])
-        rows = cur.fetchall()
-    return sorted(rows, key=lambda row: -row[4])
 
 
 # --- audit and live events --------------------------------------------------------------------
@@ -269,22 +125,26 @@ def store(
 ) -> Stored:
     """Remember something. The same fact said again confirms the memory we have; a fact that
     contradicts an approved one is staged for review beside it; nothing is ever overwritten."""
-    text = clean_text(text)
+    text = checks.clean_text(text)
     kind = validation.choice(kind, "kind", Kind.values)
     source_kind = validation.choice(source_kind, "source_kind", SourceKind.values)
     source_ref = validation.text(source_ref, "source_ref", max_length=SOURCE_REF_MAX)
     quote = validation.text(quote, "quote", max_length=QUOTE_MAX)
-    reader = Reader.of(principal, _specialist(specialist))
+    reader = Reader.of(principal, checks.specialist_id(specialist))
     holder, owner, specialist_id = _holder_for(reader, scope)
-    subject = resolve_subject(principal, subject_client_id, subject_case_id, subject_person_id)
-    start, end = _validity(valid_from, valid_until)
+    subject = checks.resolve_subject(principal, subject_client_id, subject_case_id, subject_person_id)
+    start, end = checks.validity(valid_from, valid_until)
     key = dedup.canonical_key(text, subject.key)
 
     same = _live(holder, key)
     if same is not None:
         return _confirm(principal, same, source_kind, source_ref, quote, {"reason": "same_text"})
-    vector, model = embed(text, subject)
-    verdict = dedup.judge(text, kind, nearest(holder, subject, vector, model)) if vector is not None else None
+    vector, model = similarity.embed(text, subject)
+    verdict = (
+        dedup.judge(text, kind, similarity.nearest(holder, subject, vector, model))
+        if vector is not None
+        else None
+    )
     if verdict is not None and verdict.kind == "duplicate":
         found = Memory.objects.select_for_update().get(pk=verdict.existing_id)
         return _confirm(principal, found, source_kind, source_ref, quote, verdict.explanation)
@@ -426,7 +286,7 @@ def review_log(principal: Principal, *, limit: int = 50, offset: int = 0) -> tup
     mine = Memory.objects.filter(reviewable_q(principal)).values("id")
     qs = MemoryRevision.objects.filter(action__in=REVIEW_ACTIONS, memory_id__in=mine)
     limit, offset = validation.page(limit, offset, BULK_MAX)
-    rows = list(qs.select_related("memory", "actor").order_by("-created_at", "-id")[offset : offset + limit])
+    rows = list(qs.select_related("memory", "actor").defer("memory__embedding").order_by("-created_at", "-id")[offset : offset + limit])
     return rows, qs.count()
 
 
@@ -474,8 +334,8 @@ def review(
         events.changed(memory, "memory.memory.decided")
         return memory
     action = MemoryRevision.Action.APPROVED
-    if text is not None and clean_text(text) != memory.text:
-        _retext(memory, clean_text(text))
+    if text is not None and checks.clean_text(text) != memory.text:
+        _retext(memory, checks.clean_text(text))
         action = MemoryRevision.Action.EDITED
     memory.review = Review.APPROVED
     if memory.assertion == Assertion.ASSERTED:
@@ -511,13 +371,13 @@ def _supersede(principal: Principal, old_id: int, newer: Memory) -> None:
 
 def _retext(memory: Memory, text: str) -> None:
     """New words for a memory: new dedup key, new vector (refused when it equals another memory)."""
-    subject = Subject(memory.subject_client, memory.subject_case, memory.subject_person)
+    subject = checks.Subject(memory.subject_client, memory.subject_case, memory.subject_person)
     key = dedup.canonical_key(text, subject.key)
     other = _live(memory.holder, key)
     if other is not None and other.pk != memory.pk:
         raise _duplicate_of(other)
     memory.text, memory.canonical_key = text, key
-    memory.embedding, memory.embedding_model = embed(text, subject)
+    memory.embedding, memory.embedding_model = similarity.embed(text, subject)
 
 
 def _duplicate_of(other: Memory) -> DuplicateMemory:
@@ -559,7 +419,7 @@ def update(
     memory = _for_decision(principal, memory_id)
     before = snapshot(memory)
     if text is not UNSET:
-        new_text = clean_text(text)
+        new_text = checks.clean_text(text)
         if new_text != memory.text:
             _retext(memory, new_text)
     if kind is not UNSET:
@@ -567,7 +427,7 @@ def update(
     start = memory.valid_from if valid_from is UNSET else valid_from
     end = memory.valid_until if valid_until is UNSET else valid_until
     if valid_from is not UNSET or valid_until is not UNSET:
-        memory.valid_from, memory.valid_until = _validity(start, end)
+        memory.valid_from, memory.valid_until = checks.validity(start, end)
     try:
         with transaction.atomic():
             memory.save()

@@ -1,0 +1,106 @@
+"""Checks of the values a memory is stored with: its text (the documented limit, refused as
+`memory_too_large`), its validity window, and its subject (client, case, person: unknown ids
+answer with the owning app's code, naming the field)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.accounts.principal import Principal
+from apps.clients import services as clients
+from apps.clients.errors import CaseNotFound
+from apps.core import validation
+from apps.memory.errors import MemoryTooLarge, PersonNotFound
+from apps.memory.models import SPECIALIST_MAX, TEXT_MAX
+
+
+def clean_text(value: Any, field: str = "text") -> str:
+    if not isinstance(value, str):
+        raise validation.invalid(field, _("must be text"))
+    value = value.strip()
+    if not value:
+        raise validation.invalid(field, _("must not be empty"))
+    if len(value) > TEXT_MAX:
+        message = _("A memory may have at most %(n)d characters; this one has %(got)d.") % {
+            "n": TEXT_MAX,
+            "got": len(value),
+        }
+        raise MemoryTooLarge(message, details={"field_errors": {field: message}, "limit": TEXT_MAX})
+    return value
+
+
+def moment(value: Any, field: str) -> dt.datetime | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value)
+        except ValueError:
+            raise validation.invalid(field, _("must be a date and time like 2026-12-31T18:00")) from None
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        value = dt.datetime.combine(value, dt.time.min)
+    if not isinstance(value, dt.datetime):
+        raise validation.invalid(field, _("must be a date and time like 2026-12-31T18:00"))
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value)
+    return value
+
+
+def validity(valid_from: Any, valid_until: Any) -> tuple[dt.datetime | None, dt.datetime | None]:
+    start, end = moment(valid_from, "valid_from"), moment(valid_until, "valid_until")
+    if end is not None and start is not None and end <= start:
+        raise validation.invalid("valid_until", _("must be after valid_from"))
+    if end is not None and end <= timezone.now():
+        raise validation.invalid("valid_until", _("lies in the past; the memory would never be used"))
+    return start, end
+
+
+def specialist_id(value: Any) -> str:
+    return validation.text(value, "specialist_id", max_length=SPECIALIST_MAX)
+
+
+@dataclass(frozen=True)
+class Subject:
+    client: Any = None
+    case: Any = None
+    person: Any = None
+
+    @property
+    def key(self) -> tuple:
+        return (
+            self.client.pk if self.client else None,
+            self.case.pk if self.case else None,
+            self.person.pk if self.person else None,
+        )
+
+
+def resolve_subject(principal: Principal, client_id: Any, case_id: Any, person_id: Any) -> Subject:
+    """The client, case and person a memory is about; unknown ids answer with the owning app's
+    code (`client_not_found`, `case_not_found`) or `person_not_found`, naming the field."""
+    client = clients.resolve_client(principal, client_id, field="subject_client_id")
+    case = None
+    if case_id not in (None, ""):
+        try:
+            case = clients.get_case(principal, case_id)
+        except CaseNotFound as exc:
+            raise CaseNotFound(
+                exc.message, details={"field_errors": {"subject_case_id": exc.message}}
+            ) from None
+        if client is not None and case.client_id != client.pk:
+            raise validation.invalid("subject_case_id", _("belongs to another client"))
+        client = client or case.client
+    person = None
+    if person_id not in (None, ""):
+        from apps.accounts.models import User
+
+        try:
+            person = User.objects.get(pk=int(person_id), is_active=True)
+        except (User.DoesNotExist, TypeError, ValueError):
+            message = _("There is no person with id %(id)s.") % {"id": person_id}
+            raise PersonNotFound(message, details={"field_errors": {"subject_person_id": message}}) from None
+    return Subject(client, case, person)
