@@ -177,7 +177,8 @@ def _apply(facts: list[LearningObject], output: _Output, model_label: str) -> Le
             reject, refused = validated_reject(verdict)
             if refused:
                 counts["refused_rejects"] += 1
-            note = verdict.note if not refused else f"{verdict.note} ({_('kept')}: {refused})".strip()
+            kept = _("kept")
+            note = verdict.note if not refused else f"{verdict.note} ({kept}: {refused})".strip()
             row = services.curate(
                 fact.pk,
                 reject=reject,
