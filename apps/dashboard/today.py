@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from urllib.parse import urlencode
 
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -20,6 +20,7 @@ from apps.accounts.principal import Principal
 from apps.calendar import fristen
 from apps.calendar import services as calendar
 from apps.calendar.fristen import FristenFilter
+from apps.calendar.visibility import visible_events
 from apps.documents.visibility import visible_documents
 from apps.notifications import services as notifications
 from apps.tasks import services as tasks
@@ -29,23 +30,25 @@ SHOWN = 8  # rows per card; the card's link opens the full list
 TASKS_DUE_WITHIN_DAYS = 7
 DOCUMENTS_WITHIN_DAYS = 14
 APPOINTMENTS_MAX = 50
+PRE_DEADLINE_FRISTEN_MAX = 50
 
 
 def build(principal: Principal) -> dict:
     user = principal.user
     today = fristen.today_for(principal)
     sunday = today + dt.timedelta(days=6 - today.weekday())
-    mine = FristenFilter(person_id=user.pk)
-    counts = fristen.summary(principal, mine)
+    # The totals of the overdue and this-week cards are the summary's (the same filters), so
+    # each card's number and the figure above it can never disagree.
+    counts = fristen.summary(principal, FristenFilter(person_id=user.pk))
+    overdue = FristenFilter(person_id=user.pk, due_to=today - dt.timedelta(days=1))
+    week = FristenFilter(person_id=user.pk, due_from=today, due_to=sunday)
     return {
         "today": today,
         "week_end": sunday,
         "counts": counts,
         "appointments": _appointments(principal, today),
-        "overdue": _deadlines(
-            principal, FristenFilter(person_id=user.pk, due_to=today - dt.timedelta(days=1)), today
-        ),
-        "week": _deadlines(principal, FristenFilter(person_id=user.pk, due_from=today, due_to=sunday), today),
+        "overdue": {"rows": _deadlines(principal, overdue, today), "total": counts["overdue"]},
+        "week": {"rows": _deadlines(principal, week, today), "total": counts["this_week"]},
         "pre_deadlines": _pre_deadlines(principal, today, sunday),
         "tasks": _tasks(principal, today),
         "documents": _documents(principal),
@@ -70,42 +73,42 @@ def _links(today: dt.date, sunday: dt.date) -> dict:
     }
 
 
-def _appointments(principal: Principal, today: dt.date) -> list:
-    """Today's appointments the person takes part in (owner or attendee), series included."""
+def _appointments(principal: Principal, today: dt.date) -> list[dict]:
+    """Today's appointments the person takes part in (owner or attendee), series included: the
+    day's occurrences (one narrow query), then those entries that are theirs (one query)."""
     begin = dt.datetime.combine(today, dt.time(0), tzinfo=principal.time_zone)
-    rows, _ = calendar.list_events(
-        principal, start=begin, end=begin + dt.timedelta(days=1), kind="event", limit=APPOINTMENTS_MAX
-    )
+    occurrences = calendar.occurrence_rows(principal, begin, begin + dt.timedelta(days=1))
     me = principal.user.pk
-    return [
-        occurrence
-        for occurrence in rows
-        if occurrence.event.owner_id == me or any(a.pk == me for a in occurrence.event.attendees.all())
+    mine = {
+        event.pk: event
+        for event in visible_events(principal)
+        .filter(pk__in={pk for pk, _, _ in occurrences}, kind="event")
+        .filter(Q(owner_id=me) | Q(attendees__id=me))
+        .distinct()
+    }
+    return [{"event": mine[pk], "start": start, "end": end} for pk, start, end in occurrences if pk in mine][
+        :APPOINTMENTS_MAX
     ]
 
 
-def _deadlines(principal: Principal, filters: FristenFilter, today: dt.date) -> dict:
-    qs = fristen.deadlines_for(principal, filters)
-    rows = list(
-        qs.select_related("client", "responsible", "deputy").prefetch_related("pre_deadlines")[:SHOWN]
-    )
+def _deadlines(principal: Principal, filters: FristenFilter, today: dt.date) -> list:
+    rows = list(fristen.deadlines_for(principal, filters).select_related("client")[:SHOWN])
     for event in rows:
         event.days = (event.start.astimezone(principal.time_zone).date() - today).days
         event.late = max(0, -event.days)
-    return {"rows": rows, "total": qs.count()}
+    return rows
 
 
 def _pre_deadlines(principal: Principal, today: dt.date, sunday: dt.date) -> dict:
-    """This week's Vorfristen (today … Sunday) of the person's open Fristen, by Vorfrist day."""
-    open_mine = fristen.deadlines_for(principal, FristenFilter(person_id=principal.user.pk))
+    """This week's Vorfristen (today … Sunday) of the person's open Fristen, by Vorfrist day:
+    the Fristen with one this week (at most PRE_DEADLINE_FRISTEN_MAX) and their Vorfristen."""
     in_week = Q(pre_deadlines__due_date__gte=today, pre_deadlines__due_date__lte=sunday)
-    with_one = open_mine.filter(in_week)
-    total = open_mine.aggregate(n=Count("pre_deadlines", filter=in_week))["n"]
     events = list(
-        with_one.distinct()
+        fristen.deadlines_for(principal, FristenFilter(person_id=principal.user.pk))
+        .filter(in_week)
+        .distinct()
         .order_by("start", "id")
-        .select_related("client")
-        .prefetch_related("pre_deadlines")[:SHOWN]
+        .prefetch_related("pre_deadlines")[:PRE_DEADLINE_FRISTEN_MAX]
     )
     rows = [
         {"day": pre.due_date, "event": event, "is_today": pre.due_date == today}
@@ -114,7 +117,7 @@ def _pre_deadlines(principal: Principal, today: dt.date, sunday: dt.date) -> dic
         if today <= pre.due_date <= sunday
     ]
     rows.sort(key=lambda row: (row["day"], row["event"].start, row["event"].pk))
-    return {"rows": rows[:SHOWN], "total": total}
+    return {"rows": rows[:SHOWN], "total": len(rows), "more": len(events) == PRE_DEADLINE_FRISTEN_MAX}
 
 
 def _tasks(principal: Principal, today: dt.date) -> dict:
@@ -137,11 +140,14 @@ def _documents(principal: Principal) -> dict:
         visible_documents(principal)
         .filter(clients__responsible_id=principal.user.pk, updated_at__gte=since)
         .distinct()
+        .order_by("-updated_at", "-id")
+        .prefetch_related("clients")
     )
-    rows = list(qs.prefetch_related("clients").order_by("-updated_at", "-id")[:SHOWN])
-    return {"rows": rows, "total": qs.count()}
+    rows = list(qs[: SHOWN + 1])
+    return {"rows": rows[:SHOWN], "total": len(rows[:SHOWN]), "more": len(rows) > SHOWN}
 
 
 def _notifications(principal: Principal) -> dict:
-    qs = notifications.for_person(principal, unread_only=True)
-    return {"rows": list(qs[:SHOWN]), "total": notifications.unread_count(principal)}
+    """The header bell's own data (newest first, unread marked): the page renders both from it."""
+    bell = notifications.bell(principal)
+    return {"rows": bell["items"], "total": bell["unread"], "bell": bell}

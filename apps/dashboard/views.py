@@ -20,9 +20,11 @@ PROMPT_MAX = 4000
 @require_GET
 @login_required
 def dashboard(request):
+    heute = today.build(request.principal)
     context = {
         "now": timezone.localtime(timezone=request.principal.time_zone),
-        "heute": today.build(request.principal),
+        "heute": heute,
+        "notification_bell": heute["notifications"]["bell"],
         "has_model": chat.default_model() is not None,
         "prompt_max": PROMPT_MAX,
         **dashboard_context(request.user),

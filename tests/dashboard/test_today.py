@@ -212,3 +212,40 @@ def test_prompt_without_a_model_says_so_and_leaves_no_empty_chat(client, anna):
 def test_anonymous_is_sent_to_login(client):
     assert client.get(reverse("dashboard"))["Location"].startswith("/accounts/login/")
     assert client.post(reverse("dashboard-ask"), {"prompt": "x"})["Location"].startswith("/accounts/login/")
+
+
+def test_todays_appointments_are_the_persons_own(client, anna, ben):
+    from apps.calendar import services as calendar
+
+    now = timezone.localtime()
+    noon = now.replace(hour=12, minute=0, second=0, microsecond=0)
+    as_ben = Principal.for_user(ben)
+    calendar.create_event(as_ben, title="Mit Anna", start=noon.isoformat(), attendee_ids=[anna.pk])
+    calendar.create_event(as_ben, title="Nur Ben", start=noon.isoformat())
+    calendar.create_event(
+        Principal.for_user(anna),
+        title="Annas Serie",
+        start=(noon - dt.timedelta(days=7)).isoformat(),
+        rrule="FREQ=DAILY;COUNT=30",
+    )
+    calendar.create_event(
+        as_ben,
+        title="Morgen mit Anna",
+        start=(noon + dt.timedelta(days=1)).isoformat(),
+        attendee_ids=[anna.pk],
+    )
+    client.force_login(anna)
+    html = client.get(reverse("dashboard")).content.decode()
+    card = html[html.index('data-card="appointments"') :]
+    card = card[: card.index("</section>")]
+    assert "Mit Anna" in card and "Annas Serie" in card and "12:00" in card
+    assert "Nur Ben" not in card and "Morgen mit Anna" not in card
+
+
+def test_the_bell_reuses_the_dashboards_notifications(client, anna):
+    notify(anna, kind="reminder", title="Eins")
+    client.force_login(anna)
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(reverse("dashboard"))
+    bell_queries = [q for q in ctx.captured_queries if "notifications_notification" in q["sql"]]
+    assert len(bell_queries) == 2  # count + newest, once for the page and its header bell
