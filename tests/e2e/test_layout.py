@@ -3,7 +3,8 @@ admin of the demo office (so every list, board and calendar has rows):
 
 - 390×844 (and 360 px): nothing scrolls sideways, the main navigation is behind a menu button that opens
   and closes (mouse and keyboard, aria-expanded), tables are stacked into labelled cards;
-- 1366×800: nothing scrolls sideways, the navigation is shown without the button;
+- 1366×800 (and a tablet's 820 px): nothing scrolls sideways, the navigation is shown
+  without the button on the desktop;
 - axe-core (axe-playwright-python) finds no serious or critical violation on any page, at both
   sizes.
 
@@ -35,6 +36,7 @@ pytestmark = pytest.mark.e2e
 PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1366, "height": 800}
+TABLET = {"width": 820, "height": 1180}
 # Routes that only take POST: any value does, the GET answers 405 and is not a page.
 POST_ONLY = 1
 POST_ONLY_ARGUMENTS = (
@@ -225,6 +227,11 @@ def test_every_page_fits_a_phone_and_the_desktop(server, browser, office, tmp_pa
     for name, path in screenshots.items():
         open_page(page, f"{server}{path}")
         page.screenshot(path=str(shots / f"{name}-desktop-1366x800.png"), full_page=True)
+    # A tablet in portrait: the collapsed navigation, tables in their own scroll box.
+    page.set_viewport_size(TABLET)
+    for path in pages:
+        open_page(page, f"{server}{path}")
+        assert_fits(page, f"{path} at 820 px")
     desktop.close()
     assert errors == [], errors
     assert {"dashboard", "board", "client", "chat"} <= set(screenshots), screenshots
