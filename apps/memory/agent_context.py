@@ -28,13 +28,15 @@ HEAD = (
 )
 
 
-def remembered(principal: Principal, query: str, *, specialist: str | None = None) -> str:
+def remembered(
+    principal: Principal, query: str, *, specialist: str | None = None, require_neutralization: bool = False
+) -> str:
     reader = Reader.of(principal, specialist)
     query = (query or "").strip()[:1000]
     if not query or not usable(reader).exists():
         return ""
     try:
-        vector = embeddings.embed_query(query)
+        vector = embeddings.embed_query(query, required=require_neutralization)
     except Exception:
         logger.warning("memory layer skipped: the query could not be embedded", exc_info=True)
         return ""
@@ -51,5 +53,10 @@ def remembered(principal: Principal, query: str, *, specialist: str | None = Non
 
 def provider(round_context) -> str | None:
     """Declared for `agent.context_providers`: the run's own user is the principal."""
-    principal = Principal.for_user(round_context.run.session.user)
-    return remembered(principal, last_user_message(round_context.messages)) or None
+    run = round_context.run
+    principal = Principal.for_user(run.session.user)
+    required = bool(getattr(run, "require_neutralization", False))
+    return (
+        remembered(principal, last_user_message(round_context.messages), require_neutralization=required)
+        or None
+    )
