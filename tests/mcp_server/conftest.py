@@ -53,6 +53,8 @@ def mcp_server(django_db_setup, tmp_path_factory):
     }
     with live_daphne(tmp_path_factory.mktemp("mcp"), env) as server:
         yield server
+    log = server.log.read_text(errors="replace")
+    assert "Traceback" not in log and "ERROR" not in log, log[-4000:]  # nothing failed unexpectedly
 
 
 @pytest.fixture
