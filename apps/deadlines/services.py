@@ -44,11 +44,15 @@ def forget_catalog() -> None:
 
 def rule_for(code: str | None) -> DeadlineRule:
     """The active rule with this code, or `deadline_rule_not_found`."""
-    rule = _active_rules().get(str(code or "").strip().lower())
-    if rule is None:
-        raise DeadlineRuleNotFound.field(
-            "rule", _("There is no active deadline rule “%(code)s”.") % {"code": code}
-        )
+    rules = _active_rules()
+    rule = rules.get(str(code or "").strip().lower())
+    if rule is None:  # the known codes help the model (or the client) pick the right one
+        known = sorted(rules)
+        message = _("There is no active deadline rule “%(code)s”; known rules: %(known)s.") % {
+            "code": code,
+            "known": ", ".join(known) or "-",
+        }
+        raise DeadlineRuleNotFound.field("rule", message, known_rules=known)
     return rule
 
 

@@ -44,9 +44,9 @@ def _run(anna, fake_openai, capture, answer):
 
 def test_the_due_date_is_computed_from_the_trigger_date_and_rule(
     anna,
-    chat_model,
+    chat_model,  # noqa: F811 (the documents fixture, imported above)
     fake_openai,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     # The model miscounts (28.02.2026 is a Saturday, and it ignored the posting fiction).
     answer = _answer(
@@ -73,9 +73,9 @@ def test_the_due_date_is_computed_from_the_trigger_date_and_rule(
 
 def test_an_unknown_rule_falls_back_to_the_models_date(
     anna,
-    chat_model,
+    chat_model,  # noqa: F811 (the documents fixture, imported above)
     fake_openai,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     answer = _answer(due="2026-03-02", legal_basis="§ 355 AO", trigger_date="2026-01-29", rule="erfunden")
     _run(anna, fake_openai, django_capture_on_commit_callbacks, answer)
@@ -85,9 +85,9 @@ def test_an_unknown_rule_falls_back_to_the_models_date(
 
 def test_a_deadline_with_a_rule_needs_no_due_date(
     anna,
-    chat_model,
+    chat_model,  # noqa: F811 (the documents fixture, imported above)
     fake_openai,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     answer = _answer(trigger_date="2026-01-29", rule="einspruch_ao", posted=False)
     _run(anna, fake_openai, django_capture_on_commit_callbacks, answer)

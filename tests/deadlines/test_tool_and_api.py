@@ -187,6 +187,14 @@ def test_rest_compute_refusals(api, body, status, code):
     assert response.json()["code"] == code
 
 
+def test_an_unknown_rule_names_the_known_ones(api):
+    body = api.post(
+        "/api/v1/deadlines/compute", {"trigger_date": "2026-01-28", "rule": "einspruch"}, format="json"
+    ).json()
+    assert body["code"] == "deadline_rule_not_found" and "einspruch_ao" in body["message"]
+    assert "einspruch_ao" in body["details"]["known_rules"] and body["details"]["field_errors"]["rule"]
+
+
 def test_rest_rules_list_and_search(api):
     listed = api.get("/api/v1/deadlines/rules").json()
     codes = {r["code"] for r in listed["rules"]}
