@@ -143,13 +143,13 @@ def timed(fn, rounds: int) -> list[float]:
     return samples
 
 
-def queries_of(fn) -> int:
+def queries_of(fn) -> list[str]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as captured:
         fn()
-    return len(captured)
+    return [q["sql"] for q in captured.captured_queries]
 
 
 def page_getter(browser, url: str):
@@ -175,7 +175,7 @@ PAGES = (
 )
 
 
-def measure_pages(browser, rounds: int) -> dict[str, tuple[float, float, int]]:
+def measure_pages(browser, rounds: int) -> dict[str, tuple[float, float, list[str]]]:
     from django.db import connection
 
     with connection.cursor() as cur:
@@ -258,13 +258,25 @@ def run(opts) -> None:
 
     print(f"\npages at {opts.small:,} and {opts.fristen:,} Fristen (median, p95, queries per request)")
     for label, _url in PAGES:
-        m1, p1, q1 = small[label]
-        m2, p2, q2 = large[label]
-        constant = "constant" if q1 == q2 else "NOT constant"
+        m1, p1, sql1 = small[label]
+        m2, p2, sql2 = large[label]
+        constant = "constant" if len(sql1) == len(sql2) else "NOT constant"
         print(
             f"{label:<44} {m1:6.1f} / {m2:6.1f} ms  p95 {p1:6.1f} / {p2:6.1f} ms"
-            f"  queries {q1} / {q2} ({constant})  (target < {PAGE_TARGET_MS} ms)"
+            f"  queries {len(sql1)} / {len(sql2)} ({constant})  (target < {PAGE_TARGET_MS} ms)"
         )
+        if len(sql1) != len(sql2):  # name the queries that came or went, to find the loop
+            shapes1, shapes2 = [_shape(q) for q in sql1], [_shape(q) for q in sql2]
+            for shape in sorted(set(shapes1) | set(shapes2)):
+                if shapes1.count(shape) != shapes2.count(shape):
+                    print(f"    {shapes1.count(shape)} / {shapes2.count(shape)} x {shape}")
+
+
+def _shape(sql: str) -> str:
+    """A query without its literal values, shortened: the same statement for other rows matches."""
+    import re
+
+    return re.sub(r"'[^']*'|\b\d+\b", "?", sql)[:160]
 
 
 if __name__ == "__main__":
