@@ -41,8 +41,9 @@ MAX_ITEMS = 8
 FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
 # Text that tries to steer the copilot rather than state a fact.
 INSTRUCTION_LIKE = re.compile(
-    r"ignore (all |any )?(previous|prior|above)|system prompt|you (must|should) (always|never)|"
-    r"disregard|jailbreak|<\s*/?\s*(system|instructions?)\s*>|api[ _-]?key|password|passwort",
+    r"ignore (all |any )?(previous|prior|above)|system ?prompt|you (must|should) (always|never)|"
+    r"disregard|jailbreak|<\s*/?\s*(system|instructions?)\s*>|api[ _-]?key|password|passwor?t|"
+    r"ignorier|vergiss (alle|deine|die)|anweisung|du (musst|sollst) (immer|nie)|zugangsdaten|kennwort",
     re.IGNORECASE,
 )
 
