@@ -21,6 +21,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE] + [str(
 
 import argparse  # noqa: E402
 import datetime as dt  # noqa: E402
+import os  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
@@ -247,7 +248,8 @@ def run(opts) -> None:
     browser.force_login(user)
     ctx = ToolContext(principal=Principal.for_user(user))
 
-    print(f"{opts.staff} staff, {opts.clients} clients; the bench user is {user.email}")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{opts.staff} staff, {opts.clients} clients; the bench user is {user.email}; load average {load}")
     for label, ms in measure_compute(ctx, opts.calls):
         print(f"{label:<62} {ms * 1000:8.1f} µs per call  (target < {COMPUTE_TARGET_MS * 1000:.0f} µs)")
 
