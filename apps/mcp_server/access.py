@@ -27,6 +27,7 @@ class Caller:
     """An authenticated API key: its creator and the scopes that count right now."""
 
     key_id: int
+    key_prefix: str  # public: the key's name in logs, the admin and a memory's source
     user: object  # the key's creator (accounts.User)
     scopes: frozenset[str]
     retry_after: int | None = None  # set when the key has used up its rate: answer 429
@@ -34,7 +35,11 @@ class Caller:
     def tool_context(self, time_zone: str | None = None) -> ToolContext:
         """The dispatcher's context, as /api/v1/tools/execute builds it for the same key."""
         return ToolContext(
-            principal=Principal.for_user(self.user), surface="api", scopes=self.scopes, time_zone=time_zone
+            principal=Principal.for_user(self.user),
+            surface="api",
+            scopes=self.scopes,
+            api_key=self.key_prefix,
+            time_zone=time_zone,
         )
 
 
@@ -77,5 +82,9 @@ def authenticate(authorization: str | None) -> Caller | None:
     throttle = ApiKeyRateThrottle()  # the same per-key window as the REST API
     allowed = throttle.allow_request(SimpleNamespace(auth=key), None)
     return Caller(
-        key_id=key.pk, user=creator, scopes=scopes, retry_after=None if allowed else throttle.wait()
+        key_id=key.pk,
+        key_prefix=key.prefix,
+        user=creator,
+        scopes=scopes,
+        retry_after=None if allowed else throttle.wait(),
     )

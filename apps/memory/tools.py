@@ -23,7 +23,7 @@ def source_of(ctx: ToolContext) -> tuple[str, str]:
     if ctx.run_id:
         return SourceKind.CHAT_RUN, str(ctx.run_id)
     if ctx.scopes is not None:
-        return SourceKind.API_KEY, ctx.surface
+        return SourceKind.API_KEY, ctx.api_key or ""  # the key's prefix, as GET/POST /api/v1/memory
     return SourceKind.PERSON, ""
 
 

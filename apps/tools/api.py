@@ -50,11 +50,12 @@ def http_status_for(result: ToolResult) -> int:
 def context_for(request) -> ToolContext:
     principal = request.principal
     principal.user  # noqa: B018 (resolves the lazy principal: a disabled account is refused here)
-    scopes = getattr(request.auth, "scopes", None)
+    scopes = getattr(request.auth, "scopes", None)  # an API key's (device tokens have none)
     return ToolContext(
         principal=principal,
         surface="api",
         scopes=frozenset(scopes) if scopes is not None else None,
+        api_key=request.auth.prefix if scopes is not None else None,
         time_zone=request.headers.get("X-User-Timezone") or None,
     )
 

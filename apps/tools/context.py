@@ -20,6 +20,7 @@ class ToolContext:
     specialist_id: str | None = None
     # API-key scopes when the call came in with a key; None for sessions and device tokens.
     scopes: frozenset[str] | None = None
+    api_key: str | None = None  # that key's public prefix (never the secret), e.g. a memory's source
     time_zone: str | None = None  # X-User-Timezone, when the client sent one
     # Set by the agent runtime: answers True once the run is cancelled or its tool-phase budget
     # is spent. Long-running tools poll `is_cancelled()` and stop early.
