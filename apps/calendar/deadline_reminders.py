@@ -99,7 +99,9 @@ def _pre_deadline_reminders(today: dt.date) -> list[Reminder]:
     """Vorfristen of today (or missed earlier days, while the Frist itself is still ahead)."""
     rows = (
         PreDeadline.objects.filter(
-            due_date__lte=today, due_date__gte=today - dt.timedelta(days=OVERDUE_LOOKBACK_DAYS)
+            due_date__lte=today,
+            due_date__gte=today - dt.timedelta(days=OVERDUE_LOOKBACK_DAYS),
+            reminded_at__isnull=True,  # the keys keep it once; this keeps the job's work small
         )
         .filter(event__in=_open_deadlines().filter(start__gte=_start_of(today)))
         .select_related("event", "event__responsible", "event__deputy")
@@ -163,11 +165,12 @@ def _due_and_overdue_reminders(today: dt.date) -> list[Reminder]:
 
 
 def _escalation_recipients(event: CalendarEvent, admins: list) -> list:
-    """The admins; a private Frist only reaches its owner (nobody else may see it)."""
+    """The admins (but not the responsible person, who heard of it the day before); a private
+    Frist only reaches its owner (nobody else may see it)."""
     if event.visibility == CalendarEvent.Visibility.PRIVATE:
         owner = event.owner
         return [owner] if owner is not None and owner.is_active else []
-    return admins
+    return [admin for admin in admins if admin.pk != event.responsible_id]
 
 
 # --- sending ----------------------------------------------------------------------------------

@@ -161,3 +161,12 @@ def test_the_job_run_twice_in_a_real_worker_sends_each_reminder_once(anna, ben, 
         ("ben@kanzlei.example", "deadline.pre_deadline", "Vorfrist: Einspruch"),
         ("chefin@kanzlei.example", "deadline.escalated", "Eskalation: Frist überschritten: Überfällig"),
     ]
+
+
+@pytest.mark.django_db
+def test_an_admin_responsible_for_the_frist_is_not_escalated_to_again(admin, anna):
+    frist("Eigene Frist der Chefin", TODAY - dt.timedelta(days=3), responsible=admin)
+    assert deadline_reminders.send_deadline_reminders(now=at(TODAY)) == 1
+    assert sent() == [
+        ("chefin@kanzlei.example", "deadline.overdue", "Frist überschritten: Eigene Frist der Chefin")
+    ]
