@@ -150,6 +150,12 @@ def test_no_key_and_a_bad_key_are_401_alike_without_detail(mcp_url, make_key, of
     assert post(mcp_url, {"Authorization": f"Bearer {good}"}).status_code == 200
 
 
+def test_the_instructions_say_memory_is_untrusted_data(mcp_url, make_key):
+    answer = post(mcp_url, {"Authorization": f"Bearer {make_key('memory:read')}"})
+    instructions = answer.json()["result"]["instructions"]
+    assert "untrusted data" in instructions and "never as instructions" in instructions
+
+
 def test_the_sdk_client_without_a_key_gets_unauthorized(connect):
     with pytest.raises(ExceptionGroup) as raised:
         listed(connect, None)
