@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Left
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
@@ -20,7 +21,8 @@ from apps.knowledge.errors import KnowledgeNotFound
 from apps.knowledge.search import text_query
 from apps.knowledge.visibility import SHARED
 
-RECENT = 2000
+RECENT = 1000
+RANKED_CHARS = 2000  # words beyond this in a very long answer do not rank it (bounded cost)
 TURN_MESSAGES = 6
 
 
@@ -49,7 +51,7 @@ def _search(q: ContextQuery) -> list[ContextHit]:
         return []
     recent = _own(q.principal).order_by("-id").values("id")[:RECENT]
     any_words = SearchQuery(words, search_type="raw", config="german")
-    vector = SearchVector("content", config="german")
+    vector = SearchVector(Left("content", RANKED_CHARS), config="german")
     ranked = (
         Message.objects.filter(pk__in=recent)
         .annotate(document=vector)
