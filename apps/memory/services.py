@@ -286,7 +286,11 @@ def review_log(principal: Principal, *, limit: int = 50, offset: int = 0) -> tup
     mine = Memory.objects.filter(reviewable_q(principal)).values("id")
     qs = MemoryRevision.objects.filter(action__in=REVIEW_ACTIONS, memory_id__in=mine)
     limit, offset = validation.page(limit, offset, BULK_MAX)
-    rows = list(qs.select_related("memory", "actor").defer("memory__embedding").order_by("-created_at", "-id")[offset : offset + limit])
+    rows = list(
+        qs.select_related("memory", "actor")
+        .defer("memory__embedding")
+        .order_by("-created_at", "-id")[offset : offset + limit]
+    )
     return rows, qs.count()
 
 
