@@ -66,7 +66,8 @@ class _ManagerPerLoop:
 
     async def get(self) -> StreamableHTTPSessionManager:
         loop = asyncio.get_running_loop()
-        if self._loop is not loop:  # no await before these assignments: one manager per loop
+        ended = self._task is not None and self._task.done()  # (a manager cannot be restarted)
+        if self._loop is not loop or ended:  # no await before these assignments: one per loop
             self._loop, self._started = loop, asyncio.Event()
             self._manager = StreamableHTTPSessionManager(
                 app=build_server(),
