@@ -35,7 +35,12 @@ def fristen_of_anna(anna, ben):
         frist("Überfällig 1", today - dt.timedelta(days=3), responsible=anna, client=meier),
         frist("Überfällig als Vertreterin", today - dt.timedelta(days=1), responsible=ben, deputy=anna),
         frist("Heute", today, responsible=anna, pre=[today - dt.timedelta(days=5)]),
-        frist("Später", today + dt.timedelta(days=30), responsible=anna, pre=[today]),
+        frist(
+            "Später",
+            today + dt.timedelta(days=30),
+            responsible=anna,
+            pre=[today, today + dt.timedelta(days=20)],
+        ),
         frist("Erledigt", today - dt.timedelta(days=2), responsible=anna, status="done"),
         frist("Bens eigene", today, responsible=ben),
     ]
@@ -92,6 +97,11 @@ def test_cards_list_the_persons_items_with_links(client, anna, ben, fristen_of_a
     assert f'href="{reverse("tasks:detail", args=[task.pk])}">USt-Voranmeldung' in html
     assert "Bens Aufgabe" not in html and "Nächsten Monat" not in html
     assert f'href="/benachrichtigungen/{note.pk}/oeffnen/">Bitte Vollmacht prüfen' in html
+    vorfristen = html[html.index('data-card="pre_deadlines"') :]
+    vorfristen = vorfristen[: vorfristen.index("</section>")]
+    later = fristen_of_anna[3]
+    assert f'href="/kalender/{later.pk}/">Später' in vorfristen and vorfristen.count("Später") == 1
+    assert ">Heute<" not in vorfristen  # its Vorfrist was last week
     assert "tiles" not in html  # the navigation tiles are gone
     assert 'id="today-prompt"' in html
 
