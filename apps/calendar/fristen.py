@@ -11,7 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import BooleanField, Case, Count, Exists, OuterRef, Q, QuerySet, Value, When
+from django.db.models import BooleanField, Case, Count, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -90,7 +90,7 @@ def _narrowed(principal: Principal, filters: FristenFilter) -> QuerySet[Calendar
 
 def deadlines_for(principal: Principal, filters: FristenFilter | None = None) -> QuerySet[CalendarEvent]:
     """The Fristen `principal` may see that match `filters`: overdue (open, due before today) first,
-    then by due date. Each row carries `is_overdue` and `has_pre_deadline_today`."""
+    then by due date. Each row carries `is_overdue`."""
     filters = filters or FristenFilter()
     today = today_for(principal)
     today_start = _midnight(today, principal)
@@ -99,12 +99,7 @@ def deadlines_for(principal: Principal, filters: FristenFilter | None = None) ->
         default=Value(False),
         output_field=BooleanField(),
     )
-    vorfrist_today = Exists(PreDeadline.objects.filter(event=OuterRef("pk"), due_date=today))
-    return (
-        _narrowed(principal, filters)
-        .annotate(is_overdue=overdue, has_pre_deadline_today=vorfrist_today)
-        .order_by("-is_overdue", "start", "id")
-    )
+    return _narrowed(principal, filters).annotate(is_overdue=overdue).order_by("-is_overdue", "start", "id")
 
 
 def pre_deadlines_today(

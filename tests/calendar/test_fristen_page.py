@@ -45,7 +45,7 @@ def _overdue(event, days=3):
 
 
 def _ids(response) -> list[int]:
-    return [row["event"].pk for row in response.context["rows"]]
+    return [row["pk"] for row in response.context["rows"]]
 
 
 def test_overdue_first_then_by_due_date_and_red(web, make_frist):
