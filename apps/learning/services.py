@@ -368,7 +368,10 @@ def revert_decision(principal: Principal, decision_id: Any) -> LearningDecision:
     obj.text = wanted.get("text", obj.text)
     obj.content_hash = content_hash(obj.kind, obj.text)
     obj.staged_reason = wanted.get("staged_reason", "")
-    obj.status = wanted.get("status", obj.status)
+    # Before the extraction's first decision the object did not exist: undone, a person decides.
+    obj.status = wanted.get("status") or Status.STAGED
+    if obj.status == Status.STAGED and not obj.staged_reason:
+        obj.staged_reason = LearningObject.StagedReason.UNCERTAIN
     if obj.status == Status.ACTIVE:
         _activate(obj)
     now = timezone.now()

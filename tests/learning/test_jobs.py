@@ -94,7 +94,7 @@ def test_invalid_json_records_invalid_model_output_and_changes_nothing(
     with in_process_worker():
         logged = chat_and_learn(user, "Wir haben jetzt vier Standorte.", "Notiert.", fake_openai)
     assert logged.outcome == "invalid_model_output"
-    assert "nothing was changed" in logged.reason
+    assert "es wurde nichts geändert" in logged.reason  # stored in the office language
     assert (LearningObject.objects.count(), LearningDecision.objects.count()) == before
 
 
@@ -112,7 +112,7 @@ def test_no_extraction_model_skips_with_a_visible_reason(user, chat_model, fake_
     with in_process_worker():
         logged = chat_and_learn(user, "Die Kanzlei ist freitags geschlossen.", "Ok.", fake_openai)
     assert logged.outcome == "skipped"
-    assert "No extraction model is configured" in logged.reason
+    assert "Kein Extraktionsmodell eingerichtet" in logged.reason
     assert fake_openai.requests_for("extractor") == [] and len(fake_openai.chat_requests) == 1
     assert not LearningObject.objects.exists()
 
@@ -171,7 +171,7 @@ def test_curator_keeps_on_uncertainty_and_rejects_only_when_validated(admin_user
     assert (reject.decision, reject.reason, reject.confidence) == ("reject", "false", 0.97)
     assert reject.model_label == curator_model.label and reject.before["status"] == "active"
     kept = LearningDecision.objects.get(learning_object=unsure, actor="curator")
-    assert kept.decision == "keep" and kept.reason == "uncertain" and "below" in kept.note
+    assert kept.decision == "keep" and kept.reason == "uncertain" and "unter 0.90" in kept.note
 
     # A person reverts the curator's reject: the fact is back, and the next pass leaves it alone.
     services.revert_decision(Principal.for_user(admin_user), reject.pk)
@@ -199,7 +199,7 @@ def test_curator_without_a_model_skips_with_a_visible_reason(chat_model, fake_op
     fact("Die Kanzlei hat drei Standorte.")
     with in_process_worker():
         logged = _run_curator()
-    assert logged.outcome == "skipped" and "No curator model is configured" in logged.reason
+    assert logged.outcome == "skipped" and "Kein Kurator-Modell eingerichtet" in logged.reason
     assert fake_openai.chat_requests == []
 
 

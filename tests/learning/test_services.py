@@ -128,3 +128,13 @@ def test_agent_reads_see_active_objects_only(user):
     with pytest.raises(services.LearningObjectNotFound):
         services.get_object(p, f"learning:{staged.pk}")
     assert services.get_object(p, f"learning:{active.pk}")[0].pk == active.pk
+
+
+@pytest.mark.django_db
+def test_reverting_an_automatic_activation_stages_the_fact(reviewer):
+    auto = fact("Die Kanzlei hat einen Hof.")
+    activation = auto.decisions.get(decision="activate")
+    services.revert_decision(reviewer, activation.pk)
+    auto.refresh_from_db()
+    assert (auto.status, auto.staged_reason) == (S.STAGED, "uncertain")
+    assert auto.decisions.filter(decision="revert", decided_by=reviewer.user).exists()
