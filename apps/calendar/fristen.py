@@ -99,7 +99,12 @@ def deadlines_for(principal: Principal, filters: FristenFilter | None = None) ->
         default=Value(False),
         output_field=BooleanField(),
     )
-    return _narrowed(principal, filters).annotate(is_overdue=overdue).order_by("-is_overdue", "start", "id")
+    qs = _narrowed(principal, filters).annotate(is_overdue=overdue)
+    if filters.status == Status.OPEN:
+        # Open Fristen before today are exactly the overdue ones: the due order alone puts them
+        # first, and it walks the (status, start) index instead of sorting every open Frist.
+        return qs.order_by("start", "id")
+    return qs.order_by("-is_overdue", "start", "id")
 
 
 def pre_deadlines_today(
