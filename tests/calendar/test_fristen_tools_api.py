@@ -78,9 +78,7 @@ def test_cancel_tool_and_bad_input_writes_nothing(frist, anna_ctx):
     lines = DeadlineChange.objects.count()
     for args in ({"reason": ""}, {}, {"reason": "x" * 501}):
         refused = call(anna_ctx, "calendar_cancel_deadline", event_id=frist["id"], **args)
-        assert not refused.ok and refused.code in ("invalid_arguments", "invalid_input"), (
-            refused.output
-        )
+        assert not refused.ok and refused.code in ("invalid_arguments", "invalid_input"), refused.output
     bad_link = call(
         anna_ctx, "calendar_complete_deadline", event_id=frist["id"], how="ok", link="javascript:x"
     )
