@@ -102,3 +102,24 @@ def test_a_session_member_reads_too(client, anna, as_anna):
     services.store(as_anna, text="Anna mag Tee.", scope="personal")
     client.force_login(anna)
     assert [m["text"] for m in client.get(URL).json()["memories"]] == ["Anna mag Tee."]
+
+
+def test_listing_costs_the_same_queries_for_few_and_many_rows(key_for, as_boss, meier):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = key_for("memory:read")
+    services.store(as_boss, text="Meier bekommt die Post per Einschreiben.", subject_client_id=meier.pk)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(URL).status_code == 200
+        return len(captured)
+
+    queries()  # the key's first use records itself once
+    few = queries()
+    for i in range(10):
+        services.store(
+            as_boss, text=f"Notiz {i}: Meier schickt {i * 3} Belege.", subject_client_id=meier.pk, kind="note"
+        )
+    assert queries() == few
