@@ -16,10 +16,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.knowledge import embeddings
-from apps.knowledge.search import EF_SEARCH, FTS_SCAN_CAP, MIN_CANDIDATES, RRF_K, text_query, vector_literal
+from apps.knowledge.search import EF_SEARCH, MIN_CANDIDATES, RRF_K, text_query, vector_literal
 from apps.memory.visibility import Reader, usable_sql
 
 MAX_LIMIT = 50
+# Full text is bounded: of the memories matching all words, then any word, the newest
+# TEXT_SCAN_CAP of each tier are ranked (memories are short; newer ones are likelier current).
+# Newest, not "whichever the plan reads first", so the result does not depend on the plan.
+TEXT_SCAN_CAP = 400
 
 
 @dataclass(frozen=True)
@@ -59,10 +63,10 @@ def hybrid(filters: Filters, query: str, vector, *, limit: int = 10) -> list[tup
     if any_words:
         text_cte = f"""tier AS MATERIALIZED (
             (SELECT m.id FROM memory_memory m
-             WHERE {where} AND m.search @@ to_tsquery('german', %s) LIMIT %s)
+             WHERE {where} AND m.search @@ to_tsquery('german', %s) ORDER BY m.id DESC LIMIT %s)
             UNION
             (SELECT m.id FROM memory_memory m
-             WHERE {where} AND m.search @@ to_tsquery('german', %s) LIMIT %s)
+             WHERE {where} AND m.search @@ to_tsquery('german', %s) ORDER BY m.id DESC LIMIT %s)
         ),
         fts AS (
             SELECT m.id, row_number() OVER (
@@ -72,7 +76,7 @@ def hybrid(filters: Filters, query: str, vector, *, limit: int = 10) -> list[tup
             FROM tier JOIN memory_memory m ON m.id = tier.id
             ORDER BY r LIMIT %s
         )"""  # noqa: S608 (fragments are constants; values are parameters)
-        text_params = [*params, all_words, FTS_SCAN_CAP, *params, any_words, FTS_SCAN_CAP]
+        text_params = [*params, all_words, TEXT_SCAN_CAP, *params, any_words, TEXT_SCAN_CAP]
         text_params += [all_words, any_words, candidates]
     else:
         text_cte, text_params = "fts AS (SELECT NULL::bigint AS id, NULL::bigint AS r WHERE FALSE)", []
