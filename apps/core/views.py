@@ -1,6 +1,6 @@
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
@@ -56,6 +56,9 @@ def favicon(request):
     """/favicon.ico for clients that ask for it by that name: the SVG icon base.html links."""
     path = finders.find("favicon.svg") or (settings.STATIC_ROOT / "favicon.svg")
     try:
-        return FileResponse(open(path, "rb"), content_type="image/svg+xml")
+        # A plain response of the small file: a FileResponse closes the request only when its
+        # stream is consumed, which under the test client closes the database connection mid-test.
+        with open(path, "rb") as icon:
+            return HttpResponse(icon.read(), content_type="image/svg+xml")
     except OSError as missing:
         raise Http404 from missing

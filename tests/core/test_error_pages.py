@@ -99,7 +99,7 @@ class TestThroughTheStack:
 def test_favicon_is_served_at_favicon_ico_and_linked_from_every_page(client):
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon["Content-Type"] == "image/svg+xml"
-    assert b"<svg" in b"".join(icon.streaming_content)
+    assert b"<svg" in icon.content
     assert "max-age=86400" in icon["Cache-Control"]
     login = client.get("/accounts/login/").content.decode()
     assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in login
