@@ -380,6 +380,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets that share a field name across apps get their own enum names.
+    "ENUM_NAME_OVERRIDES": {"MemoryKindEnum": ["fact", "preference", "procedure", "note"]},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "apps.core.api.document_error_codes",
