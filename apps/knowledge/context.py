@@ -49,10 +49,17 @@ class ContextQuery:
     limit: int = 10
     specialist: str | None = None  # the specialist a run acts as (its personal memory)
     _vector: np.ndarray | None = field(default=None, repr=False)
+    _config: embeddings.EmbeddingConfig | None = field(default=None, repr=False)
+
+    def config(self) -> embeddings.EmbeddingConfig:
+        """The embeddings settings, read once per request (sources compare with its model id)."""
+        if self._config is None:
+            self._config = embeddings.load_config()
+        return self._config
 
     def vector(self) -> np.ndarray:
         if self._vector is None:
-            self._vector = embeddings.embed_query(self.text)
+            self._vector = embeddings.embed_query(self.text, self.config())
         return self._vector
 
 

@@ -35,12 +35,14 @@ def remembered(
     query = (query or "").strip()[:1000]
     if not query or not usable(reader).exists():
         return ""
+    config = embeddings.load_config()
     try:
-        vector = embeddings.embed_query(query, required=require_neutralization)
+        vector = embeddings.embed_query(query, config, required=require_neutralization)
     except Exception:
         logger.warning("memory layer skipped: the query could not be embedded", exc_info=True)
         return ""
-    ranked = search.hybrid(search.filters_for(reader, ALL), query, vector, limit=MAX_ITEMS)
+    filters = search.filters_for(reader, ALL)
+    ranked = search.hybrid(filters, query, vector, limit=MAX_ITEMS, model=config.model_id)
     rows = Memory.objects.defer("embedding").in_bulk([i for i, _s in ranked])
     lines = []
     for memory_id, _score in ranked:

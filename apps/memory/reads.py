@@ -121,9 +121,11 @@ def search_memory(
     filters = search.filters_for(
         where.reader, scope, kind=_kind(kind), subject_client_id=_client_filter(subject_client_id)
     )
-    vector = vector if vector is not None else embeddings.embed_query(query)
+    config = embeddings.load_config()  # once: the query's embedding and the vectors it compares with
+    vector = vector if vector is not None else embeddings.embed_query(query, config)
+    ranked = search.hybrid(filters, query, vector, limit=limit, model=config.model_id)
     return {
-        "memories": records_by_score(search.hybrid(filters, query, vector, limit=limit)),
+        "memories": records_by_score(ranked),
         "notices": where.notices,
     }
 

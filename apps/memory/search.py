@@ -46,16 +46,22 @@ class Filters:
 
 
 def _tuned(cur, candidates: int) -> None:
-    cur.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(max(EF_SEARCH, candidates))])
-    cur.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+    """The transaction's HNSW settings, in one round trip."""
+    cur.execute(
+        "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+        [str(max(EF_SEARCH, candidates))],
+    )
 
 
-def hybrid(filters: Filters, query: str, vector, *, limit: int = 10) -> list[tuple[int, float]]:
-    """(memory id, fused score) of the best `limit` usable memories, best first."""
+def hybrid(
+    filters: Filters, query: str, vector, *, limit: int = 10, model: str | None = None
+) -> list[tuple[int, float]]:
+    """(memory id, fused score) of the best `limit` usable memories, best first. `model` is the
+    id of the model that made `vector` (read from the settings when not given)."""
     if not filters.holders:
         return []
     where, params = filters.sql("m")
-    model = embeddings.current_model()
+    model = model or embeddings.current_model()
     literal = vector_literal(vector)
     candidates = max(limit * 4, MIN_CANDIDATES)
     any_words = text_query(query)
@@ -99,7 +105,8 @@ def hybrid(filters: Filters, query: str, vector, *, limit: int = 10) -> list[tup
         LIMIT %s
     """  # noqa: S608 (fragments are constants; values are parameters)
     all_params = [literal, model, *params, literal, candidates, *text_params, limit]
-    with transaction.atomic(), connection.cursor() as cur:
+    # savepoint=False: the settings are the transaction's; a read needs no savepoint of its own.
+    with transaction.atomic(savepoint=False), connection.cursor() as cur:
         _tuned(cur, candidates)
         cur.execute(sql, all_params)
         return [(row[0], float(row[1])) for row in cur.fetchall()]

@@ -146,7 +146,7 @@ def store(
         else None
     )
     if verdict is not None and verdict.kind == "duplicate":
-        found = Memory.objects.select_for_update().get(pk=verdict.existing_id)
+        found = _locked().get(pk=verdict.existing_id)
         return _confirm(principal, found, source_kind, source_ref, quote, verdict.explanation)
 
     memory = Memory(
@@ -207,9 +207,15 @@ def store(
     return Stored(memory, "conflict" if conflict else "created", notices)
 
 
+def _locked() -> QuerySet[Memory]:
+    """Memory rows locked for a confirmation, with what its record and event read (one query,
+    the row alone locked, its vector not fetched)."""
+    return with_relations(Memory.objects.select_for_update(of=("self",))).select_related("owner")
+
+
 def _live(holder: str, key: str) -> Memory | None:
     return (
-        Memory.objects.select_for_update()
+        _locked()
         .filter(holder=holder, canonical_key=key)
         .exclude(review=Review.REJECTED)
         .exclude(assertion=Assertion.RETRACTED)
