@@ -68,6 +68,20 @@ def disconnect_everybody_else() -> None:
         )
 
 
+def timed(fn, rounds: int) -> list[float]:
+    """Milliseconds of `rounds` calls of fn, after three warm-up calls."""
+    import time
+
+    for _ in range(3):
+        fn()
+    samples = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t0) * 1000)
+    return samples
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]

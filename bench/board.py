@@ -8,9 +8,8 @@ Targets (issue #4): board page under 150 ms, aufgaben_list_tasks under 50 ms.
 import argparse
 import random
 import statistics
-import time
 
-from _setup import bench_database, percentile
+from _setup import bench_database, percentile, timed
 
 
 def main() -> None:
@@ -65,17 +64,6 @@ def seed(n: int):
         batch_size=1000,
     )
     return users[0], boards[0]
-
-
-def timed(fn, rounds: int) -> list[float]:
-    for _ in range(3):
-        fn()
-    samples = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1000)
-    return samples
 
 
 def run(opts) -> None:

@@ -19,9 +19,8 @@ import argparse  # noqa: E402
 import datetime as dt  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
-import time  # noqa: E402
 
-from _setup import bench_database, percentile  # noqa: E402
+from _setup import bench_database, percentile, timed  # noqa: E402
 
 
 def main() -> None:
@@ -102,17 +101,6 @@ def seed(n_events: int, n_clients: int):
         .first()
     )
     return users[0], busiest["client_id"], busiest["n"]
-
-
-def timed(fn, rounds: int) -> list[float]:
-    for _ in range(3):
-        fn()
-    samples = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1000)
-    return samples
 
 
 def run(opts) -> None:

@@ -26,7 +26,7 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 
-from _setup import bench_database, percentile  # noqa: E402
+from _setup import bench_database, percentile, timed  # noqa: E402
 
 PAGE_TARGET_MS = 100
 COMPUTE_TARGET_MS = 1.0
@@ -133,17 +133,6 @@ def seed_fristen(count: int, offset: int, staff: list, clients: list) -> None:
 
 
 # --- measuring -------------------------------------------------------------------------------------------
-def timed(fn, rounds: int) -> list[float]:
-    for _ in range(3):
-        fn()
-    samples = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1000)
-    return samples
-
-
 def queries_of(fn) -> list[str]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

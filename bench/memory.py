@@ -29,7 +29,12 @@ os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_memory")
 # embedding took ~100 ms with 2 threads under load, ~20 ms with 1): one thread, as under xdist.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from _setup import bench_database, percentile, point_channel_layer_at_bench_database
+from _setup import (
+    bench_database,
+    disconnect_everybody_else,
+    percentile,
+    point_channel_layer_at_bench_database,
+)
 
 CLIENTS = ["Meier GmbH", "Schulz KG", "Bäckerei Vogel", "Dr. Hartmann", "Autohaus König", "Familie Weber"]
 CLIENTS += ["Praxis Neumann", "Zimmerei Braun", "Café Lindenhof", "Elektro Fischer"]
@@ -81,17 +86,7 @@ def main() -> None:
         try:
             run(opts)
         finally:
-            release_connections()
-
-
-def release_connections() -> None:
-    from django.db import connection
-
-    with connection.cursor() as cur:
-        cur.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+            disconnect_everybody_else()
 
 
 def run(opts) -> None:

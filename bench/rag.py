@@ -25,7 +25,12 @@ import time
 
 os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_rag")
 
-from _setup import bench_database, percentile
+from _setup import (
+    bench_database,
+    disconnect_everybody_else,
+    percentile,
+    point_channel_layer_at_bench_database,
+)
 
 TOPICS = {
     "Einkommensteuer": [
@@ -165,19 +170,7 @@ def main() -> None:
         try:
             run(opts)
         finally:
-            release_connections()
-
-
-def release_connections() -> None:
-    """The channel layer keeps pooled sessions on the throwaway database; end them (they are
-    this process's own) so the database can be dropped."""
-    from django.db import connection
-
-    with connection.cursor() as cur:
-        cur.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+            disconnect_everybody_else()
 
 
 def run(opts) -> None:
@@ -188,7 +181,7 @@ def run(opts) -> None:
     from apps.knowledge import chunking, indexing, jobs
     from apps.knowledge.models import IndexJob
 
-    point_channel_layer_at_this_database()
+    point_channel_layer_at_bench_database()
     rng = random.Random(opts.seed)
     users = [
         User.objects.create_user(f"staff{i}@kanzlei.example", "x" * 20, full_name=f"Staff {i}")
@@ -234,19 +227,6 @@ def run(opts) -> None:
     if opts.pad_to and stored < opts.pad_to:
         pad(opts.pad_to - stored, rng, users, clients)
     measure_search(opts, rng, docs, users)
-
-
-def point_channel_layer_at_this_database() -> None:
-    """Live events are published after commit; the channel layer copied the live database name
-    at import time (as in tests/conftest.py, point it at the throwaway one)."""
-    from channels import layers
-    from django.conf import settings
-    from django.db import connection
-
-    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    if "ENGINE" in config:
-        config["NAME"] = connection.settings_dict["NAME"]
-    layers.channel_layers.backends.clear()
 
 
 def pad(missing: int, rng: random.Random, users: list, clients: list) -> None:
