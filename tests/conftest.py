@@ -203,6 +203,31 @@ def as_ben(ben):
     return Principal.for_user(ben)
 
 
+# The office's senior partner (an admin) and a service principal, for tests of who may do what.
+@pytest.fixture
+def boss(db):
+    from tests.factories import UserFactory
+
+    return UserFactory(
+        email="chefin@kanzlei.example", full_name="Clara Chef", role="admin", is_superuser=True
+    )
+
+
+@pytest.fixture
+def as_boss(boss):
+    from apps.accounts.principal import Principal
+
+    return Principal.for_user(boss)
+
+
+@pytest.fixture
+def as_robot(db):
+    from apps.accounts.principal import Principal
+    from tests.factories import ServicePrincipalFactory
+
+    return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
+
+
 @pytest.fixture
 def anna_ctx(as_anna):
     from apps.tools.context import ToolContext

@@ -3,16 +3,9 @@ import zoneinfo
 
 import pytest
 
-from apps.accounts.principal import Principal
 from apps.calendar.models import CalendarEvent
-from tests.factories import ServicePrincipalFactory
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
-
-
-@pytest.fixture
-def as_robot(db):
-    return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
 
 
 @pytest.fixture

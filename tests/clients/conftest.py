@@ -1,13 +1,6 @@
 import pytest
 
-from apps.accounts.principal import Principal
 from apps.clients.models import Case, Client
-from tests.factories import ServicePrincipalFactory
-
-
-@pytest.fixture
-def as_robot(db):
-    return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
 
 
 @pytest.fixture

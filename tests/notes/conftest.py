@@ -1,13 +1,6 @@
 import pytest
 
-from apps.accounts.principal import Principal
-from tests.factories import ServicePrincipalFactory
 from tests.notes.factories import NoteFactory, NoteFolderFactory, NotePageFactory
-
-
-@pytest.fixture
-def as_robot(db):
-    return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
 
 
 @pytest.fixture

@@ -1,8 +1,6 @@
 import pytest
 
-from apps.accounts.principal import Principal
 from apps.tasks.models import Board, Task
-from tests.factories import ServicePrincipalFactory
 
 
 @pytest.fixture
@@ -13,11 +11,6 @@ def shared_board(db):
 @pytest.fixture
 def private_board(anna):
     return Board.objects.create(name="Annas Board", visibility=Board.Visibility.PRIVATE, owner=anna)
-
-
-@pytest.fixture
-def as_robot(db):
-    return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
 
 
 @pytest.fixture

@@ -8,11 +8,6 @@ from tests.wiki.factories import WikiPageFactory
 
 
 @pytest.fixture
-def as_robot(db):
-    return Principal.for_service(ServicePrincipalFactory(name="Morgen-Briefing"))
-
-
-@pytest.fixture
 def as_embed(db):
     return Principal.for_service(
         ServicePrincipalFactory(name="Website", kind=ServicePrincipal.Kind.PUBLIC_EMBED)
