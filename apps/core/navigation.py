@@ -19,12 +19,16 @@ def resolved_navigation(current_path: str, user=None) -> list[dict]:
             url = reverse(entry.url_name)
         except NoReverseMatch:
             url = None
-        active = bool(url) and url != "/" and current_path.startswith(url)
-        item = {"key": entry.key, "label": entry.label, "url": url, "active": active}
+        item = {"key": entry.key, "label": entry.label, "url": url, "active": False}
         if entry.badge:
             item["badge"] = import_string(entry.badge)(user)
             item["badge_topics"] = " ".join(entry.badge_topics)
         items.append(item)
+    # The entry whose page is the longest prefix of the path is the active one (/kalender/fristen/
+    # is Fristen, not Kalender as well).
+    matches = [i for i in items if i["url"] and i["url"] != "/" and current_path.startswith(i["url"])]
+    if matches:
+        max(matches, key=lambda i: len(i["url"]))["active"] = True
     return items
 
 

@@ -28,6 +28,15 @@ def test_navigation_entries_resolve_in_order():
         assert reverse(entry.url_name)
 
 
+def test_only_the_entry_with_the_longest_matching_page_is_active(admin_user):
+    from apps.core.navigation import resolved_navigation
+
+    fristen = reverse("calendar:deadlines")
+    active = [i["key"] for i in resolved_navigation(fristen, admin_user) if i["active"]]
+    assert fristen.startswith(reverse("calendar:index")) and active == ["fristen"]
+    assert [i["key"] for i in resolved_navigation("/", admin_user) if i["active"]] == []
+
+
 def test_announce_catalog_is_translated():
     with translation.override("de"):
         catalog = {k: str(v) for k, v in plugins.announce_catalog().items()}
