@@ -3,6 +3,7 @@ through its own domain's services. The page, the admin and the badge only talk t
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ class Outcome:
     refused: list[tuple[int, str]] = field(default_factory=list)
 
 
-class QueueKind:
+class QueueKind(ABC):
     key: str
     label: Any  # lazy translation
     # Refresh topic (prefix) of the domain's live events: open queues refetch on it.
@@ -34,23 +35,26 @@ class QueueKind:
     # Counted in the navigation badge (a curator's decisions stand, nothing waits on them).
     waiting: bool = True
 
+    @abstractmethod
     def allowed(self, principal: Principal) -> bool:
-        raise NotImplementedError
+        """Whether the principal may see and decide this queue."""
 
+    @abstractmethod
     def pending(self, principal: Principal, f: QueueFilter, *, limit: int, offset: int) -> tuple[list, int]:
         """The open items (template context dicts or rows) and their total."""
-        raise NotImplementedError
 
+    @abstractmethod
     def decided(self, principal: Principal, f: QueueFilter, *, limit: int, offset: int) -> tuple[list, int]:
-        raise NotImplementedError
+        """The decided items (the domain's audit records) and their total."""
 
     def count(self, principal: Principal) -> int:
         return self.pending(principal, QueueFilter(kind=self.key), limit=1, offset=0)[1]
 
+    @abstractmethod
     def decide_one(
         self, principal: Principal, item_id: int, decision: str, text: str | None, note: str
     ) -> None:
-        raise NotImplementedError
+        """Decide one item through its domain's service (a DomainError refuses it)."""
 
     def decide(
         self, principal: Principal, ids: list[int], decision: str, *, text: str | None, note: str
