@@ -133,6 +133,15 @@ class Document(CreatedBy, Versioned, Timestamped):
     clients = models.ManyToManyField(
         "clients.Client", blank=True, related_name="documents", verbose_name=_("related clients")
     )
+    # The Akte concerned (its client is among the document's clients); the case page lists it.
+    case = models.ForeignKey(
+        "clients.Case",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="documents",
+        verbose_name=_("case"),
+    )
     extracted_text = models.TextField(_("extracted text"), blank=True)
     # [{"title": str, "text": str, "page": int | None}] pages of a PDF, headings of a DOCX …
     sections = models.JSONField(_("sections"), default=list, blank=True)

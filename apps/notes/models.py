@@ -74,6 +74,15 @@ class Note(CreatedByService, Versioned, Timestamped):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="notes"
     )
+    # The Akte concerned; the case page lists it.
+    case = models.ForeignKey(
+        "clients.Case",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="notes",
+        verbose_name=_("case"),
+    )
     search = models.GeneratedField(
         expression=SearchVector("name", config="german"), output_field=SearchVectorField(), db_persist=True
     )

@@ -120,6 +120,15 @@ class Task(CreatedByService, Versioned, Timestamped):
         related_name="tasks",
         verbose_name=_("client"),
     )
+    # The Akte concerned (its client is the task's client); the case page lists it.
+    case = models.ForeignKey(
+        "clients.Case",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tasks",
+        verbose_name=_("case"),
+    )
     follow_up_date = models.DateField(_("follow-up"), null=True, blank=True)
     position = models.IntegerField(_("position"), default=0)
     # Audit actor: the person who created it (a team-room member, not the room's service principal).
