@@ -120,6 +120,24 @@ class PayloadTooLarge(TooLarge):
     code = "payload_too_large"
 
 
+class ShareTargetNotFound(InvalidInput):
+    """A share names a person who does not exist or is deactivated, or an unknown group: nothing is granted."""
+
+    code = "share_target_not_found"
+
+
+class ShareNotAllowed(Forbidden):
+    """Only the owner of a record (or an administrator in the admin) decides who else sees it."""
+
+    code = "share_not_allowed"
+
+
+class ShareLastOwner(Conflict):
+    """The owner's own access cannot be revoked: a shared record always keeps its owner."""
+
+    code = "share_last_owner"
+
+
 class Unavailable(DomainError):
     """A peer (model provider, embeddings service …) failed; the request itself was fine."""
 
