@@ -15,7 +15,8 @@ from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
 from django.db.models import TextChoices
-from pydantic import Field, WithJsonSchema
+from pydantic import Field, ValidationError, WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
 
 from apps.accounts.contracts import PersonRef
 from apps.calendar.models import (
@@ -371,3 +372,123 @@ class HistoryFilter(Input):
 
     since: dt.date | None = Field(default=None, description="First day (YYYY-MM-DD).")
     until: dt.date | None = Field(default=None, description="Last day (YYYY-MM-DD).")
+
+
+# --- the editor's recurrence picker -----------------------------------------------------------
+REPEAT_MAX_OCCURRENCES = 500  # a picked series; the stored rule's own cap is recurrence.MAX_OCCURRENCES
+REPEAT_MAX_INTERVAL = 99
+_FREQ = {"daily": "DAILY", "weekly": "WEEKLY", "monthly": "MONTHLY", "yearly": "YEARLY"}
+_DAYS_PER = {"daily": 1, "weekly": 7, "monthly": 28, "yearly": 365}  # the shortest period: an upper estimate
+
+
+def _as_date(value: Any) -> dt.date | None:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and len(value.strip()) >= 10:
+        try:
+            return dt.date.fromisoformat(value.strip()[:10])
+        except ValueError:
+            return None
+    return None
+
+
+class Recurrence(Input):
+    """How an entry repeats, as the page's picker sends it. The stored form stays the RFC 5545
+    RRULE, built here by `rrule()` (never taken from the client); the end date goes to the
+    service as `recurrence_until`, which turns it into the rule's UTC UNTIL. Every problem is
+    reported at once (the cross-field checks run even when a field is invalid)."""
+
+    frequency: Literal["none", "daily", "weekly", "monthly", "yearly"] = "none"
+    interval: int = Field(default=1, ge=1, le=REPEAT_MAX_INTERVAL, description="Every n-th day/week/…")
+    until: dt.date | None = Field(default=None, description="Last day of the series.")
+    count: int | None = Field(
+        default=None, ge=1, le=REPEAT_MAX_OCCURRENCES, description="Number of occurrences."
+    )
+    starts_on: dt.date | None = Field(
+        default=None, description="The entry's first day (the end may not be before it)."
+    )
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _every_error(cls, data: Any, handler):
+        errors: list[dict[str, Any]] = []
+        try:
+            model = handler(data)
+        except ValidationError as exc:
+            model = None
+            for error in exc.errors(include_url=False):
+                detail = {"type": error["type"], "loc": error["loc"], "input": error["input"]}
+                if "ctx" in error:
+                    detail["ctx"] = error["ctx"]
+                errors.append(detail)
+        raw = data if isinstance(data, dict) else {}
+        errors += cls._cross_field(raw)
+        if errors:
+            raise ValidationError.from_exception_data(cls.__name__, errors)
+        return model
+
+    @staticmethod
+    def _cross_field(raw: dict[str, Any]) -> list[dict[str, Any]]:
+        from django.utils.translation import gettext as _
+
+        def error(code: str, message: str, field: str) -> dict[str, Any]:
+            # The message is already localized; braces would be read as placeholders.
+            text = message.replace("{", "(").replace("}", ")")
+            return {"type": PydanticCustomError(code, text), "loc": (field,), "input": raw.get(field)}
+
+        frequency = raw.get("frequency") or "none"
+        if frequency == "none":
+            return []
+        found = []
+        until, starts = _as_date(raw.get("until")), _as_date(raw.get("starts_on"))
+        count = raw.get("count")
+        if until is not None and count not in (None, ""):
+            found.append(
+                error("recurrence_two_ends", _("Give an end date or a number of times, not both."), "count")
+            )
+        if until is None and count in (None, ""):
+            found.append(
+                error(
+                    "recurrence_endless",
+                    _("A series must end: give an end date or a number of times."),
+                    "until",
+                )
+            )
+        if until is not None and starts is not None:
+            if until < starts:
+                found.append(
+                    error(
+                        "recurrence_ends_before_start", _("The series cannot end before it starts."), "until"
+                    )
+                )
+            interval = raw.get("interval")
+            interval = interval if isinstance(interval, int) and interval >= 1 else 1
+            estimate = (until - starts).days // (_DAYS_PER.get(frequency, 1) * interval) + 1
+            if frequency in _DAYS_PER and estimate > REPEAT_MAX_OCCURRENCES:
+                found.append(error(
+                    "recurrence_too_many",
+                    _("A series may have at most %(n)s occurrences: choose an earlier end date.")
+                    % {"n": REPEAT_MAX_OCCURRENCES},
+                    "until",
+                ))  # fmt: skip
+        return found
+
+    def rrule(self) -> str:
+        """The RRULE text without its end date (the service appends UNTIL from `until`)."""
+        if self.frequency == "none":
+            return ""
+        parts = [f"FREQ={_FREQ[self.frequency]}"]
+        if self.interval > 1:
+            parts.append(f"INTERVAL={self.interval}")
+        if self.count:
+            parts.append(f"COUNT={self.count}")
+        return ";".join(parts)
+
+    def service_values(self) -> dict[str, Any]:
+        """`rrule` and `recurrence_until` as `services.create_event`/`update_event` take them."""
+        values: dict[str, Any] = {"rrule": self.rrule()}
+        if values["rrule"] and self.until is not None:
+            values["recurrence_until"] = self.until.isoformat()
+        return values

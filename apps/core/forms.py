@@ -85,9 +85,15 @@ class InputModelForm(forms.Form):
         try:
             self.validated = self.input_model.model_validate(self.model_values())
         except ValidationError as exc:
-            reverse = {model: form for form, model in self.MODEL_FIELDS.items()}
-            for error in exc.errors(include_url=False):
-                field = str(error["loc"][0]) if error["loc"] else None
-                name = reverse.get(field, field)
-                self.add_error(name if name in self.fields else None, validation_message(error))
+            add_model_errors(self, exc, self.MODEL_FIELDS)
         return cleaned
+
+
+def add_model_errors(form: forms.Form, exc: ValidationError, model_fields: dict[str, str]) -> None:
+    """Each error of an input model on the form field it belongs to (`model_fields`: form field →
+    model field; unknown fields: a form-wide error), in the viewer's language."""
+    reverse = {model: name for name, model in model_fields.items()}
+    for error in exc.errors(include_url=False):
+        field = str(error["loc"][0]) if error["loc"] else None
+        name = reverse.get(field, field)
+        form.add_error(name if name in form.fields else None, validation_message(error))
