@@ -64,6 +64,9 @@ class Tool:
     api_scopes: frozenset[str] = frozenset()
     # Derives the approval operation from the call's *content* (e.g. the SQL verb).
     operation_key: Callable[[BaseModel], str] | None = None
+    # What people read for this tool (chat tool steps), a lazily translated string; None: the
+    # chat humanizes the name (apps.agent.labels).
+    label: Any = None
     schema: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -139,8 +142,10 @@ def tool(
     requires_user: bool = False,
     api_scopes: Iterable[str] = (),
     operation_key: Callable[[BaseModel], str] | None = None,
+    label: Any = None,
 ):
-    """Declare a tool. The handler is `(ctx, args) -> ToolOutput | JSON-able value`."""
+    """Declare a tool. The handler is `(ctx, args) -> ToolOutput | JSON-able value`. `label`: the
+    human name the chat shows for a call (e.g. `gettext_lazy("Create task")`)."""
 
     def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
         args_model = _args_model_of(handler)
@@ -158,6 +163,7 @@ def tool(
                 requires_user=requires_user,
                 api_scopes=frozenset(api_scopes),
                 operation_key=operation_key,
+                label=label,
                 schema=strict_schema(args_model),
             )
         )
