@@ -1,0 +1,56 @@
+"""The endpoints behind the share dialog (templates/core/_share_dialog.html, share-dialog.js).
+
+`share_endpoint` is the one body every domain's share view has: GET answers the current shares,
+POST grants or revokes through the domain's service and answers the shares after the change. A
+refusal answers `{"code", "message"}` with its status, and nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import JsonResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from apps.core import sharing
+from apps.core.errors import DomainError, InvalidInput
+from apps.core.web import error_json
+
+
+@require_GET
+@login_required
+def search(request):
+    """People and groups to share with: name, e-mail or group name contains `q`."""
+    return JsonResponse(
+        {"results": sharing.search(request.GET.get("q", ""), exclude_user_ids=[request.user.pk])}
+    )
+
+
+def share_endpoint(
+    request,
+    *,
+    read: Callable[[Any], dict],
+    grant: Callable[[Any, str, str], Any],
+    revoke: Callable[[Any, str], Any],
+) -> JsonResponse:
+    principal = request.principal
+    try:
+        if request.method == "POST":
+            action, target = request.POST.get("action"), request.POST.get("target", "")
+            with transaction.atomic():
+                if action == "grant":
+                    grant(principal, target, request.POST.get("level") or "view")
+                elif action == "revoke":
+                    revoke(principal, target)
+                else:
+                    raise InvalidInput.field("action", _("must be “grant” or “revoke”"))
+        return JsonResponse(read(principal))
+    except DomainError as exc:
+        return error_json(exc)
+
+
+share_methods = require_http_methods(["GET", "POST"])
