@@ -59,6 +59,15 @@ class ClientRef(Output):
     url: str
 
 
+class CaseRef(Output):
+    """How a task, note, calendar entry or document names its Akte (enough to show and link it)."""
+
+    id: int
+    reference: str
+    subject: str
+    url: str
+
+
 class ClientOut(Output):
     id: int
     kind: Kind
@@ -90,7 +99,7 @@ class CaseOut(Output):
     version: int
     created_at: dt.datetime
     updated_at: dt.datetime
-    url: str = Field(description="The client page (cases are shown there).")
+    url: str = Field(description="The case page.")
 
 
 class ClientList(Output):

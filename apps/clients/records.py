@@ -11,6 +11,7 @@ from apps.accounts.contracts import person_ref
 from apps.clients.models import Case, Client
 
 _DETAIL_URL: str | None = None
+_CASE_URL: str | None = None
 
 
 def detail_url(client_id: int) -> str:
@@ -19,6 +20,20 @@ def detail_url(client_id: int) -> str:
     if _DETAIL_URL is None:
         _DETAIL_URL = reverse("clients:detail", args=[987654321])
     return _DETAIL_URL.replace("987654321", str(client_id))
+
+
+def case_url(case_id: int) -> str:
+    global _CASE_URL
+    if _CASE_URL is None:
+        _CASE_URL = reverse("clients:case", args=[987654321])
+    return _CASE_URL.replace("987654321", str(case_id))
+
+
+def case_ref(case: Case | None) -> dict | None:
+    """How a task, note, calendar entry or document names its Akte (select_related("case"))."""
+    if case is None:
+        return None
+    return {"id": case.pk, "reference": case.reference, "subject": case.subject, "url": case_url(case.pk)}
 
 
 def client_ref(client: Client | None) -> dict | None:
@@ -76,5 +91,5 @@ def case_record(case: Case) -> dict:
         "version": case.version,
         "created_at": case.created_at.isoformat(),
         "updated_at": case.updated_at.isoformat(),
-        "url": detail_url(case.client_id),
+        "url": case_url(case.pk),
     }

@@ -8,6 +8,7 @@ urlpatterns = [
     path("mandanten/", views.list_page, name="index"),
     path("mandanten/neu/", views.create_page, name="create"),
     path("mandanten/<int:client_id>/", views.detail_page, name="detail"),
+    path("mandanten/akten/<int:case_id>/", views.case_page_view, name="case"),
     path(
         "mandanten/<int:client_id>/akten/<int:case_id>/neutralisieren/",
         views.case_neutralize,

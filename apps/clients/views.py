@@ -14,10 +14,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.clients import page, services
+from apps.clients import case_page, page, services
 from apps.clients.forms import ClientForm
 from apps.clients.models import Client
-from apps.clients.records import client_record
+from apps.clients.records import case_record, client_record
 from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
 from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
@@ -141,3 +141,20 @@ def case_neutralize(request, client_id: int, case_id: int):
     if not outcome.failed:
         messages.success(request, _("Saved."))
     return redirect("clients:detail", client_id=client.pk)
+
+
+@login_required
+@domain_errors
+def case_page_view(request, case_id: int):
+    """The case page (Akte): its facts and everything linked to it that the viewer may see, live.
+    The sections come from the apps that link rows to cases (`apps.clients.case_page`)."""
+    case = services.get_case(request.principal, case_id)
+    parts = case_page.parts(request.principal, case)
+    context = {
+        "case": case,
+        "client": case.client,
+        "record": case_record(case),
+        "sections": parts.sections,
+        "linked_topics": parts.live_topics,
+    }
+    return render(request, "clients/case_detail.html", context)
