@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.accounts.services import active_person_id
 from apps.clients import events, visibility
-from apps.clients.errors import CaseNotFound, ClientNotFound
+from apps.clients.errors import CaseClientMismatch, CaseNotFound, ClientNotFound
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_record, case_relations, client_record, client_relations
 from apps.core import validation
@@ -94,6 +94,42 @@ def resolve_client(principal: Principal, client_id: Any, *, field: str = "client
     except (Client.DoesNotExist, TypeError, ValueError):
         message = _("There is no client with id %(id)s.") % {"id": client_id}
         raise ClientNotFound(message, details={"field_errors": {field: message}}) from None
+
+
+def resolve_case(
+    principal: Principal, case_id: Any, *, client_id: Any = None, field: str = "case_id"
+) -> Case | None:
+    """The case (Akte) a task, note, calendar entry or document links to: None when no id is
+    given, else a case the principal can see, with its client loaded. Unknown and invisible ids
+    answer alike (`case_not_found`, naming the field). With `client_id` (the client the record
+    names), a case of another client is refused (`case_client_mismatch`); a record without a
+    client takes the case's."""
+    if case_id in (None, ""):
+        return None
+    try:
+        case = visibility.visible_cases(principal).select_related("client").get(pk=int(case_id))
+    except (Case.DoesNotExist, TypeError, ValueError):
+        message = _("There is no case with id %(id)s.") % {"id": case_id}
+        raise CaseNotFound(message, details={"field_errors": {field: message}}) from None
+    if client_id not in (None, "") and str(client_id) != str(case.client_id):
+        message = _("Case %(reference)s belongs to another client (%(client)s).") % {
+            "reference": case.reference,
+            "client": case.client.name,
+        }
+        raise CaseClientMismatch(message, details={"field_errors": {field: message}})
+    return case
+
+
+def case_choices(principal: Principal) -> list[tuple[int, str]]:
+    """(id, "reference subject (client)") of every visible open case, for the pickers of other
+    domains' forms: one query."""
+    rows = (
+        visibility.visible_cases(principal)
+        .filter(status=Case.Status.OPEN)
+        .order_by("reference", "id")
+        .values_list("id", "reference", "subject", "client__name")
+    )
+    return [(pk, f"{reference} {subject} ({client})") for pk, reference, subject, client in rows]
 
 
 def client_choices(principal: Principal) -> list[tuple[int, str]]:
