@@ -153,6 +153,14 @@ def plain_static_files(settings):
 
 
 @pytest.fixture(autouse=True)
+def no_chat_titles(settings):
+    """A chat's first answer queues one model call for its title (apps.agent.titles); tests that
+    count the scripted model's requests would see it when a worker runs. Title tests switch it on
+    (`settings.CLAPILOT_CHAT_TITLES = True`); browser tests' workers have it on."""
+    settings.CLAPILOT_CHAT_TITLES = False
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(request, settings):
     """Users are created in most tests; PBKDF2 made each one cost ~0.3 s. Browser tests keep the
     real hashers: their daphne runs with the real settings and verifies the password itself."""
