@@ -9,7 +9,11 @@ class TasksConfig(DomainApp):
     verbose_name = _("Tasks")
     navigation = [NavEntry("tasks", _("Tasks"), "tasks:board", order=20)]
     tool_families = [ToolFamily("aufgaben", start=True, aliases=("tasks",))]
-    extends = {"clients.page_sections": ["apps.tasks.client_page.section"]}
+    extends = {
+        "clients.page_sections": ["apps.tasks.client_page.section"],
+        "clients.case_sections": ["apps.tasks.case_page.section"],
+        "clients.case_open_items": ["apps.tasks.case_page.open_items"],
+    }
     periodic_jobs = [
         PeriodicJob(
             "Aufgaben: Wiedervorlage fällig", "apps.tasks.jobs.resurface_follow_ups", crontab="0 6 * * *"

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
-from apps.clients.contracts import ClientRef
+from apps.clients.contracts import CaseRef, ClientRef
 from apps.core.contracts import (
     Input,
     Output,
@@ -66,6 +66,8 @@ class TaskOut(Output):
     follow_up_date: dt.date | None
     client_id: int | None
     client: ClientRef | None
+    case_id: int | None
+    case: CaseRef | None
     position: int
     erstellt_von: PersonRef | None
     created_by_service: str | None
@@ -137,6 +139,7 @@ class TaskFilter(PageInput):
     due_from: dt.date | None = Field(default=None, description="Due on or after (YYYY-MM-DD).")
     due_to: dt.date | None = Field(default=None, description="Due on or before (YYYY-MM-DD).")
     client_id: int | None = Field(default=None, description="Only tasks of this client (Mandant).")
+    case_id: int | None = Field(default=None, description="Only tasks of this case (Akte).")
     query: str | None = query_field("Words in title, description, origin or client name.")
 
 
@@ -152,6 +155,9 @@ class TaskCreate(Input):
     client_id: int | None = Field(
         default=None, description="The Mandant the task is about (id from mandanten_search)."
     )
+    case_id: int | None = Field(
+        default=None, description="The case (Akte) concerned (id from cases_list); its client is the task's."
+    )
     source_label: str | None = Field(
         default=None, max_length=200, description="Where the task came from, for people."
     )
@@ -163,7 +169,7 @@ class TaskCreate(Input):
         return {k: v for k, v in self.model_dump().items() if v is not None}
 
 
-Clearable = Literal["description", "assignee_id", "due_date", "follow_up_date", "client_id"]
+Clearable = Literal["description", "assignee_id", "due_date", "follow_up_date", "client_id", "case_id"]
 
 
 class TaskUpdate(Input):
@@ -179,6 +185,9 @@ class TaskUpdate(Input):
     due_date: dt.date | None = Field(default=None, description="YYYY-MM-DD")
     follow_up_date: dt.date | None = Field(default=None, description="YYYY-MM-DD")
     client_id: int | None = Field(default=None, description="Link the task to this client (Mandant).")
+    case_id: int | None = Field(
+        default=None, description="Link the task to this case (Akte); it must belong to the task's client."
+    )
     clear_fields: list[Clearable] = Field(default_factory=list, description="Fields to empty.")
     expected_version: int | None = Field(
         default=None, ge=1, description="Refuse the change if the task's version differs."

@@ -20,6 +20,7 @@ EDITOR_FIELDS = {
     "due_date": "due_date",
     "follow_up_date": "follow_up_date",
     "client": "client_id",
+    "case": "case_id",
 }
 
 
@@ -29,12 +30,13 @@ class QuickAddForm(InputModelForm):
     tool and the REST endpoint."""
 
     input_model = TaskCreate
-    MODEL_FIELDS = {"board": "board_id", "status": "status_id", "client": "client_id"}
+    MODEL_FIELDS = {"board": "board_id", "status": "status_id", "client": "client_id", "case": "case_id"}
 
     title = forms.CharField(max_length=TITLE_MAX)
     board = forms.IntegerField(required=False)
     status = forms.IntegerField(required=False)
     client = forms.IntegerField(required=False)
+    case = forms.IntegerField(required=False)
 
 
 class BoardForm(InputModelForm):
@@ -75,8 +77,9 @@ class TaskEditForm(BaselineEditor):
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     client = forms.ChoiceField(label=_("Client"), required=False)
+    case = forms.ChoiceField(label=_("Case"), required=False)
 
-    def __init__(self, data=None, *, task: Task, boards, people, clients=()):
+    def __init__(self, data=None, *, task: Task, boards, people, clients=(), cases=()):
         self.task = task
         super().__init__(data, initial=self.values_of(task))
         self.fields["status"].choices = [(str(s.pk), s.name) for s in TaskStatus.objects.all()]
@@ -85,6 +88,10 @@ class TaskEditForm(BaselineEditor):
             (str(p.pk), p.get_full_name()) for p in people
         ]
         self.fields["client"].choices = [("", _("No client"))] + [(str(pk), label) for pk, label in clients]
+        cases = list(cases)
+        if task.case_id and task.case_id not in {pk for pk, _label in cases}:  # a closed case stays shown
+            cases.append((task.case_id, f"{task.case.reference} {task.case.subject}"))
+        self.fields["case"].choices = [("", _("No case"))] + [(str(pk), label) for pk, label in cases]
         self.add_baselines()
 
     @staticmethod
@@ -99,6 +106,7 @@ class TaskEditForm(BaselineEditor):
             "due_date": task.due_date.isoformat() if task.due_date else "",
             "follow_up_date": task.follow_up_date.isoformat() if task.follow_up_date else "",
             "client": str(task.client_id or ""),
+            "case": str(task.case_id or ""),
         }
 
     def empty_value(self, name: str):

@@ -5,13 +5,15 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.urls import reverse
 
-from apps.clients.records import client_ref
+from apps.clients.records import case_ref, client_ref
 from apps.tasks.models import Board, Comment, Task, TaskStatus
 
 
 def with_relations(qs: QuerySet[Task]) -> QuerySet[Task]:
     """Everything `task_record` reads, fetched in the same query (no N+1 in lists)."""
-    return qs.select_related("board", "status", "assignee", "erstellt_von", "created_by_service", "client")
+    return qs.select_related(
+        "board", "status", "assignee", "erstellt_von", "created_by_service", "client", "case"
+    )
 
 
 def detail_url(task_id: int) -> str:
@@ -63,6 +65,8 @@ def task_record(task: Task) -> dict:
         "follow_up_date": task.follow_up_date.isoformat() if task.follow_up_date else None,
         "client_id": task.client_id,
         "client": client_ref(task.client),
+        "case_id": task.case_id,
+        "case": case_ref(task.case) if task.case_id else None,
         "position": task.position,
         "erstellt_von": _person(task.erstellt_von),
         "created_by_service": task.created_by_service.name if task.created_by_service else None,

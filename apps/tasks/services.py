@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.accounts.services import active_person_id
 from apps.clients import visibility as client_visibility
-from apps.clients.services import resolve_client
+from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.lookup import get_by_id
@@ -39,7 +39,7 @@ MAX_PAGE = 200
 EDITABLE_FIELDS = frozenset(
     {
         "title", "description", "assignee_id", "priority", "due_date", "follow_up_date", "status_id",
-        "board_id", "client_id",
+        "board_id", "client_id", "case_id",
     }
 )  # fmt: skip
 
@@ -190,6 +190,7 @@ def list_tasks(
     due_from: Any = None,
     due_to: Any = None,
     client_id: Any = None,
+    case_id: Any = None,
     query: str | None = None,
     limit: int = 50,
     offset: int = 0,
@@ -212,6 +213,8 @@ def list_tasks(
         qs = qs.filter(due_date__lte=end)
     if client_id not in (None, ""):
         qs = qs.filter(client=resolve_client(principal, client_id))
+    if case_id not in (None, ""):
+        qs = qs.filter(case=resolve_case(principal, case_id))
     if query:
         qs = _search(principal, qs, query)
     limit, offset = validation.page(limit, offset, MAX_PAGE)
@@ -225,6 +228,20 @@ def list_tasks(
     )
     by_id = {t.pk: t for t in with_relations(Task.objects.filter(pk__in=ids))}
     return [by_id[i] for i in ids], total
+
+
+def open_task_counts(principal: Principal, case_ids: Iterable[int]) -> dict[int, int]:
+    """Unfinished visible tasks per case id (the client page's open items): two queries."""
+    rows = (
+        visible_tasks(principal)
+        .filter(case_id__in=list(case_ids))
+        .exclude(status__category=TaskStatus.Category.DONE)
+        .order_by()
+        .values("case_id")
+        .annotate(n=Count("id"))
+        .values_list("case_id", "n")
+    )
+    return dict(rows)
 
 
 def _search(principal: Principal, qs: QuerySet[Task], query: str) -> QuerySet[Task]:
@@ -302,6 +319,7 @@ def create_task(
     due_date: Any = None,
     follow_up_date: Any = None,
     client_id: Any = None,
+    case_id: Any = None,
     source_type: str | None = None,
     source_id: str | None = None,
     source_label: str = "",
@@ -322,7 +340,6 @@ def create_task(
         priority=validation.choice(priority, "priority", Task.Priority.values),
         due_date=validation.date(due_date, "due_date"),
         follow_up_date=_follow_up(status, validation.date(follow_up_date, "follow_up_date")),
-        client=resolve_client(principal, client_id),
         erstellt_von=principal.audit_actor,
         created_by_service=principal.service,
         source_type=source_type,
@@ -332,6 +349,7 @@ def create_task(
         source_context_snapshot=source_context_snapshot or {},
         position=_next_position(board, status),
     )
+    _link(principal, task, {"client_id": client_id, "case_id": case_id})
     try:
         with transaction.atomic():
             task.save()
@@ -340,6 +358,19 @@ def create_task(
     task = get_task(principal, task.pk)
     events.task_changed(task, "aufgaben.task.created")
     return task
+
+
+def _link(principal: Principal, task: Task, values: dict[str, Any]) -> None:
+    """The task's Mandant and Akte: the case decides the client when none is named; a named
+    client must be the case's (`case_client_mismatch`)."""
+    if "client_id" in values:
+        task.client = resolve_client(principal, values["client_id"])
+    if "case_id" in values:
+        task.case = resolve_case(principal, values["case_id"], client_id=task.client_id)
+    elif task.case_id and task.client_id != task.case.client_id:  # the client changed under its case
+        resolve_case(principal, task.case_id, client_id=task.client_id)
+    if task.case_id and task.client_id is None:
+        task.client = task.case.client
 
 
 def _next_position(board: Board, status: TaskStatus) -> int:
@@ -387,8 +418,8 @@ def update_task(
         task.due_date = validation.date(changes["due_date"], "due_date")
     if "follow_up_date" in changes:
         task.follow_up_date = validation.date(changes["follow_up_date"], "follow_up_date")
-    if "client_id" in changes:
-        task.client = resolve_client(principal, changes["client_id"])
+    if "client_id" in changes or "case_id" in changes:
+        _link(principal, task, changes)
     if "assignee_id" in changes:
         task.assignee_id = _check_assignee(task.board, changes["assignee_id"])
     elif task.board_id != old_board.pk and task.assignee_id:

@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.clients.services import client_choices
+from apps.clients.services import case_choices, client_choices
 from apps.core import web
 from apps.core.errors import DomainError, InvalidInput
 from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
@@ -68,6 +68,7 @@ def list_page(request):
     board_id = request.GET.get("board") or None
     status_id = request.GET.get("status") or None
     client_id = request.GET.get("client") if (request.GET.get("client") or "").isdigit() else None
+    case_id = request.GET.get("case") if (request.GET.get("case") or "").isdigit() else None
     unfinished = request.GET.get("open") == "1"
     page_number = web.page_number(request)
     try:
@@ -76,6 +77,7 @@ def list_page(request):
             board_id=board_id,
             status_id=status_id,
             client_id=client_id,
+            case_id=case_id,
             unfinished=unfinished or None,
             limit=PAGE_SIZE,
             offset=(page_number - 1) * PAGE_SIZE,
@@ -107,10 +109,15 @@ def list_page(request):
 def detail_page(request, task_id: int):
     principal = request.principal
     task = services.get_task(principal, task_id)
-    boards, clients = services.list_boards(principal), client_choices(principal)
-    form = TaskEditForm(task=task, boards=boards, people=_people(), clients=clients)
+    boards, clients, cases = (
+        services.list_boards(principal),
+        client_choices(principal),
+        case_choices(principal),
+    )
+    editor = {"task": task, "boards": boards, "people": _people(), "clients": clients, "cases": cases}
+    form = TaskEditForm(**editor)
     if request.method == "POST":
-        form = TaskEditForm(request.POST, task=task, boards=boards, people=_people(), clients=clients)
+        form = TaskEditForm(request.POST, **editor)
         if form.is_valid():
             changes = form.changed_against_baseline()
             try:

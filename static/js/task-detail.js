@@ -18,6 +18,7 @@ const FIELD_OF = {
   due_date: (r) => r.due_date || "",
   follow_up_date: (r) => r.follow_up_date || "",
   client: (r) => (r.client_id === undefined ? undefined : String(r.client_id ?? "")),
+  case: (r) => (r.case_id === undefined ? undefined : String(r.case_id ?? "")),
 };
 
 let record = JSON.parse(document.getElementById("task-record")?.textContent || "{}");
