@@ -1,16 +1,22 @@
 from django.contrib import admin
-from guardian.admin import GuardedModelAdmin
 
 from apps.core.admin_bases import ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
-from apps.tasks import services
+from apps.core.share_admin import SharingAdminMixin
+from apps.tasks import services, sharing
 from apps.tasks.models import Board, Comment, Task, TaskStatus
 
 
 @admin.register(Board)
-class BoardAdmin(GuardedModelAdmin):
-    """Object permissions ("Object permissions" button) share restricted boards with people."""
+class BoardAdmin(SharingAdminMixin, admin.ModelAdmin):
+    """The "Share" page shares boards with people and groups through the sharing service (the
+    people who lose access get their removal event at once)."""
+
+    share_read = staticmethod(sharing.board_shares)
+    share_grant = staticmethod(sharing.grant_board)
+    share_revoke = staticmethod(sharing.revoke_board)
 
     list_display = ("name", "visibility", "owner", "sort_order")
+    readonly_fields = ("visibility", "owner")  # who sees a board changes on the page (events)
     list_filter = ("visibility",)
     search_fields = ("name",)
     list_select_related = ("owner",)

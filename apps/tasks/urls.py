@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.tasks import views
+from apps.tasks import share_views, views
 
 app_name = "tasks"
 
@@ -13,6 +13,7 @@ urlpatterns = [
 urlpatterns += [
     path("aufgaben/neu/", views.quick_add, name="quick-add"),
     path("aufgaben/boards/neu/", views.create_board, name="create-board"),
+    path("aufgaben/boards/<int:board_id>/teilen/", share_views.share_board, name="share-board"),
     path("aufgaben/<int:task_id>/karte/", views.card_partial, name="card"),
     path("aufgaben/<int:task_id>/json/", views.record_json, name="record"),
     path("aufgaben/<int:task_id>/verschieben/", views.move, name="move"),
