@@ -15,6 +15,7 @@ class ClientsConfig(DomainApp):
         "llm.personal_terms": ["apps.clients.personal_terms.client_terms"],
         "llm.sensitive_refs": ["apps.clients.sensitivity.sensitive_refs"],
         "llm.required_terms": ["apps.clients.sensitivity.required_terms"],
+        "core.instance_settings": ["apps.clients.numbering.INSTANCE_SETTINGS"],
     }
 
     def ready(self) -> None:

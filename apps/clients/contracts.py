@@ -149,7 +149,11 @@ class ClientFields(Input):
 
 class ClientCreate(ClientFields):
     name: str = Field(min_length=1, max_length=NAME_MAX)
-    client_number: str = Field(min_length=1, max_length=NUMBER_MAX, description="Unique Mandantennummer.")
+    client_number: str | None = Field(
+        default=None,
+        max_length=NUMBER_MAX,
+        description="Unique Mandantennummer. Leave it out: the client gets the next free number of the office's scheme.",
+    )
 
     def service_kwargs(self) -> dict[str, Any]:
         """The values given (a tool sends null for "not given")."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.clients import numbering
 from apps.clients.models import NAME_MAX, NOTES_MAX, Client
 from apps.core.forms import BaselineEditor
 
@@ -34,7 +35,12 @@ class ClientForm(BaselineEditor):
     EDITOR_FIELDS = EDITOR_FIELDS
 
     name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
-    client_number = forms.CharField(label=_("Client number"), max_length=40)
+    client_number = forms.CharField(
+        label=_("Client number"),
+        max_length=40,
+        required=False,
+        help_text=_("Leave it empty: the client gets the next free number of the office's scheme."),
+    )
     kind = forms.ChoiceField(label=_("Kind"), choices=Client.Kind.choices)
     status = forms.ChoiceField(label=_("Status"), choices=Client.Status.choices)
     tax_number = forms.CharField(label=_("Tax number"), max_length=40, required=False)
@@ -64,7 +70,14 @@ class ClientForm(BaselineEditor):
         self.fields["responsible"].choices = [("", _("Nobody"))] + [
             (str(p.pk), p.get_full_name()) for p in people
         ]
-        if client is not None:
+        if client is None:
+            self.fields["client_number"].widget.attrs["placeholder"] = numbering.next_free_number(
+                reserve=False
+            )
+        else:
+            # An existing client keeps a number: it is how the office files everything about them.
+            self.fields["client_number"].required = True
+            self.fields["client_number"].help_text = ""
             self.add_baselines()
             # The version the editor started from: a save on top of someone else's newer change is
             # refused (`version_conflict`) instead of silently mixing the two.

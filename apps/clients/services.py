@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.accounts.services import active_person_id
-from apps.clients import events, visibility
+from apps.clients import events, numbering, visibility
 from apps.clients.errors import CaseClientMismatch, CaseNotFound, ClientNotFound
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_record, case_relations, client_record, client_relations
@@ -237,11 +237,19 @@ def _save_client(client: Client) -> None:
 
 
 @transaction.atomic
-def create_client(principal: Principal, *, name: str, client_number: str, **values: Any) -> Client:
+def create_client(
+    principal: Principal, *, name: str, client_number: str | None = None, **values: Any
+) -> Client:
+    """A new client. Without a number (None or blank) it gets the next free number of the office's
+    scheme (`apps.clients.numbering`)."""
     validation.only_fields(values, CLIENT_FIELDS, _("is not a field of clients"))
     client = Client()
-    _set_client_fields(client, {"name": name, "client_number": client_number, **values})
-    _number_free(client.client_number)
+    _set_client_fields(client, {"name": name, **values})
+    if client_number is None or (isinstance(client_number, str) and not client_number.strip()):
+        client.client_number = numbering.next_free_number()
+    else:
+        _set_client_fields(client, {"client_number": client_number})
+        _number_free(client.client_number)
     _save_client(client)
     client = get_client(principal, client.pk)
     events.client_changed(client, "mandanten.client.created")
