@@ -6,11 +6,14 @@ import datetime as dt
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from pydantic import ValidationError
 
-from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
+from apps.calendar.contracts import REPEAT_MAX_INTERVAL, REPEAT_MAX_OCCURRENCES, Recurrence
+from apps.calendar.models import DESCRIPTION_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.recurrence import zone
 from apps.core.errors import DomainError
-from apps.core.forms import BaselineEditor
+from apps.core.forms import BaselineEditor, add_model_errors
 from apps.core.web import form_errors
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
@@ -31,7 +34,10 @@ EDITOR_FIELDS = {
     "legal_basis": "legal_basis",
     "source_label": "source_label",
     "client": "client_id",
-    "rrule": "rrule",
+    "repeat": "repeat",
+    "repeat_interval": "repeat_interval",
+    "repeat_until": "repeat_until",
+    "repeat_count": "repeat_count",
     "remind_minutes_before": "remind_minutes_before",
     "description": "description",
     "responsible": "responsible_id",
@@ -44,11 +50,69 @@ REFERENCE_FIELDS = frozenset({"client_id", "responsible_id", "deputy_id", "case_
 # is `form_errors`' own rule).
 ERROR_FIELDS = {
     "attendee_ids": "attendees",
-    "recurrence_until": "rrule",
+    "rrule": "repeat",
+    "recurrence_until": "repeat_until",
     "responsible_id": "responsible",
     "deputy_id": "deputy",
     "case_id": "case",
 }
+
+
+# The picker's fields and the `Recurrence` input model's names for them; the model builds the
+# RRULE (a posted `rrule` is no field of this form, so it is never taken from the client).
+RECURRENCE_FIELDS = {
+    "repeat": "frequency",
+    "repeat_interval": "interval",
+    "repeat_until": "until",
+    "repeat_count": "count",
+    "start": "starts_on",
+}
+PICKER_FIELDS = ("repeat", "repeat_interval", "repeat_until", "repeat_count")
+REPEAT_CHOICES = [
+    ("none", _("Does not repeat")),
+    ("daily", _("Daily")),
+    ("weekly", _("Weekly")),
+    ("monthly", _("Monthly")),
+    ("yearly", _("Yearly")),
+]
+_FREQUENCIES = {"DAILY": "daily", "WEEKLY": "weekly", "MONTHLY": "monthly", "YEARLY": "yearly"}
+REMINDER_CHOICES = [
+    ("", _("No reminder")),
+    ("15", _("15 minutes before")),
+    ("60", _("1 hour before")),
+    ("1440", _("1 day before")),
+]
+
+
+def picker_values(rule: str, tz_name: str) -> dict[str, str]:
+    """A stored RRULE as the picker shows it; a rule the picker cannot express (BYDAY, …) is
+    "custom" and is kept as it is unless the person picks another repetition."""
+    empty = {"repeat": "none", "repeat_interval": "1", "repeat_until": "", "repeat_count": ""}
+    if not rule:
+        return empty
+    parts = dict(part.split("=", 1) for part in rule.upper().split(";") if "=" in part)
+    if set(parts) - {"FREQ", "INTERVAL", "COUNT", "UNTIL"} or parts.get("FREQ") not in _FREQUENCIES:
+        return {**empty, "repeat": "custom"}
+    values = {**empty, "repeat": _FREQUENCIES[parts["FREQ"]], "repeat_interval": parts.get("INTERVAL", "1")}
+    if "COUNT" in parts:
+        values["repeat_count"] = parts["COUNT"]
+    elif "UNTIL" in parts:
+        try:
+            until = dt.datetime.strptime(parts["UNTIL"][:15], "%Y%m%dT%H%M%S").replace(tzinfo=dt.UTC)
+        except ValueError:
+            try:
+                until = dt.datetime.strptime(parts["UNTIL"][:8], "%Y%m%d").replace(tzinfo=dt.UTC)
+            except ValueError:
+                return {**empty, "repeat": "custom"}
+        values["repeat_until"] = until.astimezone(zone(tz_name)).date().isoformat()
+    return values
+
+
+def _start_day(text: str | None) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat((text or "")[:10])
+    except ValueError:
+        return None
 
 
 def _parse_day(text: str) -> dt.date:
@@ -68,6 +132,8 @@ class EventForm(BaselineEditor):
     # Shown only while the kind is "deadline" (static/js/calendar-form.js).
     DEADLINE_ONLY = ("responsible", "deputy", "case", "pre_deadlines", "reason", "keep_non_working_day",
                      "legal_basis", "criticality")  # fmt: skip
+    # Shown only for appointments: a Frist does not repeat.
+    EVENT_ONLY = PICKER_FIELDS
 
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     kind = forms.ChoiceField(label=_("Kind"), choices=CalendarEvent.Kind.choices)
@@ -80,22 +146,31 @@ class EventForm(BaselineEditor):
     all_day = forms.BooleanField(label=_("All day"), required=False)
     location = forms.CharField(label=_("Location"), max_length=300, required=False)
     visibility = forms.ChoiceField(label=_("Visible to"), choices=CalendarEvent.Visibility.choices)
-    attendees = forms.MultipleChoiceField(label=_("Attendees"), required=False)
+    attendees = forms.MultipleChoiceField(
+        label=_("Attendees"), required=False, widget=forms.CheckboxSelectMultiple
+    )
     conference_url = forms.CharField(label=_("Conference link"), max_length=500, required=False)
     conference_provider = forms.CharField(label=_("Conference provider"), max_length=60, required=False)
     criticality = forms.ChoiceField(label=_("Criticality"), choices=CalendarEvent.Criticality.choices)
     legal_basis = forms.CharField(label=_("Legal basis"), max_length=300, required=False)
     source_label = forms.CharField(label=_("Origin"), max_length=200, required=False)
     client = forms.ChoiceField(label=_("Client"), required=False)
-    rrule = forms.CharField(
-        label=_("Repeats (RRULE)"),
-        max_length=RRULE_MAX,
+    # The picker only parses; the `Recurrence` input model checks ranges and combinations.
+    repeat = forms.ChoiceField(label=_("Repeats"), required=False, choices=REPEAT_CHOICES)
+    repeat_interval = forms.IntegerField(
+        label=_("Every"),
         required=False,
-        help_text=_("e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10 — a series must end (COUNT or UNTIL)."),
+        widget=forms.NumberInput(attrs={"min": 1, "max": REPEAT_MAX_INTERVAL, "inputmode": "numeric"}),
     )
-    remind_minutes_before = forms.IntegerField(
-        label=_("Reminder (minutes before)"), required=False, min_value=0
+    repeat_until = forms.DateField(
+        label=_("Ends on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    repeat_count = forms.IntegerField(
+        label=_("Ends after (times)"),
+        required=False,
+        widget=forms.NumberInput(attrs={"min": 1, "max": REPEAT_MAX_OCCURRENCES, "inputmode": "numeric"}),
+    )
+    remind_minutes_before = forms.ChoiceField(label=_("Reminder"), required=False)
     description = forms.CharField(
         label=_("Description"),
         max_length=DESCRIPTION_MAX,
@@ -124,9 +199,21 @@ class EventForm(BaselineEditor):
         label=_("Keep the due date even though it is no working day"), required=False
     )
 
-    def __init__(self, data=None, *, people, clients=(), cases=(), initial: dict | None = None):
+    def __init__(self, data=None, *, people, clients=(), cases=(), initial: dict | None = None, event=None):
         super().__init__(data, initial=initial or {})
+        self.recurrence: Recurrence | None = None
         self.fields["attendees"].choices = [(str(p.pk), p.get_full_name()) for p in people]
+        if event is not None and picker_values(event.rrule, event.time_zone)["repeat"] == "custom":
+            # The stored rule stays selectable (and is kept) though the picker cannot express it.
+            label = _("Custom rule: %(rule)s") % {"rule": event.rrule}
+            self.fields["repeat"].choices = [*REPEAT_CHOICES, ("custom", label)]
+        reminders = list(REMINDER_CHOICES)
+        kept = getattr(event, "remind_minutes_before", None)
+        if kept is not None and str(kept) not in dict(reminders):
+            reminders.append(
+                (str(kept), ngettext("%(n)s minute before", "%(n)s minutes before", kept) % {"n": kept})
+            )
+        self.fields["remind_minutes_before"].choices = reminders
         self.fields["client"].choices = [("", _("No client"))] + [(str(pk), label) for pk, label in clients]
         staff = [(str(p.pk), p.get_full_name()) for p in people]
         self.fields["responsible"].choices = [("", _("Nobody")), *staff]
@@ -135,6 +222,25 @@ class EventForm(BaselineEditor):
             (str(pk), f"{ref} {subject}") for pk, ref, subject in cases
         ]
         self.add_baselines()
+
+    def clean(self):
+        """The picker through the `Recurrence` input model, even when other fields are wrong, so
+        every error shows at once; its RRULE is kept in `self.recurrence` for saving."""
+        cleaned = super().clean()
+        repeat = cleaned.get("repeat") or "none"
+        if repeat == "custom" or cleaned.get("kind") == "deadline" or "repeat" in self.errors:
+            return cleaned
+        values: dict = {"frequency": repeat}
+        if repeat != "none":
+            for name in PICKER_FIELDS[1:]:
+                if cleaned.get(name) not in (None, ""):
+                    values[RECURRENCE_FIELDS[name]] = cleaned[name]
+            values["starts_on"] = _start_day(cleaned.get("start"))
+        try:
+            self.recurrence = Recurrence.model_validate(values)
+        except ValidationError as exc:
+            add_model_errors(self, exc, RECURRENCE_FIELDS)
+        return cleaned
 
     def clean_pre_deadlines(self) -> list[str] | None:
         text = (self.cleaned_data.get("pre_deadlines") or "").strip()
@@ -185,7 +291,7 @@ class EventForm(BaselineEditor):
             "legal_basis": event.legal_basis,
             "source_label": event.source_label,
             "client": str(event.client_id or ""),
-            "rrule": event.rrule,
+            **picker_values(event.rrule, event.time_zone),
             "remind_minutes_before": ""
             if event.remind_minutes_before is None
             else str(event.remind_minutes_before),
@@ -204,6 +310,7 @@ class EventForm(BaselineEditor):
         }
         if not values["end"]:
             values["end"] = None
+        self._recurrence_values(values)
         if values["kind"] != "deadline":  # the Frist fields stay hidden for appointments
             for name in ("responsible_id", "deputy_id", "case_id", "pre_deadlines"):
                 values.pop(name)
@@ -215,13 +322,26 @@ class EventForm(BaselineEditor):
 
     def changes(self) -> dict:
         """The fields the person changed, as the service takes them."""
-        return {
+        values = {
             service: self._for_service(service, value)
             for service, value in self.changed_against_baseline().items()
         }
+        if any(name in values for name in PICKER_FIELDS):
+            self._recurrence_values(values)
+        return values
+
+    def _recurrence_values(self, values: dict) -> None:
+        """The picker's fields replaced by the RRULE the input model built (none for a Frist or
+        a kept custom rule)."""
+        for name in PICKER_FIELDS:
+            values.pop(name, None)
+        if self.recurrence is not None and self.cleaned_data.get("kind") != "deadline":
+            values.update(self.recurrence.service_values())
 
     @staticmethod
     def _for_service(service_field: str, value):
+        if service_field == "remind_minutes_before":
+            return int(value) if value not in (None, "") else None
         if service_field == "attendee_ids":
             return [int(pk) for pk in value or ()]
         if service_field in REFERENCE_FIELDS:

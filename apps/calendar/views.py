@@ -154,15 +154,62 @@ def month_page(request):
     return render(request, "calendar/month.html", context)
 
 
+SLOTS_PER_HOUR = 4  # the week grid's rows are quarter hours
+WORKDAY_HOURS = (7, 19)  # always shown; earlier or later entries widen the grid
+
+
+def _hour_grid(days: list[dict], tz: dt.tzinfo) -> dict:
+    """The week view's hour grid: all-day entries and Fristen go to the row above it, timed
+    entries get their quarter-hour rows (clipped to the day) and a lane beside entries they
+    overlap. Done here once so the template only writes `grid-row`/`grid-column`."""
+    first, last = WORKDAY_HOURS
+    for day in days:
+        midnight = dt.datetime.combine(day["date"], dt.time(0), tzinfo=tz)
+        day["all_day"], day["timed"] = [], []
+        for item in day["items"]:
+            event = item["event"]
+            if event.all_day or event.kind == "deadline":
+                day["all_day"].append(item)
+                continue
+            begin = max(item["start"], midnight)
+            finish = min(item["end"], midnight + dt.timedelta(days=1))
+            from_minute = int((begin - midnight).total_seconds() // 60)
+            to_minute = max(from_minute + 15, int((finish - midnight).total_seconds() // 60))
+            day["timed"].append({**item, "from_minute": from_minute, "to_minute": min(to_minute, 24 * 60)})
+            first = min(first, from_minute // 60)
+            last = max(last, -(-min(to_minute, 24 * 60) // 60))
+    for day in days:
+        lane_ends: list[int] = []
+        for item in day["timed"]:
+            lane = next((i for i, end in enumerate(lane_ends) if end <= item["from_minute"]), len(lane_ends))
+            if lane == len(lane_ends):
+                lane_ends.append(0)
+            lane_ends[lane] = item["to_minute"]
+            item["lane"] = lane + 1
+            item["row_start"] = (item["from_minute"] - first * 60) * SLOTS_PER_HOUR // 60 + 1
+            item["row_end"] = max(
+                item["row_start"] + 1, -(-(item["to_minute"] - first * 60) * SLOTS_PER_HOUR // 60) + 1
+            )
+        day["lanes"] = max(1, len(lane_ends))
+    return {
+        "hours": list(range(first, last)),
+        "slots": (last - first) * SLOTS_PER_HOUR,
+        "slots_per_hour": SLOTS_PER_HOUR,
+        "first_hour": first,
+    }
+
+
 @login_required
 def week_page(request):
     principal = request.principal
     today = _today(principal)
     day = _date_param(request, "week", today)
     monday = day - dt.timedelta(days=day.weekday())
+    days = _days(principal, monday, 7)
     context = {
         **_tabs_context(request, "week"),
-        "days": _days(principal, monday, 7),
+        "days": days,
+        "grid": _hour_grid(days, principal.time_zone),
         "monday": monday,
         "sunday": monday + dt.timedelta(days=6),
         "prev": (monday - dt.timedelta(days=7)).isoformat(),
@@ -259,9 +306,12 @@ def detail_page(request, event_id: int):
     principal = request.principal
     event = services.get_event(principal, event_id)
     clients, cases = client_choices(principal), _cases(principal)
-    form = EventForm(people=_people(), clients=clients, cases=cases, initial=EventForm.values_of(event))
+    people = _people()
+    form = EventForm(
+        people=people, clients=clients, cases=cases, initial=EventForm.values_of(event), event=event
+    )
     if request.method == "POST":
-        form = EventForm(_editor_data(request), people=_people(), clients=clients, cases=cases)
+        form = EventForm(_editor_data(request), people=people, clients=clients, cases=cases, event=event)
         moved = form.is_bound and (
             form.is_changed("start") or form.is_changed("kind") or "shift_to" in request.POST
         )
