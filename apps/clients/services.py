@@ -7,13 +7,15 @@ name matches), which all go through `apps.clients.visibility.visible_clients`.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Func, Q, QuerySet, Value
+from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
@@ -170,9 +172,30 @@ def _filtered_clients(principal: Principal, query: str | None, status: str | Non
         qs = qs.filter(status=validation.choice(status, "status", Client.Status.values))
     if query:
         text = validation.text(query, "query", max_length=200)
-        # A client number is matched exactly as well (numbers are not German words).
-        qs = search(qs, text) | qs.filter(client_number__iexact=text)
+        # Numbers are not German words: the client number and the Steuernummer also match by
+        # their digits and letters alone, so "21/815/08150" and "2181508150" find the same client.
+        qs = search(qs, text) | qs.filter(client_number__iexact=text) | _number_matches(qs, text)
     return qs
+
+
+NUMBER_NOISE = r"[^0-9a-z]"
+MIN_NUMBER_CHARS = 3
+
+
+def _compact(value: Any) -> Func:
+    return Func(Lower(value), Value(NUMBER_NOISE), Value(""), Value("g"), function="regexp_replace")
+
+
+def _number_matches(qs: QuerySet[Client], text: str) -> QuerySet[Client]:
+    """Clients whose number or Steuernummer contains the query's digits and letters (separators
+    such as "/", " " and "-" ignored); only for queries with a digit, so words stay full text."""
+    compact = re.sub(NUMBER_NOISE, "", text.lower())
+    if len(compact) < MIN_NUMBER_CHARS or not any(c.isdigit() for c in compact):
+        return qs.none()
+    numbers = Client.objects.alias(
+        number_compact=_compact("client_number"), tax_compact=_compact("tax_number")
+    ).filter(Q(number_compact__contains=compact) | Q(tax_compact__contains=compact))
+    return qs.filter(id__in=numbers.values("id"))
 
 
 def list_clients(
