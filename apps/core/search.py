@@ -4,6 +4,8 @@ tsvector column with a GIN index; a query matches when every word prefixes a wor
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.postgres.search import SearchQuery
 from django.db.models import QuerySet
@@ -19,3 +21,26 @@ def search(qs: QuerySet, text: str) -> QuerySet:
         return qs
     query = SearchQuery(" & ".join(f"{w}:*" for w in words[:10]), search_type="raw", config="german")
     return qs.filter(search=query)
+
+
+# --- the header search (`dashboard.search_providers`) ------------------------------------------
+# A provider is a callable `(principal, words, *, limit, quick) -> SearchSection` contributed by
+# the app that owns the rows, which reads them through its own visibility/service functions.
+# `quick` is the as-you-type drop-down: skip anything slow (e.g. embedding the query).
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    title: str
+    url: str
+    detail: str = ""  # one short line under the title: the client, the board, the folder …
+
+
+@dataclass(frozen=True)
+class SearchSection:
+    key: str  # stable, e.g. "tasks"
+    label: Any  # a (lazy) translation, the section's heading
+    hits: list[SearchHit] = field(default_factory=list)
+    total: int | None = None  # None: a ranked search without a full count (hybrid retrieval)
+    more_url: str = ""  # the owning app's own list, filtered by the same words
+    order: int = 100
