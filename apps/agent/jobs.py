@@ -1,6 +1,10 @@
-"""Celery job of the agent: runs execute in the worker, never in a request."""
+"""Celery jobs of the agent: runs (and chat titles) execute in the worker, never in a request."""
+
+import logging
 
 from celery import shared_task
+
+logger = logging.getLogger(__name__)
 
 RUN_AGENT_TASK = "apps.agent.jobs.run_agent_job"
 
@@ -13,3 +17,18 @@ def run_agent_job(run_id: int) -> str:
     from apps.agent.runtime import run_agent
 
     return run_agent(run_id).status
+
+
+TITLE_TASK = "apps.agent.jobs.title_job"
+
+
+@shared_task(name=TITLE_TASK, acks_late=False)
+def title_job(run_id: int) -> str:
+    """Name the chat after its first answer (one model call); a failure keeps the fallback title."""
+    from apps.agent.titles import generate
+
+    try:
+        return generate(int(run_id))
+    except Exception:  # the title is a nicety: never retried, never shown as an error
+        logger.exception("chat title for run %s failed", run_id)
+        return "failed"

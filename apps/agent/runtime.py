@@ -19,8 +19,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal, PrincipalError
-from apps.agent import guards, prompting, recovery, services, summarize
+from apps.agent import guards, links, prompting, recovery, services, summarize, titles
 from apps.agent.guards import Stop
+from apps.agent.labels import tool_label
 from apps.agent.moa import Mixture
 from apps.agent.models import Message, Run, RunEvent
 from apps.agent.toolbox import Toolbox
@@ -29,6 +30,7 @@ from apps.llm import client as llm
 from apps.llm import markdown, neutralize
 from apps.llm.errors import ProviderError
 from apps.llm.neutralize import Gate
+from apps.tools import registry
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import ToolCall, execute_batch
 from apps.tools.results import ToolResult
@@ -76,6 +78,11 @@ def _after_answer(run: Run) -> None:
             hook(run)
         except Exception:
             logger.warning("answer hook %r failed for run %s", hook, run.pk, exc_info=True)
+
+
+def _reads_only(name: str) -> bool:
+    declared = registry.get(name)
+    return declared is not None and declared.read_only
 
 
 class LoopDetected(Exception):
@@ -128,6 +135,7 @@ class _Loop:
         self._fixed: tuple[list | None, int] = (None, 0)
         self.notes: dict[int, str] = {}  # user message id → its attachment line (read once per run)
         self._events = threading.Lock()
+        self.event_cursor: int | None = None  # mutation events above it may be this run's (links)
 
     # --- outcome ----------------------------------------------------------------------------
     def execute(self) -> None:
@@ -258,6 +266,7 @@ class _Loop:
                     recovery.consume(self.checkpoint, run)
                 self._final(message)
                 services.finish_run(run, Run.Status.COMPLETED)
+                titles.after_answer(run)
                 _after_answer(run)
                 return
             self._run_tools(completion, ctx)
@@ -318,11 +327,15 @@ class _Loop:
                 )
                 self._record(calls, [refused] * len(calls))
             else:
-                started = [{"call_id": c["id"], "name": c["name"]} for c in calls]
+                started = [
+                    {"call_id": c["id"], "name": c["name"], "label": tool_label(c["name"])} for c in calls
+                ]
                 self._events_batch([(RunEvent.Kind.TOOL_STARTED, p) for p in started])
         if looping is not None:
             raise LoopDetected(looping)
         batch = [ToolCall(name=c["name"], arguments=llm.parse_arguments(c["arguments"])) for c in calls]
+        if self.event_cursor is None and not all(_reads_only(c["name"]) for c in calls):
+            self.event_cursor = links.event_cursor()
 
         def progress(elapsed: float) -> None:
             payloads = [{"call_id": c["id"], "name": c["name"], "elapsed": round(elapsed, 1)} for c in calls]
@@ -348,11 +361,18 @@ class _Loop:
     ) -> None:
         """The batch's results: tool messages and their events, one statement each."""
         rows, events = [], []
+        found = [[] for _c in calls]
+        if batch is not None and self.event_cursor is not None:
+            user = self.run.session.user_id
+            found = links.batch_links(
+                self.run.pk, user, [c["name"] for c in calls], results, self.event_cursor
+            )
         for i, (c, result) in enumerate(zip(calls, results, strict=True)):
             data = json.dumps(result.as_dict(), ensure_ascii=False, default=str)
             meta = {"name": c["name"], "ok": result.ok, "code": result.code or ""}
+            stored = {**meta, "links": found[i]} if found[i] else meta  # the page links them later
             rows.append(
-                {"role": Message.Role.TOOL, "content": data, "tool_call_id": c["id"], "metadata": meta}
+                {"role": Message.Role.TOOL, "content": data, "tool_call_id": c["id"], "metadata": stored}
             )
             self.state.tool_calls += 1
             self.state.last_tool = {**meta, "call_id": c["id"]}
@@ -364,6 +384,7 @@ class _Loop:
                     events.append((RunEvent.Kind.TODO, {"items": (result.output or {}).get("items", [])}))
             finished = {"call_id": c["id"], "name": c["name"], "ok": result.ok, "code": result.code or ""}
             finished.update(message=result.message, ui_actions=result.ui_actions)
+            finished.update(label=tool_label(c["name"]), links=found[i])
             events.append((RunEvent.Kind.TOOL_FINISHED, finished))
         with transaction.atomic():  # one commit for the batch's results
             for message in services.add_messages(self.run, rows):

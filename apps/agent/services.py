@@ -15,6 +15,8 @@ from typing import Any
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -35,10 +37,17 @@ from apps.documents import services as documents
 from apps.documents.errors import DocumentNotFound
 from apps.llm.models import ModelConfig
 from apps.llm.selection import default_model, offered_models
+from apps.mutations import actions
+from apps.mutations.services import record_mutation
 
 CONTENT_MAX = 20_000
 ATTACHMENTS_MAX = 20
-TITLE_LENGTH = 60
+TITLE_LENGTH = 60  # the fallback title: the question's first words
+TITLE_MAX = 200
+SEARCH_MAX = 200
+SESSION_LIST = "chat-sessions"  # data-list of the chat list on the page
+SESSION_UPDATED = "chat.session.updated"
+SESSION_DELETED = "chat.session.deleted"
 ACTIVE = (Run.Status.QUEUED, Run.Status.RUNNING, Run.Status.CANCELLING)
 
 
@@ -61,7 +70,115 @@ def get_session(principal: Principal, session_id: Any) -> ChatSession:
 
 
 def create_session(principal: Principal, title: str = "") -> ChatSession:
-    return ChatSession.objects.create(user=_owner(principal), title=(title or "").strip()[:200])
+    title = " ".join((title or "").split())[:TITLE_MAX]
+    source = ChatSession.TitleSource.USER if title else ChatSession.TitleSource.FALLBACK
+    return ChatSession.objects.create(user=_owner(principal), title=title, title_source=source)
+
+
+def search_sessions(principal: Principal, query: str = ""):
+    """The principal's chats whose title or a message (question or answer) contains `query`
+    (case-insensitive, literal: `%` and `_` match themselves); all of them for an empty one."""
+    sessions = list_sessions(principal)
+    query = " ".join((query or "").split())[:SEARCH_MAX]
+    if not query:
+        return sessions
+    texts = Message.objects.filter(
+        session=OuterRef("pk"), role__in=[Message.Role.USER, Message.Role.ASSISTANT], content__icontains=query
+    )
+    return sessions.filter(Q(title__icontains=query) | Exists(texts))
+
+
+def rename_session(principal: Principal, session_id: Any, title: Any) -> ChatSession:
+    """Give a chat the user's own name (never replaced by a generated title afterwards)."""
+    title = " ".join(str(title or "").split()) if isinstance(title, str | int) else ""
+    if not title:
+        raise InvalidChatInput(_("The title is empty."))
+    if len(title) > TITLE_MAX:
+        raise InvalidChatInput(_("The title is longer than %(max)s characters.") % {"max": TITLE_MAX})
+    with transaction.atomic():
+        session = get_session(principal, session_id)
+        session.title = title
+        session.title_source = ChatSession.TitleSource.USER
+        session.save(update_fields=["title", "title_source", "updated_at"])
+        _session_changed(session, principal.user)
+    return session
+
+
+def delete_session(principal: Principal, session_id: Any) -> int:
+    """Delete a chat with its messages and runs; refused while the copilot is answering in it
+    (the run would write into a chat that is gone). Answers the deleted id."""
+    with transaction.atomic():
+        session = (
+            ChatSession.objects.select_for_update().filter(pk=get_session(principal, session_id).pk).get()
+        )
+        if session.runs.filter(status__in=ACTIVE).exists():
+            raise RunInProgress(_("Stop the copilot before deleting this chat."))
+        pk, user = session.pk, session.user
+        session.delete()
+        record_mutation(
+            audience="user",
+            user=user,
+            topic=SESSION_DELETED,
+            ui_actions=[actions.remove(SESSION_LIST, str(pk))],
+        )
+    return pk
+
+
+def set_generated_title(session_id: int, title: str) -> bool:
+    """Store the model's title unless the chat has been named (or deleted) meanwhile; the open
+    chat pages of the user show it at once. True when it was stored."""
+    title = shorten(" ".join(title.split()), TITLE_MAX)
+    with transaction.atomic():
+        session = (
+            ChatSession.objects.select_for_update()
+            .filter(pk=session_id, title_source=ChatSession.TitleSource.FALLBACK)
+            .select_related("user")
+            .first()
+        )
+        if session is None or not title:
+            return False
+        # Not `save()`: a title is no activity, the chat keeps its place in the list.
+        ChatSession.objects.filter(pk=session.pk).update(
+            title=title, title_source=ChatSession.TitleSource.GENERATED
+        )
+        session.title = title
+        _session_changed(session)
+    return True
+
+
+def session_record(session: ChatSession) -> dict:
+    return {
+        "id": session.pk,
+        "title": session.title,
+        "title_source": session.title_source,
+        "url": reverse("chat:session", args=[session.pk]),
+    }
+
+
+def _session_changed(session: ChatSession, user=None) -> None:
+    """Open chat pages of the user update the chat's entry (private event, no toast: no announce_key)."""
+    record = session_record(session)
+    record_mutation(
+        audience="user",
+        user=user or session.user,
+        topic=SESSION_UPDATED,
+        ui_actions=[actions.upsert(SESSION_LIST, str(session.pk), record)],
+    )
+
+
+def fallback_title(content: str) -> str:
+    """The first words of the question (its first line), cut at a word boundary."""
+    first = next((line for line in content.splitlines() if line.strip()), "")
+    return shorten(" ".join(first.split()), TITLE_LENGTH)
+
+
+def shorten(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + "…"
 
 
 def get_run(principal: Principal, run_id: Any) -> Run:
@@ -105,9 +222,12 @@ def post_user_message(
         session = ChatSession.objects.select_for_update().get(pk=get_session(principal, session_id).pk)
         if session.runs.filter(status__in=ACTIVE).exists():
             raise RunInProgress(_("The copilot is still answering in this chat."))
-        if not session.title:
-            session.title = content.splitlines()[0][:TITLE_LENGTH]
+        fresh = not session.title
+        if fresh:
+            session.title = fallback_title(content)
         session.save(update_fields=["title", "updated_at"])
+        if fresh:
+            _session_changed(session, principal.user)
         # A chat whose earlier run read a source marked "neutralize always" carries that data in
         # its transcript: every later run of the chat is neutralized, too.
         sticky = session.runs.filter(require_neutralization=True).exists()

@@ -5,6 +5,7 @@ from their results; the handlers only validate and answer."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.agent import contracts as c
 from apps.tools import catalog
@@ -16,6 +17,7 @@ from apps.tools.registry import normalize_family, tool
 @tool(
     name="request_toolbox",
     read_only=True,
+    label=gettext_lazy("Open a toolbox"),
     surfaces=["native"],
     description="""Activate a further toolbox (tool family) for the rest of this run: its tools can be
     called directly from the next round on. tool_catalog_search shows which toolboxes exist.""",
@@ -34,6 +36,7 @@ def request_toolbox(ctx: ToolContext, args: c.RequestToolbox) -> dict:
 @tool(
     name="agent_todo_update",
     read_only=True,
+    label=gettext_lazy("Update the plan"),
     surfaces=["native"],
     description="""Show the user your plan for a multi-step request as a todo list. Send the whole list
     each time; mark items in_progress and done as you go.""",

@@ -9,20 +9,23 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Max
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from apps.agent import services
 from apps.agent.errors import InvalidChatInput
+from apps.agent.labels import tool_label
 from apps.agent.models import Message, Run, RunEvent
-from apps.core.web import domain_errors
+from apps.core.web import domain_errors, id_param
 from apps.documents import folders, storage
 from apps.documents import services as documents
 from apps.documents.errors import FileTooLarge
 from apps.llm import markdown
 
 SESSIONS_SHOWN = 50
+TURNS_SHOWN = 20  # questions (with their answers) per page of a chat's history
 
 
 @login_required
@@ -41,6 +44,40 @@ def session_page(request, session_id: int):
 def new_session(request):
     session = services.create_session(request.principal)
     return redirect("chat:session", session_id=session.pk)
+
+
+@require_POST
+@login_required
+@domain_errors
+def rename_session(request, session_id: int):
+    session = services.rename_session(request.principal, session_id, request.POST.get("title", ""))
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"session": services.session_record(session)})
+    return redirect("chat:session", session_id=session.pk)
+
+
+@require_POST
+@login_required
+@domain_errors
+def delete_session(request, session_id: int):
+    services.delete_session(request.principal, session_id)
+    return redirect("chat:index")
+
+
+@require_GET
+@login_required
+@domain_errors
+def older_messages(request, session_id: int):
+    """The page of bubbles before `?before=<message id>` (the "older messages" button), as HTML."""
+    session = services.get_session(request.principal, session_id)
+    before = id_param(request, "before")
+    if before is None:
+        raise InvalidChatInput(_("before must be a message id."))
+    bubbles, older = _history(session, before)
+    html = render_to_string(
+        "agent/_bubbles.html", {"bubbles": bubbles, "older": older, "session": session}, request=request
+    )
+    return JsonResponse({"html": html, "older": older})
 
 
 @require_POST
@@ -84,32 +121,62 @@ def _attachments(message: Message) -> list[dict]:
     ]
 
 
-def _bubbles(session) -> list[dict]:
-    """User and assistant messages, with the tool status lines of a turn inside its bubble."""
+def _history(session, before: int | None = None) -> tuple[list[dict], int | None]:
+    """The last TURNS_SHOWN questions before `before` with their answers, and the cursor of the
+    page before them (None: this is the start). Three queries whatever the chat's length."""
+    questions = session.messages.filter(role=Message.Role.USER)
+    rows = session.messages.all()
+    if before is not None:
+        questions, rows = questions.filter(pk__lt=before), rows.filter(pk__lt=before)
+    ids = list(questions.order_by("-pk").values_list("pk", flat=True)[: TURNS_SHOWN + 1])
+    more = len(ids) > TURNS_SHOWN
+    if more:
+        rows = rows.filter(pk__gte=ids[TURNS_SHOWN - 1])
+    messages = list(rows.order_by("id"))
+    return _bubbles(messages), (messages[0].pk if more and messages else None)
+
+
+def _bubbles(messages) -> list[dict]:
+    """User and assistant messages, with the tool steps of a turn (human labels) and links to
+    the records they created or changed inside its bubble."""
     bubbles: list[dict] = []
     tools: list[dict] = []
-    for m in session.messages.order_by("id"):
+    links: list[dict] = []
+
+    def answer(html: str) -> dict:
+        return {"role": "assistant", "html": html, "tools": tools, "links": links}
+
+    for m in messages:
         if m.role == Message.Role.TOOL:
-            tools.append({"name": m.metadata.get("name", ""), "ok": m.metadata.get("ok", True)})
+            name = m.metadata.get("name", "")
+            tools.append({"name": name, "label": tool_label(name), "ok": m.metadata.get("ok", True)})
+            known = {link["url"] for link in links}
+            links.extend(
+                link
+                for link in m.metadata.get("links") or []
+                if isinstance(link, dict) and link.get("url") not in known
+            )
         elif m.role == Message.Role.ASSISTANT and m.tool_calls and not m.content:
             continue
         elif m.role == Message.Role.ASSISTANT:
-            bubbles.append({"role": "assistant", "html": markdown.render(m.content), "tools": tools})
-            tools = []
+            bubbles.append(answer(markdown.render(m.content)))
+            tools, links = [], []
         elif m.role == Message.Role.USER:
             if tools:
-                bubbles.append({"role": "assistant", "html": "", "tools": tools})
-                tools = []
+                bubbles.append(answer(""))
+                tools, links = [], []
             bubbles.append({"role": "user", "text": m.content, "attachments": _attachments(m)})
     if tools:
-        bubbles.append({"role": "assistant", "html": "", "tools": tools})
+        bubbles.append(answer(""))
     return bubbles
 
 
 def _render(request, session):
     principal = request.principal
+    query = " ".join(request.GET.get("q", "").split())[: services.SEARCH_MAX]
     context = {
-        "sessions": services.list_sessions(principal)[:SESSIONS_SHOWN],
+        "sessions": services.search_sessions(principal, query)[:SESSIONS_SHOWN],
+        "query": query,
         "session": session,
         "has_model": services.default_model() is not None,
         "models": services.model_choices(),
@@ -118,8 +185,10 @@ def _render(request, session):
         active = session.runs.filter(status__in=services.ACTIVE).first()
         last_event = RunEvent.objects.filter(run__session=session).aggregate(m=Max("id"))["m"] or 0
         failed = session.runs.filter(status=Run.Status.FAILED).first()
+        bubbles, older = _history(session)
         context.update(
-            bubbles=_bubbles(session),
+            bubbles=bubbles,
+            older=older,
             active_run=active,
             last_failed=failed if failed and not active and failed == session.runs.first() else None,
             chat_config=json.dumps(

@@ -2,6 +2,10 @@
 // /ws/chat/<session>/ (tokens, tool status lines, the final sanitized answer). Reconnects with
 // ?after=<last event id> so a dropped socket replays what it missed. Attachments (button or
 // drag & drop onto the composer) are uploaded as documents at once; the message carries their ids.
+// Tool steps show their localized label and link the records they created or changed; the chat's
+// title and the chat list follow the user's mutation stream (a generated title, a rename or a
+// deletion in another tab); older messages load on demand.
+import { registerMutationHandler } from "./mutations.js";
 
 function csrfToken() {
   const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -106,12 +110,38 @@ export function startChat(form, text) {
     if (!bubble) {
       bubble = document.createElement("div");
       bubble.className = "bubble assistant streaming";
-      bubble.innerHTML = '<ul class="tool-lines"></ul><div class="answer"></div>';
+      bubble.innerHTML = '<ul class="tool-lines"></ul><div class="answer"></div><ul class="record-links" hidden></ul>';
+      bubble.querySelector(".record-links").setAttribute("aria-label", text.changed);
       bubble.querySelector(".answer").textContent = text.working;
       bubble.dataset.fresh = "1";
       stream.appendChild(bubble);
     }
     return bubble;
+  }
+
+  // The stop button exists only while a run of this chat is active.
+  function setRun(id) {
+    runId = id;
+    stopButton.hidden = !id;
+  }
+
+  function addLinks(b, links) {
+    const list = b.querySelector(".record-links");
+    if (!list) { return; }
+    const known = new Set(Array.from(list.querySelectorAll("a"), (a) => a.getAttribute("href")));
+    for (const link of links) {
+      // Same-origin paths only (the server filters them too): a link never leaves the instance.
+      if (typeof link.url !== "string" || !link.url.startsWith("/") || link.url.startsWith("//")) { continue; }
+      if (known.has(link.url)) { continue; }
+      known.add(link.url);
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = link.url;
+      a.textContent = link.title || link.url;
+      li.appendChild(a);
+      list.appendChild(li);
+    }
+    list.hidden = list.children.length === 0;
   }
 
   function showError(message) {
@@ -132,7 +162,8 @@ export function startChat(form, text) {
       const li = document.createElement("li");
       li.className = "running";
       li.dataset.callId = event.payload.call_id;
-      li.textContent = event.payload.name;
+      li.textContent = event.payload.label || event.payload.name;
+      li.title = event.payload.name;
       b.querySelector(".tool-lines").appendChild(li);
     } else if (event.kind === "tool_progress") {
       const li = b.querySelector(`li[data-call-id="${CSS.escape(event.payload.call_id)}"]`);
@@ -153,6 +184,7 @@ export function startChat(form, text) {
     } else if (event.kind === "tool_finished") {
       const li = b.querySelector(`li[data-call-id="${CSS.escape(event.payload.call_id)}"]`);
       if (li) { li.className = event.payload.ok ? "ok" : "failed"; delete li.dataset.elapsed; }
+      addLinks(b, event.payload.links || []);
     } else if (event.kind === "final") {
       answer.innerHTML = event.payload.html;  // rendered and nh3-sanitized on the server
     } else if (event.kind === "status") {
@@ -160,8 +192,7 @@ export function startChat(form, text) {
       if (event.payload.status === "cancelled") { answer.textContent = answer.textContent || text.stopped; }
       if (event.payload.status === "failed") { showError(`${text.failed} ${event.payload.error_code}`); }
       bubble = null;
-      runId = null;
-      stopButton.hidden = true;
+      setRun(null);
     }
     scroll();
   }
@@ -208,15 +239,17 @@ export function startChat(form, text) {
     if (!response.ok) { showError(data.message || data.detail || response.statusText); return; }
     const mine = document.createElement("div");
     mine.className = "bubble user";
-    mine.textContent = content;
+    const mineText = document.createElement("div");
+    mineText.className = "text";
+    mineText.textContent = content;  // line breaks kept by CSS (white-space: pre-wrap)
+    mine.appendChild(mineText);
     if (docs.length) { mine.appendChild(attachmentLinks(docs)); }
     stream.appendChild(mine);
     input.value = "";
     attachments = [];
     attachList.replaceChildren();
     refreshAttachList();
-    runId = data.run_id;
-    stopButton.hidden = false;
+    setRun(data.run_id);
     currentBubble();
     scroll();
   });
@@ -236,12 +269,67 @@ export function startChat(form, text) {
       });
       const data = await response.json().catch(() => ({}));
       if (!response.ok) { showError(data.message || text.unconfirmed); }
+      else if (data.run && data.run.status !== "cancelling") { setRun(null); }
     } finally {
       stopButton.disabled = false;
       stopButton.textContent = text.stop;
     }
   });
 
+  stream.addEventListener("click", async (e) => {
+    const button = e.target.closest(".chat-older");
+    if (!button || button.disabled) { return; }
+    button.disabled = true;
+    button.textContent = text.loading;
+    try {
+      const response = await fetch(button.dataset.url, { headers: { Accept: "application/json" } });
+      const data = await response.json();
+      if (!response.ok) { throw new Error(data.message || response.statusText); }
+      const height = stream.scrollHeight;
+      const template = document.createElement("template");
+      template.innerHTML = data.html;  // rendered by the server's template (escaped, sanitized)
+      button.replaceWith(template.content);
+      stream.scrollTop += stream.scrollHeight - height;  // keep the reader's place
+    } catch (error) {
+      button.disabled = false;
+      showError(error.message);
+    }
+  });
+
+  const list = document.getElementById("chat-list");
+  const heading = document.getElementById("chat-title");
+  registerMutationHandler("chat.session", (event) => {
+    for (const action of event.ui_actions || []) {
+      if (action.list !== "chat-sessions") { continue; }
+      const id = String(action.record_id);
+      const item = list.querySelector(`li[data-record-id="${CSS.escape(id)}"]`);
+      if (action.type === "remove") {
+        if (item) { item.remove(); }
+        if (id === String(config.session)) { window.location.assign(list.dataset.indexUrl || "/chat/"); }
+      } else if (action.type === "upsert" && action.record) {
+        const title = action.record.title || list.dataset.untitled;
+        if (item) {
+          item.querySelector("a").textContent = title;
+        } else if (!document.getElementById("chat-search")?.value) {  // a filtered list stays filtered
+          const li = document.createElement("li");
+          li.dataset.recordId = id;
+          const a = document.createElement("a");
+          a.href = action.record.url;
+          a.textContent = title;
+          li.appendChild(a);
+          list.querySelector("li.muted")?.remove();
+          list.prepend(li);
+        }
+        if (id === String(config.session)) {
+          heading.textContent = title;
+          document.title = `${title} · Clapilot`;
+        }
+      }
+    }
+    return true;
+  });
+
+  setRun(runId);
   if (runId) { currentBubble(); }
   connect();
   scroll();
