@@ -1,8 +1,11 @@
 /**
- * The Kanban board: drag and drop between columns (persisted through the move endpoint) and
- * live updates from the mutation stream. A changed task is re-fetched as a rendered card (so it
- * is permission-checked and complete); per-task request ordering plus a set of deleted ids make
- * sure a stale or out-of-order refetch never overwrites a newer state or resurrects a deleted task.
+ * The Kanban board: drag and drop between columns and keyboard moves (a focused card: Alt+←/→ to
+ * the previous/next column, Alt+↑/↓ within its column), both persisted through the move endpoint
+ * and announced in a polite live region, and live updates from the mutation stream. A changed
+ * task is re-fetched as a rendered card (so it is permission-checked and complete); per-task
+ * request ordering plus a set of deleted ids make sure a stale or out-of-order refetch never
+ * overwrites a newer state or resurrects a deleted task. The column counters are recounted from
+ * the cards on the page (`recount`) after every change of any kind.
  */
 import { registerMutationHandler } from "./mutations.js";
 
@@ -26,15 +29,32 @@ function column(statusId) {
   return board.querySelector(`.column[data-status-id="${statusId}"] .cards`);
 }
 
-/** Column counts show the column's full total (cards beyond the first ones are not rendered),
- * so they move by deltas as cards arrive, leave or are dragged. */
-function adjustCount(cards, delta) {
-  const col = cards?.closest(".column");
-  if (!col || !delta) return;
-  const count = col.querySelector(".count");
-  count.textContent = String(Math.max(0, Number(count.textContent) + delta));
-  const empty = col.querySelector(".empty-column");
-  if (empty) empty.hidden = col.querySelectorAll(".task-card").length > 0;
+/** The counters: the cards a column shows plus those the server did not render (beyond the
+ * first ones, `data-unrendered`). One function after quick-add, drag, keyboard move and every
+ * live event, so no path can forget a delta. A card that arrived twice (a quick-add's response
+ * and its own live event) is dropped first, keeping the newer version. */
+function recount() {
+  const seen = new Map();
+  for (const card of board.querySelectorAll(".task-card")) {
+    const other = seen.get(card.dataset.taskId);
+    if (!other) { seen.set(card.dataset.taskId, card); continue; }
+    const newer = Number(card.dataset.version) > Number(other.dataset.version);
+    (newer ? other : card).remove();
+    if (newer) seen.set(card.dataset.taskId, card);
+  }
+  for (const col of board.querySelectorAll(".column")) {
+    const shown = col.querySelectorAll(".task-card").length;
+    col.querySelector(".count").textContent = String(shown + Number(col.dataset.unrendered || 0));
+    const empty = col.querySelector(".empty-column");
+    if (empty) empty.hidden = shown > 0;
+  }
+}
+
+function say(text) {
+  const status = document.getElementById("board-status");
+  if (!status) return;
+  status.textContent = "";
+  window.setTimeout(() => { status.textContent = text; }, 50); // a new text is read even if unchanged
 }
 
 function matchesFilters(record) {
@@ -50,9 +70,8 @@ function matchesFilters(record) {
 function removeCard(taskId) {
   const card = board.querySelector(`.task-card[data-task-id="${taskId}"]`);
   if (!card) return;
-  const cards = card.parentElement;
   card.remove();
-  adjustCount(cards, -1);
+  recount();
 }
 
 async function refreshCard(record) {
@@ -72,14 +91,77 @@ async function refreshCard(record) {
   if (existing && Number(existing.dataset.version) > Number(card.dataset.version)) return;
   const target = column(card.dataset.statusId);
   if (!target) return;
-  if (existing) { const from = existing.parentElement; existing.remove(); adjustCount(from, -1); }
+  const hadFocus = existing !== null && existing.contains(document.activeElement);
+  if (existing) existing.remove();
   const siblings = [...target.querySelectorAll(".task-card")];
   const before = siblings.find((el) => Number(el.dataset.position || 0) > record.position);
   card.dataset.position = record.position;
   target.insertBefore(card, before || null);
+  if (hadFocus) card.focus(); // a keyboard user keeps their place when the card is re-rendered
   card.classList.add("flash-highlight");
   setTimeout(() => card.classList.remove("flash-highlight"), 1600);
-  adjustCount(target, +1);
+  recount();
+}
+
+/** Put `card` into `zone` before `before` and persist it through the move endpoint (the same
+ * service call for drag and keyboard); on failure it goes back. Resolves to true on success. */
+async function moveCard(card, zone, before) {
+  const origin = card.parentElement;
+  const next = card.nextSibling;
+  zone.insertBefore(card, before || null);
+  const position = [...zone.querySelectorAll(".task-card")].indexOf(card);
+  const statusId = zone.closest(".column").dataset.statusId;
+  recount();
+  const body = new URLSearchParams({ status: statusId, position: String(position) });
+  const response = await fetch(url(board.dataset.moveUrlTemplate, card.dataset.taskId), {
+    method: "POST", body, headers: { "X-CSRFToken": csrf() },
+  }).catch(() => null);
+  if (!response || !response.ok) {
+    const focused = card.contains(document.activeElement);
+    origin.insertBefore(card, next && next.parentElement === origin ? next : null); // put it back
+    if (focused) card.focus();
+    recount();
+    let message = board.dataset.moveError || "Could not move the task.";
+    try { message = (await response.json()).message || message; } catch { /* keep default */ }
+    showError(message);
+    say(message);
+    return false;
+  }
+  const { task } = await response.json();
+  card.dataset.version = task.version;
+  card.dataset.statusId = task.status.id;
+  card.dataset.position = String(task.position);
+  return true;
+}
+
+const KEY_MOVES = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
+
+async function moveByKey(card, key) {
+  const columns = [...board.querySelectorAll(".column")];
+  const from = card.closest(".column");
+  let zone = from.querySelector(".cards");
+  let before;
+  if (key === "ArrowLeft" || key === "ArrowRight") {
+    const target = columns[columns.indexOf(from) + KEY_MOVES[key]];
+    if (!target) { say(board.dataset.moveEdgeText || ""); return; }
+    zone = target.querySelector(".cards");
+    before = null; // to the end of the neighbouring column
+  } else {
+    const cards = [...zone.querySelectorAll(".task-card")];
+    const index = cards.indexOf(card) + KEY_MOVES[key];
+    if (index < 0 || index >= cards.length) return;
+    before = key === "ArrowUp" ? cards[index] : cards[index].nextElementSibling;
+  }
+  const moved = await moveCard(card, zone, before);
+  card.focus();
+  if (!moved) return;
+  const cards = [...zone.querySelectorAll(".task-card")];
+  const column = zone.closest(".column");
+  say((board.dataset.movedText || "{title} → {column}")
+    .replace("{title}", card.querySelector(".task-title")?.textContent.trim() || "")
+    .replace("{column}", column.querySelector("h2")?.textContent.trim() || "")
+    .replace("{position}", String(cards.indexOf(card) + 1))
+    .replace("{count}", column.querySelector(".count")?.textContent || String(cards.length)));
 }
 
 if (board) {
@@ -118,32 +200,18 @@ if (board) {
     if (!zone || !dragged) return;
     e.preventDefault();
     const card = dragged;
-    const origin = card.parentElement;
-    const next = origin === zone ? card.nextSibling : null;
     const after = [...zone.querySelectorAll(".task-card")].find((el) => el !== card && e.clientY < el.getBoundingClientRect().top + el.offsetHeight / 2);
-    zone.insertBefore(card, after || null);
-    const position = [...zone.querySelectorAll(".task-card")].indexOf(card);
-    const statusId = zone.closest(".column").dataset.statusId;
-    if (zone !== origin) { adjustCount(origin, -1); adjustCount(zone, +1); }
-    const body = new URLSearchParams({ status: statusId, position: String(position) });
-    const response = await fetch(url(board.dataset.moveUrlTemplate, card.dataset.taskId), {
-      method: "POST", body, headers: { "X-CSRFToken": csrf() },
-    }).catch(() => null);
-    if (!response || !response.ok) {
-      origin.insertBefore(card, next); // put it back where it was
-      if (zone !== origin) { adjustCount(zone, -1); adjustCount(origin, +1); }
-      let message = board.dataset.moveError || "Could not move the task.";
-      try { message = (await response.json()).message || message; } catch { /* keep default */ }
-      showError(message);
-      return;
-    }
-    const { task } = await response.json();
-    card.dataset.version = task.version;
-    card.dataset.statusId = task.status.id;
+    await moveCard(card, zone, after);
   });
-  // keyboard: focus a card and press Enter to open it
+  // quick-add: its card is swapped in by htmx (the live event may bring it too: recount dedupes)
+  board.addEventListener("htmx:afterSwap", () => recount());
+  // keyboard: Enter opens a focused card, Alt+arrows move it (see the hint #board-keys)
   board.addEventListener("keydown", (e) => {
     const card = e.target.closest(".task-card");
-    if (card && e.key === "Enter" && e.target === card) card.querySelector("a")?.click();
+    if (!card || e.target !== card) return;
+    if (e.key === "Enter") { card.querySelector("a")?.click(); return; }
+    if (!e.altKey || !(e.key in KEY_MOVES)) return;
+    e.preventDefault();
+    moveByKey(card, e.key);
   });
 }
