@@ -16,6 +16,7 @@ class ClientsConfig(DomainApp):
         "llm.sensitive_refs": ["apps.clients.sensitivity.sensitive_refs"],
         "llm.required_terms": ["apps.clients.sensitivity.required_terms"],
         "core.instance_settings": ["apps.clients.numbering.INSTANCE_SETTINGS"],
+        "dashboard.search_providers": ["apps.clients.search.provider"],
     }
 
     def ready(self) -> None:

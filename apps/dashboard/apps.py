@@ -6,7 +6,14 @@ from apps.core.plugins import DomainApp
 class DashboardConfig(DomainApp):
     """The top layer: the start page (the modules and the person's widget cards) and the
     first-start setup (`manage.py bootstrap`). The only app that may see every other one; no app
-    imports it."""
+    imports it.
+
+    Extension point it owns (filled through `extends`):
+
+    - ``"dashboard.search_providers"``: callables `(principal, words, *, limit, quick) ->
+      apps.core.search.SearchSection`, one per app that the header search covers; each reads
+      only what the principal may see, through its own services (`apps.dashboard.search`).
+    """
 
     name = "apps.dashboard"
     label = "dashboard"

@@ -14,6 +14,7 @@ class DocumentsConfig(DomainApp):
         "knowledge.sources": ["apps.documents.knowledge.source"],
         "knowledge.path_labels": ["apps.documents.knowledge.folder_labels"],
         "llm.sensitive_refs": ["apps.documents.sensitivity.sensitive_refs"],
+        "dashboard.search_providers": ["apps.documents.search.provider"],
     }
     periodic_jobs = [
         PeriodicJob(

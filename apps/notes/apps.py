@@ -21,4 +21,7 @@ class NotesConfig(DomainApp):
         "notizen.page.updated": _("Note page changed"),
         "notizen.page.deleted": _("Note page deleted"),
     }
-    extends = {"knowledge.sources": ["apps.notes.context.source"]}  # context_search / context_get
+    extends = {
+        "knowledge.sources": ["apps.notes.context.source"],  # context_search / context_get
+        "dashboard.search_providers": ["apps.notes.search.provider"],
+    }

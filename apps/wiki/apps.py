@@ -17,4 +17,7 @@ class WikiConfig(DomainApp):
         "wiki.proposal.accepted": _("Wiki proposal accepted"),
         "wiki.proposal.rejected": _("Wiki proposal rejected"),
     }
-    extends = {"knowledge.sources": ["apps.wiki.context.source"]}  # context_search / context_get
+    extends = {
+        "knowledge.sources": ["apps.wiki.context.source"],  # context_search / context_get
+        "dashboard.search_providers": ["apps.wiki.search.provider"],
+    }
