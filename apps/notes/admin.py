@@ -5,12 +5,17 @@ Folders may be renamed through the same service; a refusal shows as an admin err
 from django.contrib import admin
 
 from apps.core.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
-from apps.notes import services
+from apps.core.share_admin import SharingAdminMixin
+from apps.notes import services, sharing
 from apps.notes.models import Note, NoteFolder, NotePage
 
 
 @admin.register(NoteFolder)
-class NoteFolderAdmin(NoAddMixin, ServiceAdmin):
+class NoteFolderAdmin(SharingAdminMixin, NoAddMixin, ServiceAdmin):
+    share_read = staticmethod(sharing.folder_shares)
+    share_grant = staticmethod(sharing.grant_folder)
+    share_revoke = staticmethod(sharing.revoke_folder)
+
     list_display = ("name", "parent", "visibility", "owner", "sort_order", "updated_at")
     list_filter = ("visibility",)
     search_fields = ("name",)
@@ -34,9 +39,14 @@ class NotePageInline(ReadOnlyInline):
 
 
 @admin.register(Note)
-class NoteAdmin(ReadOnlyAdmin):
+class NoteAdmin(SharingAdminMixin, ReadOnlyAdmin):
     """Private notes stay private: the list shows that they exist (for support and cleanup of
-    departed staff), but their pages only for shared notes."""
+    departed staff), but their pages only for shared notes. The "Share" page lists who a private
+    note is shared with; an administrator may revoke those shares, never grant one."""
+
+    share_read = staticmethod(sharing.note_shares)
+    share_grant = staticmethod(sharing.grant_note)
+    share_revoke = staticmethod(sharing.revoke_note)
 
     list_display = ("name", "folder", "visibility", "owner", "version", "updated_at")
     list_filter = ("visibility", "folder")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.notes import api, views
+from apps.notes import api, share_views, views
 
 app_name = "notes"
 
@@ -11,6 +11,8 @@ urlpatterns = [
     path("notizen/ordner/", views.folder_list, name="folders"),
     path("notizen/ordner/neu/", views.create_folder, name="create-folder"),
     path("notizen/ordner/<int:folder_id>/loeschen/", views.delete_folder, name="delete-folder"),
+    path("notizen/ordner/<int:folder_id>/teilen/", share_views.share_folder, name="share-folder"),
+    path("notizen/<int:note_id>/teilen/", share_views.share_note, name="share-note"),
     path("notizen/neu/", views.create_note, name="create-note"),
     path("notizen/<int:note_id>/bearbeiten/", views.update_note, name="update-note"),
     path("notizen/<int:note_id>/loeschen/", views.delete_note, name="delete-note"),

@@ -1,0 +1,134 @@
+"""Per-person sharing of private notes and note folders: the only writer of their grants (the
+Notizen page's share dialog and the admin call it).
+
+A private note (or folder) is its owner's; the owner may share it with people and groups, who
+then see and edit it (a folder: the folder and the notes directly in it). Shared notes are seen
+by the whole office already. Administrators get no back door: in the admin they may revoke a
+share (cleaning up after someone left) but not grant one. The owner's own access cannot be
+revoked (`share_last_owner`).
+
+Live: who gains sight of a note gets it as an upsert, who loses it a removal (their open note
+closes at once), through the domain's usual events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from apps.accounts.principal import Principal
+from apps.core import sharing, validation
+from apps.core.errors import ShareLastOwner, ShareNotAllowed
+from apps.core.lookup import get_by_id
+from apps.mutations.audience import announced_remove, announced_upsert, send
+from apps.notes import events
+from apps.notes.errors import FolderNotFound, NoteNotFound
+from apps.notes.models import Note, NoteFolder, Visibility
+from apps.notes.records import folder_record, with_relations
+from apps.notes.visibility import FOLDER_PERMISSION, NOTE_PERMISSION, viewers, visible_folders, visible_notes
+
+NOTE_LEVELS: sharing.Levels = {"view": (NOTE_PERMISSION,)}
+FOLDER_LEVELS: sharing.Levels = {"view": (FOLDER_PERMISSION,)}
+LEVEL_LABELS = {"view": gettext_lazy("Can read and edit")}
+
+
+def _load(principal: Principal, model, record_id: Any, *, as_admin: bool, lock: bool = True):
+    admin = as_admin and principal.user is not None and principal.user.is_admin
+    if model is Note:
+        qs = with_relations(Note.objects.all() if admin else visible_notes(principal))
+        error, message = NoteNotFound, _("There is no note with id %(id)s.")
+    else:
+        qs = NoteFolder.objects.all() if admin else visible_folders(principal)
+        error, message = FolderNotFound, _("There is no note folder with id %(id)s.")
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    return get_by_id(qs, record_id, error, message)
+
+
+def _is_owner(principal: Principal, record) -> bool:
+    return principal.user is not None and record.owner_id == principal.user.pk
+
+
+def _shares(principal: Principal, model, record_id: Any, levels, *, as_admin: bool) -> dict[str, Any]:
+    record = _load(principal, model, record_id, as_admin=as_admin, lock=False)
+    private = record.visibility == Visibility.PRIVATE
+    can_manage = private and (_is_owner(principal, record) or (as_admin and principal.user.is_admin))
+    data = sharing.payload(
+        record,
+        owner=record.owner if private else None,
+        levels=levels,
+        can_manage=can_manage,
+        level_labels=LEVEL_LABELS,
+    )
+    return data | {"shareable": private}
+
+
+def _change(principal: Principal, model, record_id: Any, target: Any, levels, level, *, as_admin: bool):
+    record = _load(principal, model, record_id, as_admin=as_admin)
+    admin = as_admin and principal.user is not None and principal.user.is_admin
+    granting = level is not None
+    if not _is_owner(principal, record) and not (admin and not granting):
+        raise ShareNotAllowed(_("Only the owner of “%(name)s” can share it.") % {"name": record.name})
+    who = sharing.resolve_target(target)
+    if record.visibility != Visibility.PRIVATE:
+        raise validation.invalid("target", _("it is shared with the whole office already"))
+    if who.kind == "user" and who.obj.pk == record.owner_id:
+        if granting:
+            raise validation.invalid("target", _("the owner sees it anyway"))
+        raise ShareLastOwner(_("The owner keeps access to “%(name)s”.") % {"name": record.name})
+    notes = [record] if model is Note else list(with_relations(Note.objects.filter(folder=record)))
+    before = {note.pk: viewers(note) for note in notes}
+    folder_before = viewers(record) if model is NoteFolder else None
+    if granting:
+        sharing.grant(record, who, levels, sharing.check_level(level, levels))
+    else:
+        sharing.revoke(record, who, levels)
+    if folder_before is not None:
+        gained, lost = sharing.changed_viewers(folder_before, viewers(record))
+        if gained:
+            send(
+                gained,
+                events.FOLDER_TOPIC,
+                announced_upsert(events.FOLDERS, folder_record(record), "notizen.folder.shared"),
+            )
+        if lost:
+            send(
+                lost,
+                events.FOLDER_TOPIC,
+                announced_remove(events.FOLDERS, record.pk, "notizen.folder.removed"),
+            )
+    for note in notes:
+        gained, lost = sharing.changed_viewers(before[note.pk], viewers(note))
+        if gained or lost:
+            events.note_changed(note, "notizen.note.shared", old_viewers=before[note.pk])
+    return record
+
+
+def note_shares(principal: Principal, note_id: Any, *, as_admin: bool = False) -> dict[str, Any]:
+    return _shares(principal, Note, note_id, NOTE_LEVELS, as_admin=as_admin)
+
+
+def grant_note(
+    principal: Principal, note_id: Any, target: Any, level: str = "view", *, as_admin: bool = False
+):
+    return _change(principal, Note, note_id, target, NOTE_LEVELS, level, as_admin=as_admin)
+
+
+def revoke_note(principal: Principal, note_id: Any, target: Any, *, as_admin: bool = False):
+    return _change(principal, Note, note_id, target, NOTE_LEVELS, None, as_admin=as_admin)
+
+
+def folder_shares(principal: Principal, folder_id: Any, *, as_admin: bool = False) -> dict[str, Any]:
+    return _shares(principal, NoteFolder, folder_id, FOLDER_LEVELS, as_admin=as_admin)
+
+
+def grant_folder(
+    principal: Principal, folder_id: Any, target: Any, level: str = "view", *, as_admin: bool = False
+):
+    return _change(principal, NoteFolder, folder_id, target, FOLDER_LEVELS, level, as_admin=as_admin)
+
+
+def revoke_folder(principal: Principal, folder_id: Any, target: Any, *, as_admin: bool = False):
+    return _change(principal, NoteFolder, folder_id, target, FOLDER_LEVELS, None, as_admin=as_admin)
