@@ -24,7 +24,12 @@ class CalendarConfig(DomainApp):
         "clients.page_sections": [
             "apps.calendar.client_page.deadlines",
             "apps.calendar.client_page.appointments",
-        ]
+        ],
+        "clients.case_sections": [
+            "apps.calendar.case_page.deadlines",
+            "apps.calendar.case_page.appointments",
+        ],
+        "clients.case_open_items": ["apps.calendar.case_page.open_items"],
     }
     periodic_jobs = [
         PeriodicJob(

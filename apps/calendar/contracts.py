@@ -158,6 +158,7 @@ class EventFilter(PageInput):
     )
     kind: Kind | None = Field(default=None, description="Only appointments (event) or Fristen (deadline).")
     client_id: int | None = Field(default=None, description="Only entries of this client (Mandant).")
+    case_id: int | None = Field(default=None, description="Only entries of this case (Akte).")
     status: DeadlineStatus | None = Field(default=None, description="Only Fristen in this state.")
     responsible_id: int | None = Field(default=None, description="Only Fristen this person answers for.")
     deputy_id: int | None = Field(default=None, description="Only Fristen this person is deputy for.")

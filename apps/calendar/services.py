@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,8 +27,7 @@ from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, Calendar
 from apps.calendar.records import Occurrence, event_record, with_relations
 from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
-from apps.clients.errors import CaseNotFound
-from apps.clients.services import get_case, resolve_client
+from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
 from apps.core.errors import Forbidden, InvalidUrl
 from apps.core.lookup import get_by_id
@@ -118,15 +117,6 @@ def _url(value: Any) -> str:
     return value
 
 
-def _case(principal: Principal, case_id: Any):
-    if case_id in (None, ""):
-        return None
-    try:
-        return get_case(principal, case_id)
-    except CaseNotFound as exc:
-        raise CaseNotFound(exc.message, details={"field_errors": {"case_id": exc.message}}) from None
-
-
 def _known_rule(code: str) -> None:
     """A rule of the deadlines catalog (`deadline_rule_not_found`, on the field, otherwise)."""
     try:
@@ -191,6 +181,7 @@ def _filtered(
     status: str | None = None,
     responsible_id: Any = None,
     deputy_id: Any = None,
+    case_id: Any = None,
 ) -> QuerySet[CalendarEvent]:
     qs = visible_events(principal)
     if kind:
@@ -205,6 +196,8 @@ def _filtered(
         qs = qs.filter(deputy_id=deputy_id)
     if client_id not in (None, ""):
         qs = qs.filter(client=resolve_client(principal, client_id))
+    if case_id not in (None, ""):
+        qs = qs.filter(case=resolve_case(principal, case_id))
     if query:
         text = validation.text(query, "query", max_length=200)
         # The words may also name the Mandant ("meier" finds every entry linked to Meier GmbH).
@@ -237,6 +230,7 @@ def list_events(
     status: str | None = None,
     responsible_id: Any = None,
     deputy_id: Any = None,
+    case_id: Any = None,
     limit: int = 50,
     offset: int = 0,
 ) -> tuple[list[Occurrence], int]:
@@ -246,7 +240,14 @@ def list_events(
     begin, finish = window(principal, start, end)
     limit, offset = validation.page(limit, offset, MAX_PAGE)
     qs = _filtered(
-        principal, kind, query, client_id, status=status, responsible_id=responsible_id, deputy_id=deputy_id
+        principal,
+        kind,
+        query,
+        client_id,
+        status=status,
+        responsible_id=responsible_id,
+        deputy_id=deputy_id,
+        case_id=case_id,
     )
     singles = qs.filter(rrule="", start__lt=finish).filter(Q(end__gt=begin) | Q(start__gte=begin))
     total = singles.count()
@@ -311,16 +312,35 @@ def list_deadlines(
     limit: int = 100,
     query: str | None = None,
     client_id: Any = None,
+    case_id: Any = None,
 ) -> list[CalendarEvent]:
     """Open Fristen by urgency (the Fristenkontrolle's order: overdue first, then by due date),
     the more critical first on the same moment; overdue ones of the last `overdue_days` only."""
     resolve_client(principal, client_id)  # an unknown or invisible client is refused by name
+    resolve_case(principal, case_id)  # so is a case
     since = timezone.now() - dt.timedelta(days=overdue_days)
     rank = {"critical": 0, "high": 1, "normal": 2, "low": 3}
-    filters = fristen.FristenFilter(query=query or None, client_id=int(client_id) if client_id else None)
+    filters = fristen.FristenFilter(
+        query=query or None,
+        client_id=int(client_id) if client_id else None,
+        case_id=int(case_id) if case_id else None,
+    )
     qs = fristen.deadlines_for(principal, filters).filter(start__gte=since)
     rows = list(with_relations(qs)[: max(1, min(limit, 500))])
     return sorted(rows, key=lambda e: (not e.is_overdue, e.start, rank.get(e.criticality, 2), e.pk))
+
+
+def open_deadline_counts(principal: Principal, case_ids: list[int]) -> dict[int, int]:
+    """Open visible Fristen per case id (the client page's open items): one query."""
+    rows = (
+        visible_events(principal)
+        .filter(kind=CalendarEvent.Kind.DEADLINE, status=CalendarEvent.Status.OPEN, case_id__in=case_ids)
+        .order_by()
+        .values("case_id")
+        .annotate(n=Count("id"))
+        .values_list("case_id", "n")
+    )
+    return dict(rows)
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -378,13 +398,12 @@ def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, An
         event.conference_url = _url(values["conference_url"])
     if "client_id" in values:
         event.client = resolve_client(principal, values["client_id"])
-    if "case_id" in values:
-        event.case = _case(principal, values["case_id"])
-    if event.case is not None:  # the Akte decides the Mandant
-        if event.client_id is None:
-            event.client = event.case.client
-        elif event.client_id != event.case.client_id:
-            raise validation.invalid("case_id", _("belongs to another client"))
+    if "case_id" in values:  # the Akte decides the Mandant; another client's is refused
+        event.case = resolve_case(principal, values["case_id"], client_id=event.client_id)
+    elif event.case_id and event.client_id and event.client_id != event.case.client_id:
+        resolve_case(principal, event.case_id, client_id=event.client_id)  # the client changed under it
+    if event.case is not None and event.client_id is None:
+        event.client = event.case.client
     if "trigger_date" in values:
         event.trigger_date = validation.date(values["trigger_date"], "trigger_date")
     if "rule_code" in values:
@@ -680,6 +699,7 @@ def deadline_page(
 ) -> tuple[list[dict], int]:
     """A page of the Fristenkontrolle as records and the total: a fixed number of queries."""
     limit, offset = validation.page(limit, offset, MAX_PAGE)
+    resolve_case(principal, filters.case_id)  # an unknown or invisible case is refused by name
     qs = fristen.deadlines_for(principal, filters)
     total = qs.count()
     return [event_record(e) for e in with_relations(qs)[offset : offset + limit]], total

@@ -23,5 +23,6 @@ class NotesConfig(DomainApp):
     }
     extends = {
         "knowledge.sources": ["apps.notes.context.source"],  # context_search / context_get
+        "clients.case_sections": ["apps.notes.case_page.section"],
         "dashboard.search_providers": ["apps.notes.search.provider"],
     }

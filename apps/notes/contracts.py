@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints
 
 from apps.accounts.contracts import PersonRef
+from apps.clients.contracts import CaseRef
 from apps.core.contracts import (
     Input,
     Output,
@@ -64,6 +65,8 @@ class NoteOut(Output):
     visibility: NoteVisibility
     owner: PersonRef | None
     created_by_service: str | None = Field(description="The service principal that created it.")
+    case_id: int | None
+    case: CaseRef | None
     version: int
     created_at: dt.datetime
     updated_at: dt.datetime
@@ -173,6 +176,7 @@ class NoteFilter(PageInput):
         validation_alias=legacy_alias("folder_id", "folder"),
         description="Only notes in this folder.",
     )
+    case_id: int | None = Field(default=None, description="Only notes of this case (Akte).")
     query: str | None = query_field("Words in the note name or its pages.")
 
 
@@ -185,6 +189,9 @@ class NoteCreate(Input):
     folder_id: int | None = Field(default=None, description="Folder; default: top level.")
     visibility: NoteVisibility | None = Field(
         default=None, description="Default: the folder's visibility, else private to you."
+    )
+    case_id: int | None = Field(
+        default=None, description="The case (Akte) the note is about (id from cases_list)."
     )
     page_title: str | None = Field(
         default=None, max_length=PAGE_TITLE_MAX, description="Title of the first page."
@@ -203,15 +210,17 @@ class NoteUpdate(Input):
     name: str | None = Field(default=None, min_length=1, max_length=NOTE_NAME_MAX)
     folder_id: int | None = Field(default=None, description="Move into this folder.")
     visibility: NoteVisibility | None = None
-    clear_fields: list[Literal["folder_id"]] = Field(
-        default_factory=list, description='["folder_id"] moves the note to the top level.'
+    case_id: int | None = Field(default=None, description="Link the note to this case (Akte).")
+    clear_fields: list[Literal["folder_id", "case_id"]] = Field(
+        default_factory=list,
+        description='["folder_id"] moves the note to the top level, ["case_id"] unlinks its case.',
     )
     expected_version: int | None = Field(
         default=None, ge=1, description="Refuse the change if the note's version differs."
     )
 
     def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
-        values = self.model_dump(mode="json", include={"name", "folder_id", "visibility"})
+        values = self.model_dump(mode="json", include={"name", "folder_id", "visibility", "case_id"})
         given = (
             self.model_fields_set if explicit_null_clears else {k for k, v in values.items() if v is not None}
         )

@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 
 from apps.accounts.contracts import person_ref
+from apps.clients.records import case_ref
 from apps.notes.models import Note, NoteFolder, NotePage
 
 # Live events must stay small (see apps.mutations.services.MAX_UI_ACTIONS_BYTES): a bigger page
@@ -19,7 +20,7 @@ EVENT_RECORD_MAX = 40_000
 
 def with_relations(qs: QuerySet[Note]) -> QuerySet[Note]:
     """Everything `note_record` reads, fetched in the same query (no N+1 in lists)."""
-    return qs.select_related("folder", "owner", "created_by_service")
+    return qs.select_related("folder", "owner", "created_by_service", "case")
 
 
 def note_url(note_id: int) -> str:
@@ -52,6 +53,8 @@ def note_record(note: Note) -> dict:
         "visibility": note.visibility,
         "owner": person_ref(note.owner),
         "created_by_service": note.created_by_service.name if note.created_by_service_id else None,
+        "case_id": note.case_id,
+        "case": case_ref(note.case) if note.case_id else None,
         "version": note.version,
         "created_at": note.created_at.isoformat(),
         "updated_at": note.updated_at.isoformat(),

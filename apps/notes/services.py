@@ -15,6 +15,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.clients.services import resolve_case
 from apps.core import names, validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.lookup import get_by_id
@@ -27,7 +28,7 @@ from apps.notes.records import folder_record, note_record, with_relations
 from apps.notes.visibility import note_filter, viewers, visible_folders, visible_notes
 
 MAX_PAGE = 200
-NOTE_FIELDS = frozenset({"name", "folder_id", "visibility"})
+NOTE_FIELDS = frozenset({"name", "folder_id", "visibility", "case_id"})
 FOLDER_FIELDS = frozenset({"name", "parent_id"})
 
 
@@ -152,6 +153,7 @@ def list_notes(
     principal: Principal,
     *,
     folder_id: Any = None,
+    case_id: Any = None,
     query: str | None = None,
     limit: int = 50,
     offset: int = 0,
@@ -160,6 +162,8 @@ def list_notes(
     qs = visible_notes(principal)
     if folder_id not in (None, ""):
         qs = qs.filter(folder=get_folder(principal, folder_id))
+    if case_id not in (None, ""):
+        qs = qs.filter(case=resolve_case(principal, case_id))
     if query:
         qs = _matching(qs, validation.text(query, "query", max_length=200))
     limit, offset = validation.page(limit, offset, MAX_PAGE)
@@ -200,6 +204,7 @@ def create_note(
     name: str,
     folder_id: Any = None,
     visibility: str | None = None,
+    case_id: Any = None,
     page_title: str = "",
     html: str | None = None,
     text: str | None = None,
@@ -215,6 +220,7 @@ def create_note(
     note = Note.objects.create(
         name=name,
         folder=folder,
+        case=resolve_case(principal, case_id),
         visibility=visibility,
         owner=principal.user if visibility == Visibility.PRIVATE else principal.audit_actor,
         created_by_service=principal.service,
@@ -255,6 +261,8 @@ def update_note(
         and note.visibility == Visibility.SHARED
     ):
         raise validation.invalid("visibility", _("a note in a private folder must stay private"))
+    if "case_id" in changes:
+        note.case = resolve_case(principal, changes["case_id"])
     note.version += 1
     note.save()
     events.note_changed(note, "notizen.note.updated", old_viewers=old_viewers)

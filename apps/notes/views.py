@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
+from apps.clients.services import case_choices
 from apps.core import web
 from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, reported
@@ -83,6 +84,11 @@ def _render_index(request, note=None, pages=(), current=None):
         "pages": pages,
         "current": current,
     }
+    if note is not None:
+        cases = case_choices(principal)
+        if note.case_id and note.case_id not in {pk for pk, _label in cases}:  # a closed case stays shown
+            cases.append((note.case_id, f"{note.case.reference} {note.case.subject}"))
+        context["cases"] = cases
     if current is not None:
         context["current_html"] = mark_safe(rich.sanitize(current.html))  # noqa: S308 (sanitized again)
         context["page_record"] = page_record(current)
@@ -156,6 +162,7 @@ def create_note(request):
             name=request.POST.get("name", ""),
             folder_id=request.POST.get("folder") or None,
             visibility=request.POST.get("visibility") or None,
+            case_id=request.POST.get("case") or None,
         )
     if outcome.failed:
         return redirect(_back(request, reverse("notes:index")))
@@ -170,6 +177,8 @@ def update_note(request, note_id: int):
     changes = {"name": request.POST.get("name", ""), "folder_id": request.POST.get("folder") or None}
     if request.POST.get("visibility"):
         changes["visibility"] = request.POST["visibility"]
+    if "case" in request.POST:  # forms without the picker leave the case alone
+        changes["case_id"] = request.POST["case"] or None
     with reported(request) as outcome:
         services.update_note(request.principal, note_id, changes)
     if not outcome.failed:
