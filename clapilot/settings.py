@@ -109,6 +109,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "apps.accounts.middleware.PrincipalMiddleware",
     "apps.accounts.middleware.UserPreferencesMiddleware",
+    # Each request is one operation of its user: live notices skip the viewer's own changes.
+    "apps.mutations.origin.OperationMiddleware",
     # NUL in path/query/form, a malformed X-User-Timezone: 400 with a code (after the language).
     "apps.core.middleware.BadInputMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -12,3 +12,8 @@ class MutationsConfig(DomainApp):
             "Prune UI mutation events", "apps.mutations.jobs.prune_mutation_events", crontab="30 3 * * *"
         ),
     ]
+
+    def ready(self) -> None:
+        from apps.mutations.origin import connect_celery_signals
+
+        connect_celery_signals()  # a job's events belong to the operation that enqueued it

@@ -28,6 +28,10 @@ class MutationEventOut(Output):
     refresh_topic: str = Field(description="Views showing this topic refetch their data; empty: none.")
     origin_tool: str
     origin_run: str
+    actor_id: int | None = Field(default=None, description="Who caused the change; null: the system.")
+    operation: str = Field(
+        default="", description="Events of one user action (a request, a tool call, its jobs) share it."
+    )
     created_at: IsoDateTime
 
 

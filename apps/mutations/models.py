@@ -45,6 +45,12 @@ class MutationEvent(models.Model):
     refresh_topic = models.CharField(_("refresh topic"), max_length=100, blank=True)
     origin_tool = models.CharField(_("origin tool"), max_length=100, blank=True)
     origin_run = models.CharField(_("origin run"), max_length=64, blank=True)
+    # Who caused the change (NULL: the system) and the one operation it belongs to: a page shows
+    # one notice per operation and none for the viewer's own changes (apps/mutations/origin.py).
+    # A plain id, not a foreign key: a job may record an event for an actor deleted meanwhile,
+    # and a notice filter needs nothing but the number.
+    actor_id = models.PositiveBigIntegerField(_("actor"), null=True, blank=True)
+    operation = models.CharField(_("operation"), max_length=32, blank=True)
     # The newest transaction id of this database still running when the row was inserted (NULL:
     # none). Such a transaction may hold a smaller event id that is not committed yet; cursor
     # readers stop before this row until it has finished (see services._first_unsettled).

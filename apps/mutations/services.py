@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import uuid
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,7 @@ from django.utils import timezone
 
 from apps.core.layer import group_send
 from apps.mutations.models import RUNNING_XID_MIN, MutationEvent
-from apps.mutations.origin import current_origin
+from apps.mutations.origin import current_operation, current_origin
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -76,6 +77,7 @@ def record_mutation(
         raise ValueError('A "navigate" action moves one person\'s page; use audience "user".')
 
     origin = current_origin()
+    op = current_operation()
     event = MutationEvent.objects.create(
         audience=audience,
         user=user if audience != Audience.ALL else None,
@@ -85,6 +87,9 @@ def record_mutation(
         refresh_topic=refresh_topic,
         origin_tool=(origin.tool or "")[:100] if origin else "",
         origin_run=str(origin.run_id or "")[:64] if origin else "",
+        actor_id=op.actor_id if op else None,
+        # Outside any operation (a shell, a test) each event is its own.
+        operation=op.id if op else uuid.uuid4().hex,
     )
     if origin is not None:
         origin.collected.append(event)
@@ -241,6 +246,8 @@ def serialize_event(event: MutationEvent) -> dict[str, Any]:
         "refresh_topic": event.refresh_topic,
         "origin_tool": event.origin_tool,
         "origin_run": event.origin_run,
+        "actor_id": event.actor_id,
+        "operation": event.operation,
         "created_at": event.created_at.isoformat(),
     }
 

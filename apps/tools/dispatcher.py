@@ -147,8 +147,12 @@ def _transaction_for(t: Tool):
 
 
 def _execute(t: Tool, args: BaseModel, ctx: ToolContext, audit: _Audit) -> ToolResult:
+    caller = ctx.principal.user or ctx.principal.acting_user
     try:
-        with _transaction_for(t), mutation_origin(tool=t.name, run_id=ctx.run_id) as origin:
+        with (
+            _transaction_for(t),
+            mutation_origin(tool=t.name, run_id=ctx.run_id, actor_id=caller.pk if caller else None) as origin,
+        ):
             produced = t.handler(ctx, args)
             out = produced if isinstance(produced, ToolOutput) else ToolOutput(output=produced)
             try:
@@ -171,7 +175,6 @@ def _execute(t: Tool, args: BaseModel, ctx: ToolContext, audit: _Audit) -> ToolR
             _("The tool “%(name)s” failed unexpectedly. Nothing was changed.") % {"name": t.name},
         )
     events = origin.collected
-    caller = ctx.principal.user or ctx.principal.acting_user
     return ToolResult(
         ok=True,
         output=output,

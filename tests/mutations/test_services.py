@@ -187,6 +187,8 @@ def test_serialized_shape(layer):
         "refresh_topic",
         "origin_tool",
         "origin_run",
+        "actor_id",
+        "operation",
         "created_at",
     }
     assert data["created_at"] == event.created_at.isoformat()
