@@ -108,7 +108,9 @@ async function refreshCard(record) {
 async function moveCard(card, zone, before) {
   const origin = card.parentElement;
   const next = card.nextSibling;
+  const focused = card.contains(document.activeElement);
   zone.insertBefore(card, before || null);
+  if (focused) card.focus(); // moving a node in the DOM drops its focus
   const position = [...zone.querySelectorAll(".task-card")].indexOf(card);
   const statusId = zone.closest(".column").dataset.statusId;
   recount();
@@ -117,9 +119,9 @@ async function moveCard(card, zone, before) {
     method: "POST", body, headers: { "X-CSRFToken": csrf() },
   }).catch(() => null);
   if (!response || !response.ok) {
-    const focused = card.contains(document.activeElement);
+    const refocus = card.contains(document.activeElement);
     origin.insertBefore(card, next && next.parentElement === origin ? next : null); // put it back
-    if (focused) card.focus();
+    if (refocus) card.focus();
     recount();
     let message = board.dataset.moveError || "Could not move the task.";
     try { message = (await response.json()).message || message; } catch { /* keep default */ }
@@ -153,14 +155,16 @@ async function moveByKey(card, key) {
     before = key === "ArrowUp" ? cards[index] : cards[index].nextElementSibling;
   }
   const moved = await moveCard(card, zone, before);
-  card.focus();
+  // its own live event may have re-rendered the card meanwhile: speak of the one on the page now
+  const current = board.querySelector(`.task-card[data-task-id="${card.dataset.taskId}"]`) || card;
+  if (!current.contains(document.activeElement)) current.focus();
   if (!moved) return;
-  const cards = [...zone.querySelectorAll(".task-card")];
-  const column = zone.closest(".column");
+  const column = current.closest(".column");
+  const cards = [...column.querySelectorAll(".task-card")];
   say((board.dataset.movedText || "{title} → {column}")
-    .replace("{title}", card.querySelector(".task-title")?.textContent.trim() || "")
+    .replace("{title}", current.querySelector(".task-title")?.textContent.trim() || "")
     .replace("{column}", column.querySelector("h2")?.textContent.trim() || "")
-    .replace("{position}", String(cards.indexOf(card) + 1))
+    .replace("{position}", String(cards.indexOf(current) + 1))
     .replace("{count}", column.querySelector(".count")?.textContent || String(cards.length)));
 }
 
