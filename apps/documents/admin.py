@@ -1,22 +1,27 @@
-"""Admin control plane for documents. Object permissions ("Object permissions" button) grant
-people access to personal folders or single documents; deletes and re-extraction go through the
-services so files, the knowledge store and open pages stay consistent."""
+"""Admin control plane for documents. The "Share" page grants people and groups access to personal
+folders or single documents through the grants service (who loses access gets the removal at
+once); deletes and re-extraction go through the services so files, the knowledge store and open
+pages stay consistent."""
 
 from django.contrib import admin, messages
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from guardian.admin import GuardedModelAdmin
 
 from apps.core.admin_bases import NoAddMixin, ReadOnlyInline, ReadOnlyMixin, ServiceAdmin
-from apps.documents import folders, sensitivity, services, workflow
+from apps.core.share_admin import SharingAdminMixin
+from apps.documents import folders, grants, sensitivity, services, workflow
 from apps.documents.models import Document, DocumentWorkflow, Folder, ShareLink
 
 
 @admin.register(Folder)
-class FolderAdmin(NoAddMixin, ServiceAdmin, GuardedModelAdmin):
+class FolderAdmin(SharingAdminMixin, NoAddMixin, ServiceAdmin):
     """Folders are made on the documents page (tree paths, kinds, owners); a rename here goes
     through the folder service (name rules, "Persönlich" protected, live reload)."""
+
+    share_read = staticmethod(grants.folder_shares)
+    share_grant = staticmethod(grants.grant_folder)
+    share_revoke = staticmethod(grants.revoke_folder)
 
     list_display = ("name", "kind", "owner", "is_home", "neutralize_always", "tree_path", "updated_at")
     list_filter = ("kind", "is_home", "neutralize_always")
@@ -55,9 +60,13 @@ class WorkflowInline(ReadOnlyMixin, admin.StackedInline):
 
 
 @admin.register(Document)
-class DocumentAdmin(NoAddMixin, ServiceAdmin, GuardedModelAdmin):
+class DocumentAdmin(SharingAdminMixin, NoAddMixin, ServiceAdmin):
     """Uploads go through the documents page or the API (validation, hashing); title and tax
     fields are saved through the service, deletes through the action below."""
+
+    share_read = staticmethod(grants.document_shares)
+    share_grant = staticmethod(grants.grant_document)
+    share_revoke = staticmethod(grants.revoke_document)
 
     list_display = ("title", "folder", "mime_type", "size", "extraction_status", "created_by", "created_at")
     list_filter = ("extraction_status", "mime_type")

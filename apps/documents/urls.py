@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.documents import api, views
+from apps.documents import api, share_views, views
 
 app_name = "documents"
 
@@ -22,6 +22,8 @@ urlpatterns = [
     path("dokumente/<int:document_id>/download/", views.download, name="download"),
     path("dokumente/<int:document_id>/freigabe/", views.create_share, name="share"),
     path("dokumente/<int:document_id>/freigabe/widerrufen/", views.revoke_share, name="revoke-share"),
+    path("dokumente/<int:document_id>/teilen/", share_views.share_document, name="share-document"),
+    path("dokumente/ordner/<int:folder_id>/teilen/", share_views.share_folder, name="share-folder"),
     path("dokumente/<int:document_id>/loeschen/", views.delete, name="delete"),
     path("s/<str:token>/", views.public_share, name="public-share"),
     path("s/<str:token>/datei/", views.public_share_file, name="public-share-file"),
