@@ -1,10 +1,12 @@
-"""`{% mutation_cursor %}`: the event id a freshly rendered page is current up to.
+"""`{% mutation_cursor %}`: the event id a freshly rendered page is current up to. The live-update
+script starts its socket there, so events committed between rendering and connecting are
+replayed, and older ones (already in the HTML) are not applied twice.
 
-The live-update script starts its socket there, so events committed between rendering and
-connecting are replayed, and older ones (already in the HTML) are not applied twice.
+`{% toast_settings %}`: the viewer's id and notice setting, for the live notices (toasts.js).
 """
 
 from django import template
+from django.utils.html import json_script
 
 from apps.mutations.services import head_id
 
@@ -14,3 +16,12 @@ register = template.Library()
 @register.simple_tag
 def mutation_cursor() -> int:
     return head_id()
+
+
+@register.simple_tag(takes_context=True)
+def toast_settings(context) -> str:
+    """What static/js/toasts.js needs to skip the viewer's own changes and honour their mute."""
+    user = context.get("user")
+    if user is None or not user.is_authenticated:
+        return ""
+    return json_script({"me": user.pk, "muted": bool(getattr(user, "mute_toasts", False))}, "toast-settings")
