@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Max
 from django.http import JsonResponse
@@ -18,7 +19,7 @@ from apps.agent import services
 from apps.agent.errors import InvalidChatInput
 from apps.agent.labels import tool_label
 from apps.agent.models import Message, Run, RunEvent
-from apps.core.web import domain_errors, id_param
+from apps.core.web import domain_errors, id_param, wants_json
 from apps.documents import folders, storage
 from apps.documents import services as documents
 from apps.documents.errors import FileTooLarge
@@ -50,8 +51,14 @@ def new_session(request):
 @login_required
 @domain_errors
 def rename_session(request, session_id: int):
-    session = services.rename_session(request.principal, session_id, request.POST.get("title", ""))
-    if request.headers.get("Accept", "").startswith("application/json"):
+    try:
+        session = services.rename_session(request.principal, session_id, request.POST.get("title", ""))
+    except InvalidChatInput as exc:  # back to the chat with the reason, the old title kept
+        if wants_json(request):
+            raise
+        messages.error(request, exc.message)
+        return redirect("chat:session", session_id=services.get_session(request.principal, session_id).pk)
+    if wants_json(request):
         return JsonResponse({"session": services.session_record(session)})
     return redirect("chat:session", session_id=session.pk)
 
