@@ -32,6 +32,38 @@ def inventory(principal: Principal, *, limit: int = LIST_LIMIT) -> list[Knowledg
     return list(listed_files(principal).select_related("indexed_by").defer("text")[:limit])
 
 
+def require_admin(principal: Principal) -> None:
+    """Managing the store (consent switches, the embedding model, re-indexing) is for admins."""
+    _require_admin(principal)
+
+
+def indexed_page(
+    principal: Principal, *, status: str | None = None, limit: int = 50, offset: int = 0
+) -> tuple[list[KnowledgeFile], int]:
+    """A page of what the principal may see in the index, newest first, and the total (two
+    queries). Metadata only: the stored text is never loaded."""
+    qs = listed_files(principal)
+    if status:
+        qs = qs.filter(status=validation.choice(status, "status", KnowledgeFile.Status.values))
+    limit, offset = validation.page(limit, offset, LIST_LIMIT)
+    total = qs.count()
+    rows = list(
+        qs.select_related("indexed_by").defer("text").order_by("-updated_at", "-id")[offset : offset + limit]
+    )
+    return rows, total
+
+
+def counts(principal: Principal) -> dict:
+    """What the principal may see in the index, counted by source type and by state (one query)."""
+    by_type: dict[str, int] = {}
+    by_status: dict[str, int] = {}
+    rows = listed_files(principal).order_by().values("source_type", "status").annotate(n=Count("id"))
+    for row in rows:
+        by_type[row["source_type"]] = by_type.get(row["source_type"], 0) + row["n"]
+        by_status[row["status"]] = by_status.get(row["status"], 0) + row["n"]
+    return {"by_type": by_type, "by_status": by_status}
+
+
 def totals(principal: Principal) -> dict:
     agg = listed_files(principal).aggregate(
         files=Count("id"),

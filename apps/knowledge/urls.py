@@ -6,6 +6,7 @@ app_name = "knowledge"
 
 urlpatterns = [
     path("wissen/", views.index_page, name="index"),
+    path("wissen/verwaltung/", views.manage_page, name="manage"),
     path("wissen/jobs/", views.jobs_partial, name="jobs"),
     path("wissen/status.json", views.status_json, name="status"),
     path("wissen/jobs/<int:job_id>/abbrechen/", views.cancel_job, name="cancel-job"),

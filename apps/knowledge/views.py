@@ -1,5 +1,7 @@
-"""The Wissen page (what is indexed, by whom, running jobs, consent switches), its htmx partial,
-the badge's JSON status and the POST actions. Every change goes through the services."""
+"""The Wissen page (read-only: what the viewer may see in the index, its state, running jobs),
+the admins' management page (consent switches, the embedding model), the jobs partial, the
+badge's JSON status and the POST actions. Every change goes through the services; all but
+cancelling one's own job are for admins (403 otherwise)."""
 
 from __future__ import annotations
 
@@ -8,33 +10,26 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
-from apps.core.web import domain_errors, reported
+from apps.core import web
+from apps.core.web import domain_errors, querystring_without_page, reported
 from apps.knowledge import consent, embeddings, services
 from apps.knowledge.labels import path_labels
-from apps.knowledge.models import ConsentRule
+from apps.knowledge.models import ConsentRule, KnowledgeFile
 
 
-def _folders(principal: Principal, files, rules, labels: dict[str, str]) -> list[dict]:
-    """One switch per folder that holds indexed content or has a rule of its own; staff get a
-    working switch only where everything below is their own personal content."""
+def _folders(files, rules, labels: dict[str, str]) -> list[dict]:
+    """One switch per folder that holds indexed content or has a rule of its own (the management
+    page is for admins, who may switch every folder)."""
     resolver = consent.Resolver(rules)
-    scope = principal.resource_scope
-
-    def can_switch(key: str, path: str) -> bool:
-        if scope.is_admin:
-            return True
-        below = [f for f in files if consent.covers(path, f.path) and (not key or f.connection_key == key)]
-        return (
-            path != ""
-            and bool(below)
-            and all(f.scope == "personal" and f.owner_id == scope.user_id for f in below)
-        )
 
     keys = {(f.connection_key, f.path) for f in files} | {(r.connection_key, r.path_prefix) for r in rules}
     own = {(r.connection_key, r.path_prefix): r for r in rules}
@@ -48,7 +43,6 @@ def _folders(principal: Principal, files, rules, labels: dict[str, str]) -> list
                 "label": labels.get(path) or path or _("All folders"),
                 "connection_key": key,
                 "enabled": resolver.enabled(path, key),
-                "can_switch": can_switch(key, path),
                 "rule": rule,
                 "inherited_from": None
                 if effective is None or effective is rule
@@ -63,25 +57,65 @@ def _jobs_context(principal: Principal) -> dict:
     return {"jobs": jobs}
 
 
+PAGE_SIZE = 50
+SOURCE_LABELS = {"document": _lazy("Documents"), "note": _lazy("Notes"), "wiki": _lazy("Wiki")}
+
+
+def _admin_only(request) -> None:
+    """Managing the store is an admin page: staff get the read-only inventory only."""
+    if not request.principal.resource_scope.is_admin:
+        raise PermissionDenied(_("Only administrators can manage the knowledge store."))
+
+
 @login_required
 def index_page(request):
+    """What is indexed ("Was ist indexiert"), read-only: the files the viewer may see (admins:
+    every file's metadata, never its content), with counts and indexing state, paginated."""
     principal = request.principal
-    files = services.inventory(principal)
-    rules = list(ConsentRule.objects.select_related("changed_by"))
-    if not principal.resource_scope.is_admin:
-        rules = [r for r in rules if any(consent.covers(r.path_prefix, f.path) for f in files)]
-    labels = path_labels([f.path for f in files] + [r.path_prefix for r in rules])
+    status = request.GET.get("status")
+    status = status if status in KnowledgeFile.Status.values else None
+    number = web.page_number(request)
+    files, total = services.indexed_page(
+        principal, status=status, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE
+    )
+    labels = path_labels([f.path for f in files])
     for f in files:
         f.folder_label = labels.get(f.path) or f.path or "/"
+    counts = services.counts(principal)
     context = {
         "files": files,
+        "total": total,
+        "status": status,
+        "page": Paginator(range(total), PAGE_SIZE).get_page(number),
+        "querystring": querystring_without_page(request),
         "totals": services.totals(principal),
-        "folders": _folders(principal, files, rules, labels),
-        "model": embeddings.load_config().public(),
+        "by_type": [(SOURCE_LABELS.get(key, key), n) for key, n in sorted(counts["by_type"].items())],
+        "by_status": [
+            (value, label, counts["by_status"].get(value, 0))
+            for value, label in KnowledgeFile.Status.choices
+            if counts["by_status"].get(value)
+        ],
         "is_admin": principal.resource_scope.is_admin,
         **_jobs_context(principal),
     }
     return render(request, "knowledge/index.html", context)
+
+
+@login_required
+def manage_page(request):
+    """The admins' control plane: consent per folder and the embedding model; re-indexing and
+    purging single files are actions in the Django admin (`apps.knowledge.admin`)."""
+    _admin_only(request)
+    principal = request.principal
+    files = services.inventory(principal)
+    rules = list(ConsentRule.objects.select_related("changed_by"))
+    labels = path_labels([f.path for f in files] + [r.path_prefix for r in rules])
+    context = {
+        "totals": services.totals(principal),
+        "folders": _folders(files, rules, labels),
+        "model": embeddings.load_config().public(),
+    }
+    return render(request, "knowledge/manage.html", context)
 
 
 @login_required
@@ -96,8 +130,10 @@ def status_json(request):
     return response
 
 
-def _act(request, action: Callable[[], Any], done: str | Callable[[Any], str]) -> HttpResponse:
-    """One POST action of the Wissen page. htmx gets the jobs partial (a refusal answers with its
+def _act(
+    request, action: Callable[[], Any], done: str | Callable[[Any], str], back: str = "knowledge:manage"
+) -> HttpResponse:
+    """One POST action of the Wissen pages. htmx gets the jobs partial (a refusal answers with its
     status through `@domain_errors`); a page gets the outcome as a message on the Wissen page."""
     if request.htmx:
         action()
@@ -106,7 +142,7 @@ def _act(request, action: Callable[[], Any], done: str | Callable[[Any], str]) -
         result = action()
     if not outcome.failed:
         messages.success(request, done(result) if callable(done) else done)
-    return redirect("knowledge:index")
+    return redirect(back)
 
 
 @login_required
@@ -117,6 +153,7 @@ def cancel_job(request, job_id: int):
         request,
         lambda: services.cancel_job(request.principal, job_id),
         _("The indexing job stops after its current step."),
+        back="knowledge:index",
     )
 
 
@@ -124,6 +161,7 @@ def cancel_job(request, job_id: int):
 @require_POST
 @domain_errors
 def reindex_file(request, file_id: int):
+    _admin_only(request)
     return _act(
         request,
         lambda: services.reindex_file(request.principal, file_id),
@@ -135,6 +173,7 @@ def reindex_file(request, file_id: int):
 @require_POST
 @domain_errors
 def set_consent(request):
+    _admin_only(request)
     enabled = request.POST.get("enabled") == "1"
 
     def switched(result) -> str:
@@ -159,6 +198,7 @@ def set_consent(request):
 @require_POST
 @domain_errors
 def clear_consent(request, rule_id: int):
+    _admin_only(request)
     return _act(
         request,
         lambda: consent.clear_rule(request.principal, rule_id),
@@ -170,6 +210,7 @@ def clear_consent(request, rule_id: int):
 @require_POST
 def configure_model(request):
     """Admins switch the embedding provider; a new model re-indexes everything."""
+    _admin_only(request)
     post = request.POST
     with reported(request) as outcome:
         config, queued = services.configure_embeddings(
@@ -186,4 +227,4 @@ def configure_model(request):
             _("Embedding model: %(model)s; %(n)s files queued for indexing.")
             % {"model": config.model_id, "n": queued},
         )
-    return redirect("knowledge:index")
+    return redirect("knowledge:manage")
