@@ -12,3 +12,8 @@ COMMON_TIME_ZONES = sorted(z for z in zoneinfo.available_timezones() if "/" in z
 class PreferencesForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=User.Language.choices)
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=[(z, z) for z in COMMON_TIME_ZONES])
+    mute_toasts = forms.BooleanField(
+        label=_("Mute live notices"),
+        required=False,
+        help_text=_("No pop-up notices about colleagues' changes; open pages still update live."),
+    )

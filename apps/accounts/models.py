@@ -62,6 +62,8 @@ class User(AbstractBaseUser, PermissionsMixin):
     time_zone = models.CharField(
         _("time zone"), max_length=64, default=settings.TIME_ZONE, validators=[validate_time_zone]
     )
+    # Live notices ("Aufgabe angelegt: …") about colleagues' changes; the lists still update.
+    mute_toasts = models.BooleanField(_("mute live notices"), default=False)
     is_active = models.BooleanField(_("active"), default=True)
     date_joined = models.DateTimeField(_("date joined"), default=timezone.now)
 

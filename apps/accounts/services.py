@@ -30,8 +30,11 @@ def active_person_id(value: Any, field: str) -> int | None:
 
 
 @transaction.atomic
-def update_preferences(principal: Principal, *, language: str, time_zone: str) -> User:
-    """A user changes their own language and time zone (`invalid_input` names the bad field)."""
+def update_preferences(
+    principal: Principal, *, language: str, time_zone: str, mute_toasts: bool | None = None
+) -> User:
+    """A user changes their own language, time zone and (when sent) whether live notices are
+    muted (`invalid_input` names the bad field)."""
     if not principal.is_user:
         raise Forbidden(_("Only a signed-in person has preferences."))
     validation.choice(language, "language", User.Language.values)
@@ -39,9 +42,15 @@ def update_preferences(principal: Principal, *, language: str, time_zone: str) -
         validate_time_zone(time_zone)
     except ValidationError as exc:
         raise InvalidInput.field("time_zone", exc.messages[0]) from None
+    if mute_toasts is not None and not isinstance(mute_toasts, bool):
+        raise InvalidInput.field("mute_toasts", _("must be true or false"))
     user = User.objects.select_for_update().get(pk=principal.user.pk)
     user.language, user.time_zone = language, time_zone
-    user.save(update_fields=["language", "time_zone"])
+    fields = ["language", "time_zone"]
+    if mute_toasts is not None:
+        user.mute_toasts = mute_toasts
+        fields.append("mute_toasts")
+    user.save(update_fields=fields)
     return user
 
 

@@ -33,7 +33,9 @@ def settings_page(request):
                 response.set_cookie("django_language", form.cleaned_data["language"], samesite="Lax")
                 return response
     else:
-        form = PreferencesForm(initial={"language": user.language, "time_zone": user.time_zone})
+        form = PreferencesForm(
+            initial={"language": user.language, "time_zone": user.time_zone, "mute_toasts": user.mute_toasts}
+        )
     return render(request, "accounts/settings.html", {"form": form})
 
 
