@@ -5,12 +5,18 @@
  * changes the open page, note, or the folder tree, the change appears here with a highlight. An
  * incoming page version never replaces unsaved local edits: the user chooses which one wins.
  *
+ * Edits save themselves AUTOSAVE_MS after the last keystroke (and when the tab is hidden); the
+ * Save button and Ctrl+S save at once. A conflict stops autosaving until the user picks a version
+ * in the banner, so an autosave never overwrites anybody. Leaving with unsaved edits asks first.
+ *
  * The server sanitizes every stored page (nh3), so the HTML it sends is safe to insert.
  */
 import { registerMutationHandler } from "./mutations.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const FLASH_MS = 1600;
+const AUTOSAVE_MS = Number(document.getElementById("note-editor")?.dataset.autosaveMs || 1500);
+const RETRY_MS = 5000;
 
 const editor = document.getElementById("note-editor");
 const body = document.getElementById("page-body");
@@ -28,6 +34,18 @@ let dirty = false;
 let saving = false;
 let pending = null; // a newer server version kept aside while the user has unsaved edits
 let gone = false;
+let autosaveTimer = null;
+
+/** (Re)start the debounce; nothing is scheduled while a conflict waits for the user. */
+function scheduleAutosave(delay = AUTOSAVE_MS) {
+  window.clearTimeout(autosaveTimer);
+  autosaveTimer = null;
+  if (!dirty || gone || pending || !editor?.dataset.saveUrl) return;
+  autosaveTimer = window.setTimeout(() => {
+    autosaveTimer = null;
+    save();
+  }, delay);
+}
 
 function flash(element) {
   if (!element) return;
@@ -120,10 +138,17 @@ function markDirty() {
   if (gone) return;
   dirty = true;
   setState(gettext("Unsaved changes"), "unsaved");
+  scheduleAutosave();
 }
 
 async function save({ overwrite = false } = {}) {
-  if (saving || gone || !editor.dataset.saveUrl) return;
+  if (gone || !editor.dataset.saveUrl) return;
+  if (saving) {
+    scheduleAutosave(); // once this save is answered, save what came after it
+    return;
+  }
+  window.clearTimeout(autosaveTimer);
+  autosaveTimer = null;
   saving = true;
   setState(gettext("Saving …"));
   const sentHtml = body.innerHTML;
@@ -148,6 +173,7 @@ async function save({ overwrite = false } = {}) {
       dirty = !untouched;
       upsertTab(data.page, { highlight: false });
       setState(dirty ? gettext("Unsaved changes") : gettext("Saved"), dirty ? "unsaved" : "");
+      scheduleAutosave(); // typed while it was saving
     } else if (response.status === 409 && data.details && data.details.page) {
       pending = data.details.page;
       showConflict(gettext("Someone else saved this page in the meantime; your changes are not saved yet."));
@@ -157,6 +183,7 @@ async function save({ overwrite = false } = {}) {
     }
   } catch {
     setState(gettext("Saving failed. Check your connection and try again."), "failed");
+    scheduleAutosave(RETRY_MS);
   } finally {
     saving = false;
   }
@@ -173,7 +200,8 @@ async function onPageUpsert(record) {
   const full = record.content_omitted ? await fetchPage(record.id) : record;
   if (!full || Number(full.version) <= version) return;
   if (dirty) {
-    pending = full;
+    pending = full; // autosave waits until the user picks a version
+    window.clearTimeout(autosaveTimer);
     upsertTab(full);
     showConflict(gettext("This page was changed elsewhere while you were editing."));
   } else {
@@ -276,6 +304,13 @@ if (editor && body && titleInput) {
     }
   }
   window.addEventListener("beforeunload", (event) => {
-    if (dirty && !gone) event.preventDefault();
+    if (dirty && !gone) {
+      event.preventDefault();
+      event.returnValue = ""; // older Chromium asks only when this is set
+    }
+  });
+  // Switching tabs or apps: save now rather than after the debounce (phones may never return).
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden" && dirty && !pending && !saving) save();
   });
 }
