@@ -111,6 +111,14 @@ class Analysis(BaseModel):
     summary: str = Field(min_length=1, max_length=4000)
     tasks: list[TaskSuggestion] = Field(default_factory=list)
     deadline: DeadlineSuggestion | None = None
+    # Whom the document concerns, as the document names them (matched against the office's
+    # clients by the workflow, which proposes the link; never applied without a person).
+    client: str | None = Field(default=None, max_length=200)
+
+    @field_validator("client", mode="before")
+    @classmethod
+    def _client_text(cls, value: Any) -> Any:
+        return value if isinstance(value, str) else None
 
     @field_validator("tasks", mode="before")
     @classmethod
@@ -141,6 +149,7 @@ class AnalysisFailed(Exception):
 
 SCHEMA_HINT = """{
   "summary": "string, at most 5 sentences, in the language of the document",
+  "client": "the name or client number of the office's client (Mandant) the document concerns, or null",
   "tasks": [{"title": "string (imperative, short)", "due_date": "YYYY-MM-DD or null",
              "assignee_hint": "name of the person who should do it, or null",
              "description": "string, may be empty"}],

@@ -57,7 +57,9 @@ class DocumentListView(ApiView):
 def _form_values(data) -> dict:
     """The upload's metadata as the input model expects it: repeated `client_ids` fields (or a
     JSON list), and an empty form field meaning "not given"."""
-    values = {key: data.get(key) for key in ("title", "folder_id") if data.get(key) not in (None, "")}
+    values = {
+        key: data.get(key) for key in ("title", "folder_id", "case_id") if data.get(key) not in (None, "")
+    }
     ids = data.getlist("client_ids") if hasattr(data, "getlist") else data.get("client_ids")
     if ids:
         values["client_ids"] = [i for i in ids if i != ""] if isinstance(ids, list) else ids
@@ -134,7 +136,9 @@ class FolderListView(ApiView):
     )
     def post(self, request, body: c.FolderCreate):
         """Create a folder"""
-        folder = folders.create_folder(request.principal, name=body.name, parent_id=body.parent_id)
+        folder = folders.create_folder(
+            request.principal, name=body.name, parent_id=body.parent_id, client_id=body.client_id
+        )
         return {"folder": folder_record(folder)}
 
 

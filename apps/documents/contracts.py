@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
-from apps.clients.contracts import ClientRef
+from apps.clients.contracts import CaseRef, ClientRef
 from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
 from apps.documents.models import FOLDER_NAME_MAX, TITLE_MAX
 from apps.documents.services import MARKDOWN_MAX
@@ -53,6 +53,9 @@ class FolderOut(Output):
     is_home: bool = Field(description="The person's own “Persönlich” folder.")
     path: str = Field(description="Ids from the top, e.g. /3/17/.")
     depth: int
+    client: ClientRef | None = Field(
+        description="A client folder's Mandant: documents in it or below it are linked to it."
+    )
     version: int
 
 
@@ -90,6 +93,8 @@ class DocumentOut(Output):
     content_hash: str
     folder: FolderRef | None = Field(description="Null: the root “Dokumente”.")
     clients: list[ClientRef]
+    case_id: int | None = Field(description="The case (Akte) the document belongs to.")
+    case: CaseRef | None
     extraction: ExtractionOut
     indexing: IndexingOut | None = Field(description="Set on single-document answers; null in lists.")
     tax_fields: dict[str, Any]
@@ -167,6 +172,7 @@ class DocumentFilter(PageInput):
         validation_alias=legacy_alias("client_id", "client"),
         description="Only documents related to this client (Mandant).",
     )
+    case_id: int | None = Field(default=None, description="Only documents of this case (Akte).")
     extraction_status: ExtractionStatus | None = Field(
         default=None, description="Only documents in this extraction state."
     )
@@ -180,6 +186,9 @@ class DocumentRead(DocumentId):
     max_chars: int = Field(default=50_000, ge=100, le=TEXT_MAX_CHARS, description="Longest text returned.")
 
 
+_CASE = Field(default=None, description="The case (Akte) concerned; its client is linked too.")
+
+
 class DocumentCreate(Input):
     """A new Markdown document (written by a person or the copilot)."""
 
@@ -189,6 +198,7 @@ class DocumentCreate(Input):
     client_ids: ClientIds = Field(
         default_factory=list, max_length=CLIENTS_MAX, description="Related clients (Mandanten)."
     )
+    case_id: int | None = _CASE
 
 
 class DocumentUpload(Input):
@@ -201,9 +211,15 @@ class DocumentUpload(Input):
     client_ids: ClientIds = Field(
         default_factory=list, max_length=CLIENTS_MAX, description="Related clients (Mandanten)."
     )
+    case_id: int | None = _CASE
 
     def service_kwargs(self) -> dict[str, Any]:
-        return {"title": self.title or None, "folder_id": self.folder_id, "client_ids": self.client_ids}
+        return {
+            "title": self.title or None,
+            "folder_id": self.folder_id,
+            "client_ids": self.client_ids,
+            "case_id": self.case_id,
+        }
 
 
 class DocumentUploadForm(DocumentUpload):
@@ -217,13 +233,14 @@ class DocumentUploadForm(DocumentUpload):
 
 class DocumentUpdate(Input):
     """A partial change of the metadata. Fields left out stay as they are; on the REST surface an
-    explicit null empties (`folder_id`: back to the root, `client_ids`/`tax_fields`: none)."""
+    explicit null empties (`folder_id`: back to the root, `client_ids`/`tax_fields`/`case_id`: none)."""
 
     title: str | None = Field(default=None, min_length=1, max_length=TITLE_MAX)
     folder_id: int | None = Field(default=None, description="Move into this folder (null: the root).")
     client_ids: ClientIds | None = Field(
         default=None, max_length=CLIENTS_MAX, description="Related clients (Mandanten); replaces the list."
     )
+    case_id: int | None = _CASE
     tax_fields: dict[str, Any] | None = Field(
         default=None, description="The extracted tax fields; replaces them all."
     )
@@ -249,10 +266,13 @@ class DocumentUpdateById(DocumentUpdate):
         max_length=100,
         description="Extracted tax fields to set; fields not named stay, a null value removes one.",
     )
+    remove_case: bool = Field(default=False, description="Take the document out of its case.")
 
     def changes(self) -> dict[str, Any]:
-        values = self.model_dump(exclude={"document_id", "expected_version", "tax_fields"})
+        values = self.model_dump(exclude={"document_id", "expected_version", "tax_fields", "remove_case"})
         changes = {k: v for k, v in values.items() if v is not None}
+        if self.remove_case:
+            changes["case_id"] = None
         if self.tax_fields is not None:
             changes["tax_fields_patch"] = {field.name: field.value for field in self.tax_fields}
         return changes
@@ -272,9 +292,15 @@ class ShareCreateFor(ShareCreate):
     document_id: int
 
 
+_FOLDER_CLIENT = Field(
+    default=None, description="Make it a client folder: its documents are linked to this client (Mandant)."
+)
+
+
 class FolderCreate(Input):
     name: str = Field(min_length=1, max_length=FOLDER_NAME_MAX)
     parent_id: int | None = Field(default=None, description="Parent folder; default: top level (shared).")
+    client_id: int | None = _FOLDER_CLIENT
 
 
 class FolderUpdate(Input):
@@ -283,6 +309,10 @@ class FolderUpdate(Input):
     name: str | None = Field(default=None, min_length=1, max_length=FOLDER_NAME_MAX, description="New name.")
     parent_id: int | None = Field(default=None, description="Move into this folder.")
     move_to_root: bool = Field(default=False, description="Move to the top level (shared).")
+    client_id: int | None = _FOLDER_CLIENT
+    remove_client: bool = Field(
+        default=False, description="No longer a client folder (its documents keep their links)."
+    )
     expected_version: int | None = Field(
         default=None, ge=1, description="Refuse if the folder's version differs."
     )
@@ -291,10 +321,15 @@ class FolderUpdate(Input):
         to_root = self.move_to_root or (
             explicit_null_moves and "parent_id" in self.model_fields_set and self.parent_id is None
         )
+        no_client = self.remove_client or (
+            explicit_null_moves and "client_id" in self.model_fields_set and self.client_id is None
+        )
         return {
             "name": self.name,
             "parent_id": self.parent_id,
             "move_to_root": to_root,
+            "client_id": self.client_id,
+            "remove_client": no_client,
             "expected_version": self.expected_version,
         }
 

@@ -50,3 +50,9 @@ class FileTooLarge(TooLarge):
     """The upload exceeds the configured maximum (`details.max_bytes`)."""
 
     code = "file_too_large"
+
+
+class ProposalNotFound(NotFound):
+    """No open client proposal of the workflow with this id on the document (decided already?)."""
+
+    code = "document_proposal_not_found"

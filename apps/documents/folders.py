@@ -59,9 +59,51 @@ def ensure_home_folder(principal: Principal) -> Folder | None:
     return home
 
 
+def inherited_client(folder: Folder | None):
+    """The client of the nearest client folder at or above `folder` (None: no client folder).
+    One query at most: the ancestors' ids are in the materialized path."""
+    if folder is None:
+        return None
+    if folder.client_id is not None:
+        return folder.client
+    ancestors = [int(pk) for pk in folder.tree_path.strip("/").split("/") if pk]
+    nearest = (
+        Folder.objects.filter(pk__in=ancestors, client__isnull=False)
+        .select_related("client")
+        .order_by("-tree_path")
+        .first()
+    )
+    return nearest.client if nearest is not None else None
+
+
+def _client(principal: Principal, client_id: Any):
+    from apps.clients.services import resolve_client
+
+    return resolve_client(principal, client_id, field="client_id")
+
+
+def _link_subtree(folder: Folder) -> None:
+    """Documents in a client folder's subtree are linked to its client (existing links stay):
+    one insert for all of them, then the knowledge store hears of the new scope."""
+    from apps.documents.services import announce_text
+
+    client = inherited_client(folder)
+    if client is None:
+        return
+    subtree = Folder.objects.filter(tree_path__startswith=folder.tree_path).values("id")
+    through = Document.clients.through
+    missing = Document.objects.filter(folder_id__in=subtree).exclude(clients=client)
+    ids = list(missing.values_list("id", flat=True))
+    through.objects.bulk_create(
+        [through(document_id=pk, client_id=client.pk) for pk in ids], ignore_conflicts=True
+    )
+    for document in Document.objects.filter(pk__in=ids).select_related("folder").defer("search"):
+        announce_text(document)
+
+
 def list_folders(principal: Principal) -> list[Folder]:
     ensure_home_folder(principal)
-    return list(visible_folders(principal).order_by("tree_path"))
+    return list(visible_folders(principal).select_related("client").order_by("tree_path"))
 
 
 def get_folder(
@@ -69,7 +111,8 @@ def get_folder(
 ) -> Folder:
     qs: QuerySet[Folder] = visible_folders(principal)
     if for_update:
-        qs = qs.select_for_update()
+        qs = qs.select_for_update(of=("self",))
+    qs = qs.select_related("client")
     folder = get_by_id(qs, folder_id, FolderNotFound, _("There is no folder with id %(id)s."))
     if action != "view" and not can_folder(principal, folder, action):
         raise Forbidden(_("You may not change the folder “%(name)s”.") % {"name": folder.name})
@@ -98,12 +141,13 @@ def _place_under(folder: Folder, parent: Folder | None) -> None:
 
 
 @transaction.atomic
-def create_folder(principal: Principal, *, name: str, parent_id: Any = None) -> Folder:
+def create_folder(principal: Principal, *, name: str, parent_id: Any = None, client_id: Any = None) -> Folder:
+    """A folder; with `client_id` a client folder (its documents are linked to that Mandant)."""
     name = _name(name)
     parent = (
         get_folder(principal, _id(parent_id, "parent_id"), action="change") if parent_id is not None else None
     )
-    folder = Folder(name=name, created_by=principal.audit_actor)
+    folder = Folder(name=name, created_by=principal.audit_actor, client=_client(principal, client_id))
     _place_under(folder, parent)
     _save(folder)
     folder.tree_path = f"{parent.tree_path if parent else '/'}{folder.pk}/"
@@ -120,10 +164,14 @@ def update_folder(
     name: str | None = None,
     parent_id: Any = None,
     move_to_root: bool = False,
+    client_id: Any = None,
+    remove_client: bool = False,
     expected_version: int | None = None,
 ) -> Folder:
-    """Rename and/or move. Moving re-parents the whole subtree; its kind and owner follow the new
-    parent (a personal subtree moved into a shared folder becomes visible to the office)."""
+    """Rename and/or move, make it a client folder (`client_id`) or an ordinary one again
+    (`remove_client`: the documents keep their links). Moving re-parents the whole subtree; its
+    kind and owner follow the new parent (a personal subtree moved into a shared folder becomes
+    visible to the office), and a subtree moved below a client folder is linked to its client."""
     folder = get_folder(principal, folder_id, action="change", for_update=True)
     if folder.is_home:
         raise FolderProtected(_("Your “Persönlich” folder cannot be renamed or moved."))
@@ -148,10 +196,16 @@ def update_folder(
             raise validation.invalid("parent_id", _("a folder cannot move into itself"))
         _place_under(folder, parent)
         folder.tree_path = f"{parent.tree_path if parent else '/'}{folder.pk}/"
+    if remove_client:
+        folder.client = None
+    elif client_id is not None:
+        folder.client = _client(principal, client_id)
     folder.version += 1
     _save(folder)
     if moving and folder.tree_path != old_path:
         _move_subtree(folder, old_path)
+    if moving or client_id is not None:
+        _link_subtree(folder)
     events.folders_changed(folder, "documents.folder.updated", old_viewers=old_viewers)
     return folder
 

@@ -53,6 +53,16 @@ class Folder(Versioned, Timestamped):
         related_name="document_folders",
     )
     is_home = models.BooleanField(_("personal home folder"), default=False)
+    # A client folder: every document in it or below it is linked to this Mandant (the nearest
+    # client folder up the tree decides; links set by hand stay when a document moves out).
+    client = models.ForeignKey(
+        "clients.Client",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="document_folders",
+        verbose_name=_("client"),
+    )
     neutralize_always = neutralize_always_field(
         _(
             "Model calls that touch a document in this folder or below it are neutralized even "
@@ -271,12 +281,17 @@ class WorkflowItem(Timestamped):
     class Kind(models.TextChoices):
         TASK = "task", _("Task")
         DEADLINE = "deadline", _("Deadline")
+        CLIENT = "client", _("Client link")
 
     class Action(models.TextChoices):
         CREATED = "created", _("created")
         UPDATED = "updated", _("updated")
         UNCHANGED = "unchanged", _("unchanged")
         SKIPPED = "skipped", _("skipped")
+        # A client link the workflow proposes; a person accepts or dismisses it on the page.
+        PROPOSED = "proposed", _("proposed")
+        ACCEPTED = "accepted", _("accepted")
+        DISMISSED = "dismissed", _("dismissed")
 
     workflow = models.ForeignKey(DocumentWorkflow, on_delete=models.CASCADE, related_name="items")
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.contracts import person_ref
 from apps.clients.models import Client
-from apps.clients.records import client_ref
+from apps.clients.records import case_ref, client_ref
 from apps.documents.models import Document, Folder, ShareLink
 from apps.knowledge.services import index_states
 
@@ -33,7 +33,7 @@ def active_share_q() -> Q:
 
 def with_relations(qs: QuerySet[Document], *, with_text: bool = False) -> QuerySet[Document]:
     """Everything `document_record` reads, in a fixed number of queries (no N+1 in lists)."""
-    qs = qs.select_related("folder", "created_by", "created_by_service").prefetch_related(
+    qs = qs.select_related("folder", "case", "created_by", "created_by_service").prefetch_related(
         Prefetch("clients", queryset=Client.objects.only("id", "name", "client_number"))
     )
     qs = qs.annotate(
@@ -53,6 +53,7 @@ def folder_record(folder: Folder) -> dict:
         "is_home": folder.is_home,
         "path": folder.tree_path,
         "depth": folder.depth,
+        "client": client_ref(folder.client) if folder.client_id else None,
         "version": folder.version,
     }
 
@@ -93,6 +94,8 @@ def document_record(document: Document) -> dict:
         "content_hash": document.content_hash,
         "folder": {"id": folder.pk, "name": folder.name, "kind": folder.kind} if folder else None,
         "clients": [client_ref(c) for c in document.clients.all()],
+        "case_id": document.case_id,
+        "case": case_ref(document.case) if document.case_id else None,
         "extraction": extraction_record(document),
         # Set by detailed_record() from the knowledge store; lists leave it null (one query per page
         # would be fine, but list callers have not needed it).

@@ -11,18 +11,20 @@ from typing import Any
 
 from django.core.files.base import ContentFile, File
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.clients import services as client_services
 from apps.clients import visibility as client_visibility
-from apps.clients.models import Client
+from apps.clients.errors import CaseNotFound, ClientNotFound
+from apps.clients.models import Case, Client
 from apps.core import validation
 from apps.core.errors import Forbidden
 from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import check_version
-from apps.documents import events, storage
+from apps.documents import events, folders, storage
 from apps.documents.errors import DocumentNotFound, EmptyFile, FileTooLarge
 from apps.documents.folders import get_folder
 from apps.documents.models import TITLE_MAX, Document, Folder
@@ -51,12 +53,34 @@ def _ids(values: Any, field: str) -> list[int]:
 
 
 def _clients(principal: Principal, client_ids: Any) -> list[Client]:
+    """The visible clients named; an unknown or invisible id answers `client_not_found` (naming
+    the field), so a link never reveals or reaches a client the caller cannot see."""
     ids = _ids(client_ids, "client_ids")
     found = list(client_visibility.visible_clients(principal).filter(pk__in=ids))
     if len(found) != len(ids):
         missing = sorted(set(ids) - {c.pk for c in found})
-        raise validation.invalid("client_ids", _("unknown clients: %(ids)s") % {"ids": missing})
+        message = _("There is no client with id %(id)s.") % {"id": ", ".join(map(str, missing))}
+        raise ClientNotFound(message, details={"field_errors": {"client_ids": message}})
     return found
+
+
+def _case(principal: Principal, case_id: Any) -> Case | None:
+    if case_id in (None, ""):
+        return None
+    try:
+        return client_services.get_case(principal, case_id)
+    except CaseNotFound as exc:
+        raise CaseNotFound(exc.message, details={"field_errors": {"case_id": exc.message}}) from None
+
+
+def _linked_clients(explicit: list[Client], folder: Folder | None, case: Case | None) -> list[Client]:
+    """What a document is linked to: the clients given, its client folder's and its case's client
+    (an Akte's documents always concern its Mandant)."""
+    found = {c.pk: c for c in explicit}
+    for client in (folders.inherited_client(folder), case.client if case else None):
+        if client is not None:
+            found.setdefault(client.pk, client)
+    return list(found.values())
 
 
 def _tax_fields(value: Any) -> dict:
@@ -114,6 +138,7 @@ def list_documents(
     query: str | None = None,
     folder_id: Any = None,
     client_id: Any = None,
+    case_id: Any = None,
     extraction_status: str | None = None,
     limit: int = 50,
     offset: int = 0,
@@ -126,6 +151,11 @@ def list_documents(
             qs = qs.filter(clients__id=int(client_id))
         except (TypeError, ValueError):
             raise validation.invalid("client_id", _("must be a number")) from None
+    if case_id not in (None, ""):
+        try:
+            qs = qs.filter(case_id=int(case_id))
+        except (TypeError, ValueError):
+            raise validation.invalid("case_id", _("must be a number")) from None
     if extraction_status:
         qs = qs.filter(
             extraction_status=validation.choice(
@@ -138,6 +168,21 @@ def list_documents(
     total = qs.count()
     page = list(with_relations(qs.order_by("-created_at", "-id"))[offset : offset + limit])
     return page, total
+
+
+def case_choices(
+    principal: Principal, client_ids: list[int], current_id: int | None
+) -> list[tuple[int, str]]:
+    """(id, "reference subject") of the open cases of the linked clients, and the current case
+    whatever its state, for the page's case picker (one query)."""
+    qs = client_visibility.visible_cases(principal)
+    rows = qs.filter(Q(client_id__in=client_ids, status=Case.Status.OPEN) | Q(pk=current_id or 0))
+    return [
+        (pk, f"{reference} {subject}")
+        for pk, reference, subject in rows.order_by("reference", "id").values_list(
+            "id", "reference", "subject"
+        )
+    ]
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -156,8 +201,10 @@ def upload_document(
     title: str | None = None,
     folder_id: Any = None,
     client_ids: Any = None,
+    case_id: Any = None,
 ) -> Document:
-    """Store a file and queue its text extraction. Bad input is refused before anything is written."""
+    """Store a file and queue its text extraction. Bad input is refused before anything is written.
+    The document is linked to the clients given, its client folder's and its case's client."""
     name = storage.sanitize_filename(filename)
     size = getattr(content, "size", None)
     if size is None:
@@ -173,7 +220,8 @@ def upload_document(
             details={"max_bytes": limit, "size": size},
         )
     folder = _folder_for_write(principal, folder_id)
-    clients = _clients(principal, client_ids)
+    case = _case(principal, case_id)
+    clients = _linked_clients(_clients(principal, client_ids), folder, case)
     title = _title(title) if title else _title(name.rsplit(".", 1)[0] if "." in name else name)
     stored, digest, real_size, mime = storage.store(content, name)
     try:
@@ -185,6 +233,7 @@ def upload_document(
             mime_type=mime,
             size=real_size,
             folder=folder,
+            case=case,
             created_by=principal.audit_actor,
             created_by_service=principal.service,
         )
@@ -200,7 +249,13 @@ def upload_document(
 
 @transaction.atomic
 def create_markdown(
-    principal: Principal, *, title: str, content: str = "", folder_id: Any = None, client_ids: Any = None
+    principal: Principal,
+    *,
+    title: str,
+    content: str = "",
+    folder_id: Any = None,
+    client_ids: Any = None,
+    case_id: Any = None,
 ) -> Document:
     """documents_create: a Markdown document written by a person or the copilot."""
     title = _title(title)
@@ -214,11 +269,12 @@ def create_markdown(
         title=title,
         folder_id=folder_id,
         client_ids=client_ids,
+        case_id=case_id,
     )
 
 
-EDITABLE = frozenset({"title", "client_ids", "tax_fields", "tax_fields_patch", "folder_id"})
-INDEXED_FIELDS = frozenset({"title", "client_ids", "folder_id"})
+EDITABLE = frozenset({"title", "client_ids", "tax_fields", "tax_fields_patch", "folder_id", "case_id"})
+INDEXED_FIELDS = frozenset({"title", "client_ids", "folder_id", "case_id"})
 
 
 @transaction.atomic
@@ -245,8 +301,19 @@ def update_document(
         document.tax_fields = _tax_fields({k: v for k, v in merged.items() if patch.get(k, "") is not None})
     if "folder_id" in changes:
         document.folder = _folder_for_write(principal, changes["folder_id"])
-    if "client_ids" in changes:
-        document.clients.set(_clients(principal, changes["client_ids"]))
+    if "case_id" in changes:
+        document.case = _case(principal, changes["case_id"])
+    if changes.keys() & {"client_ids", "folder_id", "case_id"}:
+        explicit = (
+            _clients(principal, changes["client_ids"])
+            if "client_ids" in changes
+            else list(document.clients.all())
+        )
+        # Moving into a client folder or naming a case adds its client; nothing is unlinked but
+        # by a new client list (which cannot drop the case's client).
+        folder = document.folder if "folder_id" in changes else None
+        case = document.case if changes.keys() & {"case_id", "client_ids"} else None
+        document.clients.set(_linked_clients(explicit, folder, case))
     document.version += 1
     document.save()
     document = get_document(principal, document.pk) if _still_visible(principal, document) else document

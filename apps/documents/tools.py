@@ -47,7 +47,8 @@ def list_folders(ctx: ToolContext, args: Input) -> dict:
 
 @tool(name="documents_create", read_only=False)
 def create_document(ctx: ToolContext, args: c.DocumentCreate) -> dict:
-    """Create a new Markdown document in the root “Dokumente” or in a folder."""
+    """Create a new Markdown document in the root “Dokumente” or in a folder, optionally linked to clients
+    and a case (Akte)."""
     document = services.create_markdown(ctx.principal, **args.model_dump())
     return {"document": document_record(document)}
 
@@ -55,14 +56,18 @@ def create_document(ctx: ToolContext, args: c.DocumentCreate) -> dict:
 @tool(name="documents_create_folder", read_only=False)
 def create_folder(ctx: ToolContext, args: c.FolderCreate) -> dict:
     """Create a document folder. Top-level folders are shared with the office; a folder inside your
-    “Persönlich” folder stays private."""
-    folder = folders.create_folder(ctx.principal, name=args.name, parent_id=args.parent_id)
+    “Persönlich” folder stays private. With client_id it is a client folder: documents in it are linked to
+    that client."""
+    folder = folders.create_folder(
+        ctx.principal, name=args.name, parent_id=args.parent_id, client_id=args.client_id
+    )
     return {"folder": folder_record(folder)}
 
 
 @tool(name="documents_update_folder", read_only=False)
 def update_folder(ctx: ToolContext, args: c.FolderUpdateById) -> dict:
-    """Rename or move a document folder."""
+    """Rename or move a document folder, or make it a client folder (client_id) or an ordinary one
+    (remove_client)."""
     folder = folders.update_folder(
         ctx.principal, args.folder_id, **args.service_kwargs(explicit_null_moves=False)
     )
@@ -77,8 +82,8 @@ def delete_folder(ctx: ToolContext, args: c.FolderDeleteById) -> dict:
 
 @tool(name="documents_update", read_only=False)
 def update_document(ctx: ToolContext, args: c.DocumentUpdateById) -> dict:
-    """Update a document's metadata: title, folder, related clients, extracted tax fields. Fields you leave
-    out stay as they are."""
+    """Update a document's metadata: title, folder, related clients, its case (Akte), extracted tax fields.
+    Fields you leave out stay as they are."""
     document = services.update_document(
         ctx.principal, args.document_id, args.changes(), expected_version=args.expected_version
     )

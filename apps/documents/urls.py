@@ -10,6 +10,7 @@ urlpatterns = [
     path("dokumente/ordner/neu/", views.create_folder, name="create-folder"),
     path("dokumente/ordner/<int:folder_id>/umbenennen/", views.rename_folder, name="rename-folder"),
     path("dokumente/ordner/<int:folder_id>/loeschen/", views.delete_folder, name="delete-folder"),
+    path("dokumente/ordner/<int:folder_id>/mandant/", views.folder_client, name="folder-client"),
     path(
         "dokumente/ordner/<int:folder_id>/neutralisieren/",
         views.neutralize_folder,
@@ -20,6 +21,12 @@ urlpatterns = [
     path("dokumente/<int:document_id>/workflow/", views.workflow_partial, name="workflow"),
     path("dokumente/<int:document_id>/workflow/neu/", views.workflow_rerun, name="workflow-rerun"),
     path("dokumente/<int:document_id>/download/", views.download, name="download"),
+    path("dokumente/<int:document_id>/vorschau/", views.preview, name="preview"),
+    path(
+        "dokumente/<int:document_id>/vorschlag/<int:item_id>/",
+        views.decide_proposal,
+        name="decide-proposal",
+    ),
     path("dokumente/<int:document_id>/freigabe/", views.create_share, name="share"),
     path("dokumente/<int:document_id>/freigabe/widerrufen/", views.revoke_share, name="revoke-share"),
     path("dokumente/<int:document_id>/teilen/", share_views.share_document, name="share-document"),

@@ -3,6 +3,8 @@ public share view. Every write goes through the services; views only parse input
 
 from __future__ import annotations
 
+from csp.constants import SELF
+from csp.decorators import csp_replace
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -13,11 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from apps.clients.services import client_choices
 from apps.core import web
 from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, querystring_without_page, reported
 from apps.documents import folders, sensitivity, services, sharing, storage, workflow
 from apps.documents.errors import FileTooLarge
+from apps.documents.preview import preview_for
 from apps.documents.records import detailed_record, document_record
 from apps.documents.responses import file_response
 
@@ -43,6 +47,8 @@ def index(request):
             principal,
             query=query,
             folder_id=folder.pk if folder else None,
+            client_id=web.id_param(request, "client"),  # the client and case pages' "all documents"
+            case_id=web.id_param(request, "case"),
             limit=PAGE_SIZE,
             offset=(page_number - 1) * PAGE_SIZE,
         )
@@ -55,6 +61,7 @@ def index(request):
         "page": page,
         "query": query or "",
         "querystring": querystring_without_page(request),
+        "client_choices": client_choices(principal) if folder and not folder.is_home else [],
         "max_upload_mb": storage.max_upload_bytes() // (1024 * 1024),
         "max_upload_bytes": storage.max_upload_bytes(),
     }
@@ -129,6 +136,22 @@ def neutralize_folder(request, folder_id: int):
 @login_required
 @require_POST
 @domain_errors
+def folder_client(request, folder_id: int):
+    """Make the folder a client folder of the chosen client, or an ordinary one again."""
+    folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
+    client_id = request.POST.get("client") or None
+    with reported(request) as outcome:
+        folders.update_folder(
+            request.principal, folder_id, client_id=client_id, remove_client=client_id is None
+        )
+    if not outcome.failed:
+        messages.success(request, _("Saved."))
+    return redirect(_folder_url(folder_id))
+
+
+@login_required
+@require_POST
+@domain_errors
 def delete_folder(request, folder_id: int):
     folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
     with reported(request) as outcome:
@@ -139,33 +162,46 @@ def delete_folder(request, folder_id: int):
     return redirect("documents:index")
 
 
+def _detail_changes(post) -> dict:
+    """The detail page's two forms: title and folder, or the links (clients and case)."""
+    if post.get("form") == "links":
+        return {"client_ids": [v for v in post.getlist("clients") if v], "case_id": post.get("case") or None}
+    changes = {"title": post.get("title", "")}
+    if "folder" in post:
+        changes["folder_id"] = post.get("folder") or None
+    return changes
+
+
 @login_required
 @domain_errors
+@csp_replace({"frame-src": [SELF]})  # the PDF preview is framed from our own origin
 def detail(request, document_id: int):
     principal = request.principal
     document = services.get_document(principal, document_id)
     if request.method == "POST":
-        changes = {"title": request.POST.get("title", "")}
-        if "folder" in request.POST:
-            changes["folder_id"] = request.POST.get("folder") or None
         version = request.POST.get("version")
         with reported(request) as outcome:
             services.update_document(
                 principal,
                 document.pk,
-                changes,
+                _detail_changes(request.POST),
                 expected_version=int(version) if version and version.isdigit() else None,
             )
         if not outcome.failed:
             messages.success(request, _("Saved."))
             return redirect("documents:detail", document_id=document.pk)
     share = sharing.active_share(document)
+    linked = [c.pk for c in document.clients.all()]
     context = {
         "document": document,
         "record": detailed_record(document),
         "tree": folders.list_folders(principal),
         "preview": document.extracted_text[:PREVIEW_CHARS],
         "preview_truncated": len(document.extracted_text) > PREVIEW_CHARS,
+        "file_preview": preview_for(document),
+        "client_choices": client_choices(principal),
+        "linked_client_ids": linked,
+        "case_choices": services.case_choices(principal, linked, document.case_id),
         "share": share,
         "timeline": workflow.timeline(document),
         "share_url": request.build_absolute_uri(
@@ -175,6 +211,30 @@ def detail(request, document_id: int):
         else None,
     }
     return render(request, "documents/detail.html", context)
+
+
+@login_required
+@require_GET
+@domain_errors
+def preview(request, document_id: int):
+    """The file for the page's viewer: inline only when it is a real PDF or image (see
+    `responses.file_response`), a download otherwise."""
+    document = services.get_document(request.principal, document_id, with_text=False)
+    return file_response(document, as_attachment=False)
+
+
+@login_required
+@require_POST
+@domain_errors
+def decide_proposal(request, document_id: int, item_id: int):
+    """Accept or dismiss the workflow's proposed client link."""
+    accept = request.POST.get("decision") == "accept"
+    return _act_and_return(
+        request,
+        document_id,
+        "document-workflow",
+        lambda p: workflow.decide_client_proposal(p, document_id, item_id, accept=accept),
+    )
 
 
 @login_required

@@ -21,8 +21,10 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import InactivePrincipal, Principal
 from apps.calendar.records import detail_url as event_url
+from apps.clients.records import detail_url as client_url
 from apps.core.errors import DomainError
 from apps.documents import analysis, events
+from apps.documents.errors import ProposalNotFound
 from apps.documents.models import Document, DocumentWorkflow, WorkflowItem
 from apps.documents.visibility import visible_documents
 from apps.documents.workflow_items import Filer
@@ -151,6 +153,30 @@ def request_runs(document_ids: list[int]) -> int:
     return len(documents)
 
 
+@transaction.atomic
+def decide_client_proposal(principal: Principal, document_id: int, item_id: int, *, accept: bool) -> Document:
+    """A person accepts (the client is linked, through the documents service) or dismisses the
+    workflow's proposed client link; either way it is decided once and never proposed again."""
+    from apps.documents.services import get_document, update_document
+
+    document = get_document(principal, document_id, action="change", with_text=False)
+    item = (
+        WorkflowItem.objects.select_for_update()
+        .filter(pk=item_id, workflow__document=document, kind=WorkflowItem.Kind.CLIENT)
+        .first()
+    )
+    if item is None or item.action != WorkflowItem.Action.PROPOSED:
+        raise ProposalNotFound(str(_("This proposal was decided already or does not exist.")))
+    if accept:
+        ids = [c.pk for c in document.clients.all()] + [item.target_id]
+        document = update_document(principal, document.pk, {"client_ids": ids})
+    item.action = WorkflowItem.Action.ACCEPTED if accept else WorkflowItem.Action.DISMISSED
+    item.save(update_fields=["action", "updated_at"])
+    workflow = DocumentWorkflow.objects.get(document=document)
+    events.workflow_changed(document, workflow)
+    return document
+
+
 def request_run(principal: Principal, document_id: int) -> None:
     """The "run again" button: whoever may change the document may ask for a new run."""
     from apps.documents.services import get_document
@@ -268,4 +294,6 @@ def _target_url(item: WorkflowItem) -> str | None:
         return None
     if item.target_type == "task":
         return task_url(item.target_id)
+    if item.target_type == "client":
+        return client_url(item.target_id)
     return event_url(item.target_id)

@@ -60,6 +60,28 @@ def signature(document_id: int, kind: str, title: str, due: Any) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
+def match_client(principal: Principal, hint: str):
+    """The one visible client the text names: its client number or Steuernummer exactly, else its
+    name (normalized) equal or nearly so. Several candidates alike: none (a guess is no proposal)."""
+    text = " ".join(hint.split())[:200]
+    if not text:
+        return None
+    visible = client_visibility.visible_clients(principal).only("id", "name", "client_number")
+    exact = list(visible.filter(Q(client_number__iexact=text) | Q(tax_number=text))[:2])
+    if len(exact) == 1:
+        return exact[0]
+    words = normalize_title(text).split()
+    if not words:
+        return None
+    candidates = visible.filter(name__icontains=max(words, key=len))[:MAX_CANDIDATES]
+    scored = sorted(((similarity(text, c.name), c) for c in candidates), key=lambda p: -p[0])
+    if not scored or scored[0][0] < MATCH_THRESHOLD:
+        return None
+    if len(scored) > 1 and scored[1][0] >= MATCH_THRESHOLD:
+        return None
+    return scored[0][1]
+
+
 class Filer:
     """Files one run's items for one document; the caller holds the transaction."""
 
@@ -98,7 +120,36 @@ class Filer:
         when = due_date(analysis.deadline) if analysis.deadline is not None else None
         if when is not None:
             done.append(self._deadline(analysis.deadline, when))
+        proposal = self._client_proposal(analysis.client)
+        if proposal is not None:
+            done.append(proposal)
         return done
+
+    # --- the client link ----------------------------------------------------------------------
+    def _client_proposal(self, hint: str | None) -> WorkflowItem | None:
+        """Propose linking the client the document names, when it has no client yet and exactly
+        one visible client matches. A proposal once accepted or dismissed is never made again."""
+        if self.client_id is not None or not (hint or "").strip():
+            return None
+        client = match_client(self.principal, hint)
+        if client is None:
+            return None
+        kind = WorkflowItem.Kind.CLIENT
+        sig = signature(self.document.pk, kind, str(client.pk), None)
+        known = self.items.get(sig)
+        if known is not None:
+            return known
+        payload = {"client_name": client.name, "client_number": client.client_number, "hint": hint[:200]}
+        item = WorkflowItem(workflow=self.workflow, kind=kind, signature=sig, title=client.name[:300])
+        item.action, item.target_type, item.target_id, item.payload = (
+            WorkflowItem.Action.PROPOSED,
+            "client",
+            client.pk,
+            payload,
+        )
+        item.save()
+        self.items[sig] = item
+        return item
 
     # --- bookkeeping --------------------------------------------------------------------------
     def _record(

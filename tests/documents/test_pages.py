@@ -2,6 +2,7 @@
 constant query counts, and a share view that trusts nobody."""
 
 import pytest
+from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -136,7 +137,11 @@ def test_download_headers(web):
 
 
 def test_public_share_view_trusts_nobody(client, as_anna, django_capture_on_commit_callbacks):
-    doc = DocumentFactory(original_filename="bescheid.pdf", mime_type="application/pdf")
+    doc = DocumentFactory(
+        original_filename="bescheid.pdf",
+        mime_type="application/pdf",
+        file=ContentFile(pdf_bytes(), name="bescheid.pdf"),  # inline only for what really is a PDF
+    )
     _, token, _ = sharing.create_share(as_anna, doc.pk)
     page = client.get(reverse("documents:public-share", args=[token]))
     assert page.status_code == 200 and doc.title.encode() in page.content

@@ -5,6 +5,7 @@ import os
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from apps.clients.errors import ClientNotFound
 from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.documents import folders, services, sharing, storage
 from apps.documents.errors import (
@@ -69,7 +70,7 @@ def test_zero_byte_and_too_large_are_refused_and_nothing_is_written(as_anna, med
 
 
 def test_unknown_client_or_folder_writes_nothing(as_anna, media_root):
-    with pytest.raises(InvalidInput):
+    with pytest.raises(ClientNotFound):
         services.upload_document(
             as_anna, content=SimpleUploadedFile("a.txt", b"a"), filename="a.txt", client_ids=[999999]
         )
@@ -288,7 +289,7 @@ def test_orphan_files_of_rolled_back_uploads_are_swept(
 def test_an_invisible_client_cannot_be_linked(
     as_anna, media_root, hidden_client, django_capture_on_commit_callbacks
 ):
-    with pytest.raises(InvalidInput):
+    with pytest.raises(ClientNotFound):
         services.upload_document(
             as_anna,
             content=SimpleUploadedFile("a.txt", b"a"),
@@ -297,6 +298,6 @@ def test_an_invisible_client_cannot_be_linked(
         )
     assert not Document.objects.exists()
     doc = upload(as_anna, "b.txt", b"b", django_capture_on_commit_callbacks)
-    with pytest.raises(InvalidInput):
+    with pytest.raises(ClientNotFound):
         services.update_document(as_anna, doc.pk, {"client_ids": [hidden_client.pk]})
     assert not Document.objects.get(pk=doc.pk).clients.exists()

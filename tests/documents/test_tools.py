@@ -119,7 +119,7 @@ def test_list_folders_includes_persoenlich(anna_ctx):
         ("documents_create", {"title": ""}, "invalid_arguments"),
         ("documents_create", {"title": "x" * 400}, "invalid_arguments"),
         ("documents_create", {"title": "ok", "folder_id": 987654}, "folder_not_found"),
-        ("documents_create", {"title": "ok", "client_ids": [987654]}, "invalid_input"),
+        ("documents_create", {"title": "ok", "client_ids": [987654]}, "client_not_found"),
         ("documents_create", {"title": "ok", "path": "../x"}, "invalid_arguments"),
         ("documents_get", {"document_id": "abc"}, "invalid_arguments"),
         ("documents_get", {"document_id": 987654}, "document_not_found"),
