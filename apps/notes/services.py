@@ -50,6 +50,13 @@ def _id(value: Any, field: str) -> int:
         raise validation.invalid(field, _("must be an id")) from None
 
 
+def _require_private_owner(principal: Principal, record: Note | NoteFolder, message: str) -> None:
+    """People a private record is shared with read and edit it; deleting or moving it stays the
+    owner's (apps.notes.sharing)."""
+    if record.visibility == Visibility.PRIVATE and record.owner_id != getattr(principal.user, "pk", None):
+        raise Forbidden(message)
+
+
 # --- folders ----------------------------------------------------------------------------------
 def list_folders(principal: Principal) -> list[NoteFolder]:
     """Visible folders with the number of notes the caller sees in each (one query)."""
@@ -135,6 +142,7 @@ def delete_folder(principal: Principal, folder_id: Any) -> int:
         raise InvalidInput(
             _("Move the notes and subfolders out of “%(name)s” first.") % {"name": folder.name}
         )
+    _require_private_owner(principal, folder, _("Only the owner can delete a private folder."))
     pk, folder_viewers = folder.pk, viewers(folder)
     folder.delete()
     events.folder_deleted(pk, folder_viewers)
@@ -246,6 +254,8 @@ def update_note(
         lambda: {"note": note_record(note)},
     )
     old_viewers = viewers(note)
+    if "folder_id" in changes and str(changes["folder_id"] or "") != str(note.folder_id or ""):
+        _require_private_owner(principal, note, _("Only the owner can move a private note."))
     if "name" in changes:
         note.name = validation.text(changes["name"], "name", max_length=NOTE_NAME_MAX, required=True)
     if "visibility" in changes and changes["visibility"] != note.visibility:
@@ -274,6 +284,7 @@ def delete_note(principal: Principal, note_id: Any) -> int:
     note = get_note(principal, note_id, for_update=True)
     if note.visibility == Visibility.SHARED and principal.user is None:
         raise Forbidden(_("Only a person can delete a shared note."))
+    _require_private_owner(principal, note, _("Only the owner can delete a private note."))
     pk, note_viewers = note.pk, viewers(note)
     note.delete()
     events.note_deleted(pk, note_viewers)

@@ -140,4 +140,20 @@ def test_list_queries_stay_constant_with_shares(
         sharing.grant_note(as_anna, note.pk, f"user:{ben.pk}")
     with django_assert_max_num_queries(3):
         notes, total = services.list_notes(as_ben)
-    assert total == 5
+    assert total == 5 and len(notes) == 5
+
+
+def test_who_it_is_shared_with_edits_but_never_deletes_or_moves(
+    as_anna, as_ben, ben, private_note, private_folder
+):
+    from apps.core.errors import Forbidden
+
+    sharing.grant_note(as_anna, private_note.pk, f"user:{ben.pk}")
+    services.update_note(as_ben, private_note.pk, {"name": "Umbenannt"})
+    with pytest.raises(Forbidden):
+        services.delete_note(as_ben, private_note.pk)
+    with pytest.raises(Forbidden):
+        services.update_note(as_ben, private_note.pk, {"folder_id": private_folder.pk})
+    sharing.grant_folder(as_anna, private_folder.pk, f"user:{ben.pk}")
+    with pytest.raises(Forbidden):
+        services.delete_folder(as_ben, private_folder.pk)
