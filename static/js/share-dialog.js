@@ -17,6 +17,7 @@ const csrf = () => document.querySelector("[name=csrfmiddlewaretoken]")?.value
 
 let current = null; // the share endpoint of the open dialog
 let searchTimer = null;
+let searchSequence = 0; // a slow answer to an older query never replaces a newer one
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -79,9 +80,11 @@ async function post(action, target) {
 async function search(query) {
   const url = new URL(dialog.dataset.searchUrl, window.location.origin);
   url.searchParams.set("q", query);
+  const mine = ++searchSequence;
   const response = await fetch(url, { headers: { Accept: "application/json" } }).catch(() => null);
-  if (!response || !response.ok) return;
+  if (!response || !response.ok || mine !== searchSequence) return;
   const { results } = await response.json();
+  if (mine !== searchSequence) return;
   const taken = new Set([...dialog.querySelectorAll("[data-share-key]")].map((n) => n.dataset.shareKey));
   const list = dialog.querySelector("[data-share-results]");
   list.replaceChildren(...results.filter((r) => !taken.has(r.key)).map((r) => {
@@ -113,6 +116,12 @@ if (dialog) {
     } else if (revoke) {
       await post("revoke", revoke.dataset.shareRevoke);
     }
+  });
+  // Enter in the search box adds the first match instead of submitting (closing) the dialog.
+  dialog.querySelector("#share-search").addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    dialog.querySelector("[data-share-results] [data-share-grant]")?.click();
   });
   dialog.querySelector("#share-search").addEventListener("input", (e) => {
     clearTimeout(searchTimer);
