@@ -60,9 +60,10 @@ if (form) {
     timer = setTimeout(() => load(words), DEBOUNCE_MS);
   });
 
-  input.addEventListener("focus", () => {
-    if (shown && shown === input.value.trim()) open();
-  });
+  // Back into the box with the mouse: the hits of the same words again (not on focus, so
+  // Escape, which closes and focuses the box, stays closed).
+  const reopen = () => shown && shown === input.value.trim() && open();
+  input.addEventListener("click", reopen);
 
   form.addEventListener("keydown", (event) => {
     const links = hits();
@@ -73,6 +74,8 @@ if (form) {
         close();
         input.focus();
       }
+    } else if (event.key === "ArrowDown" && event.target === input && panel.hidden && reopen()) {
+      event.preventDefault();
     } else if (event.key === "ArrowDown" && !panel.hidden && links.length) {
       event.preventDefault();
       links[Math.min(at + 1, links.length - 1)].focus();
