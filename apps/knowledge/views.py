@@ -15,7 +15,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
@@ -58,7 +58,11 @@ def _jobs_context(principal: Principal) -> dict:
 
 
 PAGE_SIZE = 50
-SOURCE_LABELS = {"document": _lazy("Documents"), "note": _lazy("Notes"), "wiki": _lazy("Wiki")}
+SOURCE_LABELS = {
+    "document": gettext_lazy("Documents"),
+    "note": gettext_lazy("Notes"),
+    "wiki": gettext_lazy("Wiki"),
+}
 
 
 def _admin_only(request) -> None:

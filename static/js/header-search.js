@@ -10,7 +10,6 @@ if (form) {
   const panel = form.querySelector(".header-search-panel");
   const status = form.querySelector("#header-search-status");
   const url = form.dataset.suggestUrl;
-  const t = (s) => (window.gettext ? window.gettext(s) : s);
   let timer = null;
   let inflight = null;
   let shown = "";
@@ -42,7 +41,9 @@ if (form) {
       status.textContent =
         n > 0 && window.ngettext
           ? window.interpolate(window.ngettext("%s hit", "%s hits", n), [n])
-          : n > 0 ? `${n}` : t("Nothing found");
+          : n > 0
+            ? `${n}`
+            : window.gettext ? window.gettext("Nothing found") : "Nothing found";
     } catch (error) {
       if (error.name !== "AbortError") close();
     }
