@@ -1,5 +1,6 @@
 """Issue 5: a user asks in the chat for a task; the scripted model calls `aufgaben_create_task`,
-the answer streams in over the socket and the board shows the new task."""
+the answer streams in over the socket and the board shows the new task. Issue 14.5: the step
+reads "Aufgabe anlegen", the answer links the new task, and the chat gets its generated title."""
 
 from decimal import Decimal
 
@@ -34,6 +35,7 @@ def test_chat_creates_task_and_board_shows_it(server, worker, fake_openai, page,
     )
     set_setting("default_chat_model", config.pk)
     fake_openai.tool_calls(("aufgaben_create_task", {"title": TITLE, "board_id": board.pk})).reply(ANSWER)
+    fake_openai.reply("Belegliste Müller")  # the chat's title, asked after the first answer
 
     page.goto(f"{server}/accounts/login/")
     page.fill("#id_username", user.email)
@@ -50,18 +52,21 @@ def test_chat_creates_task_and_board_shows_it(server, worker, fake_openai, page,
     page.locator(".bubble.user", has_text="Belege Müller anfordern, Board Steuern").wait_for(timeout=5000)
     answer = page.locator(".bubble.assistant .answer", has_text=ANSWER)
     answer.wait_for(timeout=20000)  # streamed from the worker through the channel layer
-    page.locator(".bubble.assistant .tool-lines li.ok", has_text="aufgaben_create_task").wait_for(
-        timeout=5000
-    )
-
+    page.locator(".bubble.assistant .tool-lines li.ok", has_text="Aufgabe anlegen").wait_for(timeout=5000)
     task = Task.objects.get(title=TITLE)
+    link = page.locator(f'.bubble.assistant .record-links a[href="/aufgaben/{task.pk}/"]', has_text=TITLE)
+    link.wait_for(timeout=5000)
+    page.locator("#chat-title", has_text="Belegliste Müller").wait_for(timeout=20000)
+
     run = Run.objects.get(session__messages__content__contains="Belege Müller anfordern, Board Steuern")
     assert run.status == Run.Status.COMPLETED
     tokens = "".join(e.payload["text"] for e in run.events.filter(kind="token").order_by("seq"))
     assert tokens == ANSWER  # the answer arrived as streamed tokens, not only as the final event
     assert task.board_id == board.pk
-    assert len(fake_openai.chat_requests) == 2
+    assert len(fake_openai.chat_requests) == 3  # two rounds, then the title
     assert fake_openai.chat_requests[1]["messages"][-1]["role"] == "tool"
 
+    link.click()  # the link opens the task the copilot created
+    page.wait_for_url(f"{server}/aufgaben/{task.pk}/")
     page.goto(f"{server}/aufgaben/?board={board.pk}")
     page.locator(f'.task-card[data-task-id="{task.pk}"]', has_text=TITLE).wait_for(timeout=5000)
