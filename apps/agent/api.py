@@ -26,7 +26,7 @@ class SessionListView(ApiView):
     @endpoint(query=c.ChatSessionFilter, output=c.ChatSessionPage, operation_id="chat_sessions_list")
     def get(self, request, query: c.ChatSessionFilter):
         """Your chats, most recently used first"""
-        sessions = services.list_sessions(request.principal)
+        sessions = services.search_sessions(request.principal, query.q)
         rows = sessions[query.offset : query.offset + query.limit]
         return page(
             "sessions",
@@ -42,6 +42,37 @@ class SessionListView(ApiView):
     def post(self, request, body: c.ChatSessionCreate):
         """Start a chat"""
         return {"session": _session_record(services.create_session(request.principal, body.title))}
+
+
+class SessionDetailView(ApiView):
+    @endpoint(output=c.ChatSessionResult, operation_id="chat_sessions_retrieve")
+    def get(self, request, session_id: int):
+        """One chat"""
+        return {"session": _session_record(services.get_session(request.principal, session_id))}
+
+    @endpoint(
+        body=c.ChatSessionRename,
+        output=c.ChatSessionResult,
+        operation_id="chat_sessions_rename",
+        extra_responses={400: OpenApiResponse(ErrorOut, description="`invalid_chat_input`.")},
+    )
+    def patch(self, request, session_id: int, body: c.ChatSessionRename):
+        """Rename a chat
+
+        The name is the user's: a generated title never replaces it."""
+        return {
+            "session": _session_record(services.rename_session(request.principal, session_id, body.title))
+        }
+
+    @endpoint(
+        output=None,
+        status=204,
+        operation_id="chat_sessions_destroy",
+        extra_responses={400: OpenApiResponse(ErrorOut, description="`run_in_progress`.")},
+    )
+    def delete(self, request, session_id: int):
+        """Delete a chat with its messages and runs (refused while the copilot answers in it)"""
+        services.delete_session(request.principal, session_id)
 
 
 class MessageListView(ApiView):

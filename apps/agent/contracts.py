@@ -110,10 +110,17 @@ class RunDetail(Output):
 # --- chat: input ------------------------------------------------------------------------------
 class ChatSessionFilter(PageInput):
     limit: int = Field(default=PageInput.MAX_LIMIT, ge=1, le=PageInput.MAX_LIMIT, description="Page size.")
+    q: str = Field(
+        default="", max_length=200, description="Only chats whose title or a message contains this text."
+    )
 
 
 class ChatSessionCreate(Input):
     title: str = Field(default="", max_length=200)
+
+
+class ChatSessionRename(Input):
+    title: str = Field(min_length=1, max_length=200, description="The chat's new name (yours, kept).")
 
 
 def _cursor(value: Any) -> Any:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("chat/<int:session_id>/aeltere/", views.older_messages, name="older"),
     path("chat/anhang/", views.upload_attachment, name="attach"),
     path("api/v1/chat/sessions/", api.SessionListView.as_view(), name="api-sessions"),
+    path("api/v1/chat/sessions/<int:session_id>/", api.SessionDetailView.as_view(), name="api-session"),
     path(
         "api/v1/chat/sessions/<int:session_id>/messages/", api.MessageListView.as_view(), name="api-messages"
     ),

@@ -216,3 +216,40 @@ def test_first_message_sets_the_fallback_title_live(me, anna, model):
     assert session.title == "Wie hoch ist die Grundsteuer der Bäckerei Sonnenschein in…"
     event = MutationEvent.objects.order_by("id").last()
     assert event.topic == "chat.session.updated" and event.ui_actions[0]["record"]["title"] == session.title
+
+
+# --- REST API (mobile clients) --------------------------------------------------------------
+@pytest.fixture
+def api(anna):
+    from rest_framework.test import APIClient
+
+    from apps.apikeys.services import issue_device_token
+
+    _, token = issue_device_token(anna, "Annas iPhone")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
+
+
+def test_api_rename_search_and_delete(api, me):
+    session = _chat(me, "Alt", ("Wie hoch ist die Grundsteuer?", "Hoch."))
+    _chat(me, "Anderes")
+    url = f"/api/v1/chat/sessions/{session.pk}/"
+    renamed = api.patch(url, {"title": "Grundsteuer"}, format="json")
+    assert renamed.status_code == 200 and renamed.json()["session"]["title"] == "Grundsteuer"
+    assert api.patch(url, {"title": ""}, format="json").status_code == 400
+    assert api.get(url).json()["session"]["title"] == "Grundsteuer"
+    found = api.get("/api/v1/chat/sessions/", {"q": "grundsteuer"}).json()
+    assert [s["id"] for s in found["sessions"]] == [session.pk]
+    assert api.delete(url).status_code == 204
+    assert api.get(url).status_code == 404
+    assert api.delete(url).json()["code"] == "chat_session_not_found"
+
+
+def test_api_cannot_touch_someone_elses_chat(api):
+    other = _chat(Principal.for_user(UserFactory()), "Fremd")
+    url = f"/api/v1/chat/sessions/{other.pk}/"
+    assert api.patch(url, {"title": "Meins"}, format="json").status_code == 404
+    assert api.delete(url).status_code == 404
+    other.refresh_from_db()
+    assert other.title == "Fremd"
