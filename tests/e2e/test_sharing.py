@@ -70,3 +70,41 @@ def test_share_a_board_live_and_revoke_it_live(server, browser, statuses):
 
     # bad input in the dialog: the owner's own access cannot be revoked (the button is not even offered)
     assert dialog.locator(f'[data-share-revoke="user:{anna.pk}"]').count() == 0
+
+
+def test_share_a_note_per_person_live(server, browser):
+    from apps.notes.models import Note, NotePage
+
+    anna = UserFactory(email="anna@kanzlei.example", full_name="Anna Berger")
+    ben = UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
+    note = Note.objects.create(name="Mandantengespräch Huber", visibility="private", owner=anna)
+    NotePage.objects.create(note=note, title="Seite 1", html="<p>Vertraulich</p>", text="Vertraulich")
+
+    owner = browser.new_context(locale="de-DE").new_page()
+    colleague = browser.new_context(locale="de-DE").new_page()
+    log_in(owner, server, anna.email)
+    log_in(colleague, server, ben.email)
+    owner.goto(f"{server}/notizen/{note.pk}/")
+    colleague.goto(f"{server}/notizen/")
+    colleague.wait_for_selector("#note-list")
+    item = colleague.locator(f'#note-list li[data-note-id="{note.pk}"]')
+    assert item.count() == 0
+    colleague.wait_for_timeout(800)
+    mark(colleague)
+
+    owner.get_by_role("button", name="Teilen").click()
+    dialog = owner.locator("#share-dialog")
+    dialog.get_by_label("Person oder Gruppe hinzufügen").fill("Ben")
+    dialog.get_by_role("button", name="Ben Braun").click()
+    dialog.locator(f'[data-share-key="user:{ben.pk}"]').wait_for(timeout=5000)
+    item.wait_for(timeout=8000)
+    assert same_page(colleague)
+
+    colleague.goto(f"{server}/notizen/{note.pk}/")
+    colleague.locator("#page-body", has_text="Vertraulich").wait_for(timeout=8000)
+    colleague.wait_for_timeout(800)
+    mark(colleague)
+    dialog.locator(f'[data-share-revoke="user:{ben.pk}"]').click()
+    colleague.locator("#note-gone").wait_for(state="visible", timeout=8000)
+    assert same_page(colleague)
+    assert colleague.goto(f"{server}/notizen/{note.pk}/").status == 404

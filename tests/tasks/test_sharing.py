@@ -174,3 +174,13 @@ def test_admin_revoking_the_owner_shows_the_refusal(client, boss, anna, restrict
     response = client.post(url, {"action": "revoke", "target": f"user:{anna.pk}"}, follow=True)
     assert "keeps access" in response.content.decode() or "behält" in response.content.decode()
     assert anna.pk in viewers(restricted)
+
+
+def test_the_share_list_costs_the_same_for_many_grants(as_anna, restricted, django_assert_max_num_queries):
+    for _ in range(6):
+        sharing.grant_board(as_anna, restricted.pk, f"user:{UserFactory().pk}")
+    group = Group.objects.create(name="Alle Lohn")
+    sharing.grant_board(as_anna, restricted.pk, f"group:{group.pk}")
+    with django_assert_max_num_queries(6):
+        shares = sharing.board_shares(as_anna, restricted.pk)
+    assert len(shares["grants"]) == 7
