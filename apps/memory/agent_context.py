@@ -12,7 +12,6 @@ from apps.accounts.principal import Principal
 from apps.knowledge import embeddings
 from apps.knowledge.agent_context import last_user_message
 from apps.memory import search
-from apps.memory.models import Memory
 from apps.memory.visibility import ALL, Reader, usable
 
 logger = logging.getLogger(__name__)
@@ -42,14 +41,10 @@ def remembered(
         logger.warning("memory layer skipped: the query could not be embedded", exc_info=True)
         return ""
     filters = search.filters_for(reader, ALL)
-    ranked = search.hybrid(filters, query, vector, limit=MAX_ITEMS, model=config.model_id)
-    rows = Memory.objects.defer("embedding").in_bulk([i for i, _s in ranked])
     lines = []
-    for memory_id, _score in ranked:
-        memory = rows.get(memory_id)
-        if memory is not None:
-            text = " ".join(memory.text.split())[:ITEM_CHARS]
-            lines.append(f"- [memory:{memory.pk}] ({memory.kind}, {memory.scope}) {text}")
+    for memory, _score in search.memories(filters, query, vector, limit=MAX_ITEMS, model=config.model_id):
+        text = " ".join(memory.text.split())[:ITEM_CHARS]
+        lines.append(f"- [memory:{memory.pk}] ({memory.kind}, {memory.scope}) {text}")
     return HEAD + "\n" + "\n".join(lines) if lines else ""
 
 

@@ -16,8 +16,8 @@ def _search(q: ContextQuery) -> list[ContextHit]:
     if where.blocked:
         return []
     filters = search.filters_for(where.reader, q.scope)
-    found = reads.records_by_score(
-        search.hybrid(filters, q.text, q.vector(), limit=q.limit, model=q.config().model_id)
+    found = reads.scored_records(
+        search.memories(filters, q.text, q.vector(), limit=q.limit, model=q.config().model_id)
     )
     return [
         ContextHit(

@@ -59,6 +59,13 @@ class MemoryOut(Output):
     valid_until: dt.datetime | None
     confirmations: int
     conflicts_with: int | None
+    checking: bool = Field(
+        description="Just stored: until the worker has checked it for duplicates and contradictions "
+        "(usually within a second) the copilot does not use it."
+    )
+    duplicate_of: int | None = Field(
+        description="The memory this one was merged into as a near-duplicate (it is then retracted)."
+    )
     created_by: PersonRef | None
     created_at: dt.datetime
     updated_at: dt.datetime
@@ -66,9 +73,10 @@ class MemoryOut(Output):
 
 class MemoryStoredOut(Output):
     memory: MemoryOut
-    outcome: Literal["created", "confirmed", "conflict"] = Field(
-        description="created; confirmed: the same fact was already remembered; conflict: it contradicts an "
-        "approved memory and waits for review."
+    outcome: Literal["created", "confirmed"] = Field(
+        description="created: stored, and checked right after for near-duplicates (then merged into the "
+        "memory saying the same) and contradictions (then staged for a person's review); confirmed: the "
+        "same fact was already remembered."
     )
     notices: list[str]
 

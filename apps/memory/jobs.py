@@ -1,14 +1,31 @@
 """Celery jobs of durable memory (thin: they call services). Scheduled by `periodic_jobs`."""
 
 from celery import shared_task
+from django.db import transaction
 
+CHECK_TASK = "apps.memory.jobs.check"
 REEMBED_TASK = "apps.memory.jobs.reembed"
+
+
+@shared_task(name=CHECK_TASK, acks_late=True)
+def check(memory_id: int) -> str | None:
+    """Embed a memory just stored and check it for near-duplicates and contradictions."""
+    from apps.memory import checking
+
+    return checking.run(int(memory_id))
+
+
+def enqueue_check(memory_id: int) -> None:
+    """Called by `services.store` inside its transaction: the job is sent once it commits (a
+    broker that fails then is logged; `maintenance.recheck` finds the memory later)."""
+    transaction.on_commit(lambda: check.delay(memory_id), robust=True)
 
 
 @shared_task(name=REEMBED_TASK)
 def reembed(batch: int = 200) -> int:
-    """Memories without a vector of the current embedding model get one (a failed provider at
-    store time, a changed model); idempotent, bounded per run."""
+    """Memories whose check job was lost are checked; memories without a vector of the current
+    embedding model get one (a failed provider at store time, a changed model); idempotent,
+    bounded per run."""
     from apps.memory import maintenance
 
-    return maintenance.reembed(batch=batch)
+    return maintenance.recheck(batch=batch) + maintenance.reembed(batch=batch)

@@ -4,10 +4,12 @@ by its words only, and never compared with vectors of another model)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from apps.knowledge import embeddings
 from apps.knowledge.errors import EmbeddingError
@@ -16,11 +18,30 @@ from apps.memory.models import Memory
 logger = logging.getLogger(__name__)
 
 
+# A memory's check job normally runs within a second of its store; one still unchecked after
+# this long lost its job (a broker that failed at commit, a worker gone with it).
+RECHECK_AFTER = dt.timedelta(minutes=2)
+
+
+def recheck(*, batch: int = 200) -> int:
+    """Check the memories whose check job was lost (`checking.run`, idempotent)."""
+    from apps.memory import checking
+
+    cutoff = timezone.now() - RECHECK_AFTER
+    ids = list(
+        Memory.objects.filter(checking=True, created_at__lt=cutoff)
+        .order_by("id")
+        .values_list("id", flat=True)[:batch]
+    )
+    return sum(1 for memory_id in ids if checking.run(memory_id) is not None)
+
+
 def reembed(*, batch: int = 200) -> int:
     config = embeddings.load_config()
     model = config.model_id
     stale = list(
         Memory.objects.filter(Q(embedding__isnull=True) | ~Q(embedding_model=model))
+        .filter(checking=False)  # the check embeds those
         .order_by("id")
         .values_list("id", "text")[:batch]
     )

@@ -1,8 +1,8 @@
 """Durable memory: what the copilot remembers of the office (shared) and of one person or one
 specialist (personal), with people in control.
 
-A memory is *returned to a model* only while it is approved, not retracted and valid now
-(`visibility.usable`); everything else is kept for review, audit and export. Personal memory is
+A memory is *returned to a model* only while it is approved, not retracted, checked (`checking`
+false) and valid now (`visibility.usable`); everything else is kept for review, audit and export. Personal memory is
 bound to exactly one holder (a user or a specialist id) and is never readable by another: the
 `holder` column ("shared", "user:<id>", "specialist:<id>") is what every read filters on, and
 what deduplication is unique over.
@@ -161,6 +161,20 @@ class Memory(Timestamped):
     )
     conflict = models.JSONField(_("conflict"), default=dict, blank=True)
 
+    # Stored but not yet embedded and checked for near-duplicates and contradictions (the worker
+    # does that right after the store commits, `checking.run`): never returned to a model meanwhile.
+    checking = models.BooleanField(_("being checked"), default=False, db_default=False)
+    # A near-duplicate found by that check: this memory was merged into the one it points at
+    # (which was confirmed instead) and retracted.
+    duplicate_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="merged",
+        verbose_name=_("merged into"),
+    )
+
     confirmations = models.PositiveIntegerField(_("confirmations"), default=1)
     last_confirmed_at = models.DateTimeField(_("last confirmed"), null=True, blank=True)
 
@@ -261,6 +275,7 @@ class MemoryRevision(models.Model):
         DISPUTED = "disputed", _("Disputed")
         RETRACTED = "retracted", _("Retracted")
         RESTORED = "restored", _("Restored")
+        MERGED = "merged", _("Merged into a memory saying the same")
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="revisions")
     action = models.CharField(_("action"), max_length=16, choices=Action.choices)

@@ -90,10 +90,9 @@ def _kind(value: Any) -> str | None:
     return None if value in (None, "") else validation.choice(value, "kind", Kind.values)
 
 
-def records_by_score(ids_scores: list[tuple[int, float]]) -> list[dict]:
-    """Records of ranked ids, in rank order, with their scores (one query)."""
-    rows = {m.pk: m for m in with_relations(Memory.objects.filter(pk__in=[i for i, _s in ids_scores]))}
-    return [memory_record(rows[i]) | {"score": round(s, 6)} for i, s in ids_scores if i in rows]
+def scored_records(ranked: list[tuple[Memory, float]]) -> list[dict]:
+    """Records of ranked memories (`search.memories`), in rank order, with their scores."""
+    return [memory_record(memory) | {"score": round(score, 6)} for memory, score in ranked]
 
 
 # --- search -----------------------------------------------------------------------------------
@@ -123,9 +122,9 @@ def search_memory(
     )
     config = embeddings.load_config()  # once: the query's embedding and the vectors it compares with
     vector = vector if vector is not None else embeddings.embed_query(query, config)
-    ranked = search.hybrid(filters, query, vector, limit=limit, model=config.model_id)
+    ranked = search.memories(filters, query, vector, limit=limit, model=config.model_id)
     return {
-        "memories": records_by_score(ranked),
+        "memories": scored_records(ranked),
         "notices": where.notices,
     }
 

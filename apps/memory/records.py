@@ -3,6 +3,7 @@ rows loaded with `with_relations` so a list costs the same queries whatever its 
 
 from __future__ import annotations
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import QuerySet
 
 from apps.accounts.contracts import person_ref
@@ -13,6 +14,48 @@ RELATIONS = ("subject_client", "subject_case", "subject_person", "created_by", "
 
 def with_relations(qs: QuerySet[Memory]) -> QuerySet[Memory]:
     return qs.select_related(*RELATIONS).defer("embedding")
+
+
+# --- the same rows from hand-written SQL (the search loads them in the statement that ranks) --
+# The memory's columns a record reads (not the vector, the search vector, or the JSON of a
+# conflict, which would come back unconverted: reading them later loads them), and of each
+# relation the fields its part of the record reads.
+_LOADED = [f for f in Memory._meta.concrete_fields if f.name not in ("embedding", "search", "conflict")]
+_JOINED = (
+    ("subject_client", ("id", "name")),
+    ("subject_case", ("id", "reference")),
+    ("subject_person", ("id", "email", "full_name")),
+    ("created_by", ("id", "email", "full_name")),
+)
+
+
+def joined_select(alias: str = "m") -> tuple[str, str]:
+    """The SELECT list and LEFT JOINs that load `alias` (a memory_memory row) with what
+    `memory_record` reads; `from_joined_row` turns such a row into a `Memory`."""
+    columns = [f'{alias}."{f.column}"' for f in _LOADED]
+    joins = []
+    for n, (name, fields) in enumerate(_JOINED):
+        fk = Memory._meta.get_field(name)
+        model, table = fk.related_model, f"rel{n}"
+        joins.append(f'LEFT JOIN "{model._meta.db_table}" {table} ON {table}.id = {alias}."{fk.column}"')
+        columns += [f'{table}."{model._meta.get_field(f).column}"' for f in fields]
+    return ", ".join(columns), "\n".join(joins)
+
+
+def from_joined_row(row: tuple) -> tuple[Memory, tuple]:
+    """(the memory with its relations cached, the row's remaining columns)."""
+    end = len(_LOADED)
+    memory = Memory.from_db(DEFAULT_DB_ALIAS, [f.attname for f in _LOADED], row[:end])
+    for name, fields in _JOINED:
+        start, end = end, end + len(fields)
+        fk = Memory._meta.get_field(name)
+        related = (
+            None
+            if row[start] is None
+            else fk.related_model.from_db(DEFAULT_DB_ALIAS, list(fields), row[start:end])
+        )
+        fk.set_cached_value(memory, related)
+    return memory, row[end:]
 
 
 def _iso(value) -> str | None:
@@ -44,6 +87,8 @@ def memory_record(memory: Memory) -> dict:
         "valid_until": _iso(memory.valid_until),
         "confirmations": memory.confirmations,
         "conflicts_with": memory.conflicts_with_id,
+        "checking": memory.checking,
+        "duplicate_of": memory.duplicate_of_id,
         "created_by": person_ref(memory.created_by),
         "created_at": memory.created_at.isoformat(),
         "updated_at": memory.updated_at.isoformat(),

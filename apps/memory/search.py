@@ -17,6 +17,8 @@ from django.utils import timezone
 
 from apps.knowledge import embeddings
 from apps.knowledge.search import EF_SEARCH, MIN_CANDIDATES, RRF_K, text_query, vector_literal
+from apps.memory.models import Memory
+from apps.memory.records import from_joined_row, joined_select
 from apps.memory.visibility import Reader, usable_sql
 
 MAX_LIMIT = 50
@@ -45,23 +47,23 @@ class Filters:
         return " AND ".join(clauses), params
 
 
-def _tuned(cur, candidates: int) -> None:
-    """The transaction's HNSW settings, in one round trip."""
-    cur.execute(
-        "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
-        [str(max(EF_SEARCH, candidates))],
-    )
+# The transaction's HNSW settings, sent in the same message as the statement they tune: several
+# statements in one simple query run as one implicit transaction (Django's psycopg cursors bind
+# client-side), so a search is one round trip without BEGIN/COMMIT of its own.
+_TUNE = "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true);\n"
 
 
-def hybrid(
-    filters: Filters, query: str, vector, *, limit: int = 10, model: str | None = None
-) -> list[tuple[int, float]]:
-    """(memory id, fused score) of the best `limit` usable memories, best first. `model` is the
-    id of the model that made `vector` (read from the settings when not given)."""
-    if not filters.holders:
-        return []
+def tuned_rows(sql: str, params: list, candidates: int) -> list[tuple]:
+    """Rows of `sql`, run with the HNSW settings for `candidates` in one round trip."""
+    with connection.cursor() as cur:
+        cur.execute(_TUNE + sql, [str(max(EF_SEARCH, candidates)), *params])
+        cur.nextset()
+        return cur.fetchall()
+
+
+def _ranked_sql(filters: Filters, query: str, vector, limit: int, model: str) -> tuple[str, list, int]:
+    """The hybrid ranking as SQL: (id, score) of the best `limit` usable memories, best first."""
     where, params = filters.sql("m")
-    model = model or embeddings.current_model()
     literal = vector_literal(vector)
     candidates = max(limit * 4, MIN_CANDIDATES)
     any_words = text_query(query)
@@ -104,12 +106,37 @@ def hybrid(
         ORDER BY score DESC, ids.id
         LIMIT %s
     """  # noqa: S608 (fragments are constants; values are parameters)
-    all_params = [literal, model, *params, literal, candidates, *text_params, limit]
-    # savepoint=False: the settings are the transaction's; a read needs no savepoint of its own.
-    with transaction.atomic(savepoint=False), connection.cursor() as cur:
-        _tuned(cur, candidates)
-        cur.execute(sql, all_params)
-        return [(row[0], float(row[1])) for row in cur.fetchall()]
+    return sql, [literal, model, *params, literal, candidates, *text_params, limit], candidates
+
+
+def hybrid(
+    filters: Filters, query: str, vector, *, limit: int = 10, model: str | None = None
+) -> list[tuple[int, float]]:
+    """(memory id, fused score) of the best `limit` usable memories, best first. `model` is the
+    id of the model that made `vector` (read from the settings when not given)."""
+    if not filters.holders:
+        return []
+    sql, params, candidates = _ranked_sql(filters, query, vector, limit, model or embeddings.current_model())
+    return [(row[0], float(row[1])) for row in tuned_rows(sql, params, candidates)]
+
+
+def memories(
+    filters: Filters, query: str, vector, *, limit: int = 10, model: str | None = None
+) -> list[tuple[Memory, float]]:
+    """`hybrid`, the memories loaded with what their records read, in the same statement: one
+    round trip for a whole search."""
+    if not filters.holders:
+        return []
+    ranked, params, candidates = _ranked_sql(
+        filters, query, vector, limit, model or embeddings.current_model()
+    )
+    columns, joins = joined_select("m")
+    sql = f"""WITH ranked AS MATERIALIZED ({ranked})
+        SELECT {columns}, ranked.score FROM ranked JOIN memory_memory m ON m.id = ranked.id {joins}
+        ORDER BY ranked.score DESC, ranked.id"""  # noqa: S608 (constant fragments)
+    return [
+        (memory, float(rest[0])) for memory, rest in map(from_joined_row, tuned_rows(sql, params, candidates))
+    ]
 
 
 def nearest_ids(filters: Filters, vector, *, limit: int = 10, exact: bool = False) -> list[int]:
@@ -119,12 +146,13 @@ def nearest_ids(filters: Filters, vector, *, limit: int = 10, exact: bool = Fals
     literal = vector_literal(vector)
     sql = f"""SELECT m.id FROM memory_memory m WHERE m.embedding_model = %s AND {where}
               ORDER BY m.embedding <=> %s::vector LIMIT %s"""  # noqa: S608 (constant fragments)
-    with transaction.atomic(), connection.cursor() as cur:
-        _tuned(cur, max(limit * 4, MIN_CANDIDATES))
-        if exact:
-            cur.execute("SELECT set_config('enable_indexscan', 'off', true)")
-        cur.execute(sql, [embeddings.current_model(), *params, literal, limit])
-        return [row[0] for row in cur.fetchall()]
+    if exact:
+        sql = "SELECT set_config('enable_indexscan', 'off', true);\n" + sql
+    with transaction.atomic():
+        rows = tuned_rows(
+            sql, [embeddings.current_model(), *params, literal, limit], max(limit * 4, MIN_CANDIDATES)
+        )
+    return [row[0] for row in rows]
 
 
 def filters_for(

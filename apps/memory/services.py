@@ -1,7 +1,9 @@
 """The only writer of durable memory: the agent tools, the REST API, the review queue, the memory
 page, the admin and jobs all call these functions with a `Principal` and plain values.
 
-    store(principal, text=…, kind=…, scope=…)          dedup → confirm, contradiction → staged conflict
+    store(principal, text=…, kind=…, scope=…)          same text → confirm; else stored, checked after
+                                                        commit by the worker (`checking.run`):
+                                                        near-duplicate → merged, contradiction → staged
     review(principal, memory_id, "approve"|"reject"|"edit", text=None, note="")
     bulk_review(principal, memory_ids, decision, note="")
     update(principal, memory_id, text=…, kind=…, valid_from=…, valid_until=…, note="")
@@ -18,7 +20,8 @@ Review policy of a new memory: a contradiction of an approved memory is always s
 `conflicts_with`); personal memory is the holder's own and is approved at once; shared memory is
 approved at once only when a person who may review the office's memory writes it themselves,
 otherwise (agent, API key, automation) it waits for review. A memory that could not be checked
-for contradictions (no embedding) waits too.
+for contradictions (no embedding) waits too. Whatever its review state, a new memory is used only
+once the worker has checked it (`checking`, see `checking.py`).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import DomainError, Forbidden, InvalidInput
-from apps.memory import checks, dedup, events, similarity
+from apps.memory import checks, dedup, events, jobs, similarity
 from apps.memory.errors import (
     AlreadyDecided,
     DuplicateMemory,
@@ -70,8 +73,9 @@ UNSET: Any = object()
 
 @dataclass
 class Stored:
-    """What `store` did: `outcome` is "created", "confirmed" (an existing memory was stated
-    again) or "conflict" (staged for review next to the memory it contradicts)."""
+    """What `store` did: `outcome` is "created" (stored; the worker checks it for near-duplicates
+    and contradictions next, see `checking.run`) or "confirmed" (the same text was remembered
+    already: that memory is confirmed)."""
 
     memory: Memory
     outcome: str
@@ -123,8 +127,10 @@ def store(
     source_ref: str = "",
     quote: str = "",
 ) -> Stored:
-    """Remember something. The same fact said again confirms the memory we have; a fact that
-    contradicts an approved one is staged for review beside it; nothing is ever overwritten."""
+    """Remember something. The same fact said again confirms the memory we have; otherwise it is
+    stored and, right after commit, checked by the worker: reworded it is merged into the memory
+    we have, contradicting an approved one it is staged for review beside it. Nothing is ever
+    overwritten."""
     text = checks.clean_text(text)
     kind = validation.choice(kind, "kind", Kind.values)
     source_kind = validation.choice(source_kind, "source_kind", SourceKind.values)
@@ -139,16 +145,8 @@ def store(
     same = _live(holder, key)
     if same is not None:
         return _confirm(principal, same, source_kind, source_ref, quote, {"reason": "same_text"})
-    vector, model = similarity.embed(text, subject)
-    verdict = (
-        dedup.judge(text, kind, similarity.nearest(holder, subject, vector, model))
-        if vector is not None
-        else None
-    )
-    if verdict is not None and verdict.kind == "duplicate":
-        found = _locked().get(pk=verdict.existing_id)
-        return _confirm(principal, found, source_kind, source_ref, quote, verdict.explanation)
-
+    # Embedding the text (~40 ms on the local model) and the vector checks run in the worker
+    # after commit (`checking.run`); until then the memory is stored but not used (`checking`).
     memory = Memory(
         text=text,
         canonical_key=key,
@@ -165,30 +163,14 @@ def store(
         created_by=principal.audit_actor,
         valid_from=start,
         valid_until=end,
-        embedding=vector,
-        embedding_model=model,
+        checking=True,
     )
     notices: list[str] = []
-    conflict = verdict is not None and verdict.kind == "conflict"
-    if conflict:
-        memory.review, memory.conflicts_with_id, memory.conflict = (
-            Review.PENDING,
-            verdict.existing_id,
-            verdict.explanation,
-        )
-        notices.append(
-            _(
-                "This contradicts memory %(id)s; it waits for a person's review and changes nothing until then."
-            )
-            % {"id": verdict.existing_id}
-        )
-    elif vector is None:
-        memory.review = Review.PENDING
-        notices.append(_("The memory could not be checked for contradictions; it waits for review."))
-    elif scope == Scope.PERSONAL or (source_kind == SourceKind.PERSON and can_review_shared(principal)):
+    if scope == Scope.PERSONAL or (source_kind == SourceKind.PERSON and can_review_shared(principal)):
         memory.review = Review.APPROVED
     else:
         notices.append(_("Office memory waits for a person's review before the copilot uses it."))
+    notices.append(_("It is checked for duplicates and contradictions first, usually within a second."))
     try:
         with transaction.atomic():
             memory.save()
@@ -201,10 +183,9 @@ def store(
         memory=memory, kind=source_kind, ref=source_ref, quote=quote, added_by=principal.audit_actor
     )
     _audit(memory, principal, MemoryRevision.Action.CREATED)
-    if conflict:
-        _dispute(principal, verdict.existing_id, memory)
     events.changed(memory, "memory.memory.created")
-    return Stored(memory, "conflict" if conflict else "created", notices)
+    jobs.enqueue_check(memory.pk)
+    return Stored(memory, "created", notices)
 
 
 def _locked() -> QuerySet[Memory]:
@@ -245,7 +226,7 @@ def _confirm(principal, memory: Memory, source_kind, source_ref, quote, why: dic
     )
 
 
-def _dispute(principal: Principal, memory_id: int, challenger: Memory) -> None:
+def _dispute(principal: Principal | None, memory_id: int, challenger: Memory) -> None:
     existing = Memory.objects.select_for_update().filter(pk=memory_id).first()
     if existing is None or existing.assertion == Assertion.DISPUTED:
         return
@@ -271,9 +252,11 @@ def _settle(principal: Principal, memory: Memory, note: str) -> None:
 
 # --- reviewing --------------------------------------------------------------------------------
 def reviewable(principal: Principal, *, state: str | None = Review.PENDING) -> QuerySet[Memory]:
-    """The memories the principal may decide about, oldest first (the review queue). `state`
-    None: every review state. Conflicts carry the memory they contradict (`conflicts_with`)."""
-    qs = with_relations(Memory.objects.filter(reviewable_q(principal))).select_related("conflicts_with")
+    """The memories the principal may decide about, oldest first (the review queue), once checked
+    (a contradiction found by the check changes what there is to decide). `state` None: every
+    review state. Conflicts carry the memory they contradict (`conflicts_with`)."""
+    qs = with_relations(Memory.objects.filter(reviewable_q(principal), checking=False))
+    qs = qs.select_related("conflicts_with")
     if state is not None:
         qs = qs.filter(review=validation.choice(state, "state", Review.values))
     return qs.order_by("created_at", "id")

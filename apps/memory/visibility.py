@@ -5,7 +5,10 @@
   specialist (`holder` "user:<id>" / "specialist:<id>"). An admin does not read other people's
   personal memory either; a service principal has no personal memory.
 
-Only *usable* memory is ever handed to a model: approved, not retracted, valid now. Review
+Only *usable* memory is ever handed to a model: approved, not retracted, checked, valid now. A
+memory just stored is not usable until the worker has embedded it and checked it for
+near-duplicates and contradictions (`checking`, usually well under a second): until then a
+contradiction of an approved fact could reach a model unstaged. Review
 (`may_review`) is separate: the owner decides about their own personal memory, admins and people
 with the `memory.review_memory` permission about the office's and the specialists'.
 """
@@ -56,11 +59,12 @@ class Reader:
 
 
 def usable_q(now=None) -> Q:
-    """Approved, not retracted, valid at `now`: the only memory a model ever sees."""
+    """Approved, not retracted, checked, valid at `now`: the only memory a model ever sees."""
     now = now or timezone.now()
     return (
         Q(review=Review.APPROVED)
         & ~Q(assertion=Assertion.RETRACTED)
+        & Q(checking=False)
         & (Q(valid_from__isnull=True) | Q(valid_from__lte=now))
         & (Q(valid_until__isnull=True) | Q(valid_until__gt=now))
     )
@@ -73,7 +77,7 @@ def usable(reader: Reader, scope: str = ALL) -> QuerySet[Memory]:
 def usable_sql(alias: str = "m") -> str:
     """`usable_q` as an SQL fragment for the hand-written hybrid search (params: now, now)."""
     return (
-        f"{alias}.review = 'approved' AND {alias}.assertion <> 'retracted'"
+        f"{alias}.review = 'approved' AND {alias}.assertion <> 'retracted' AND NOT {alias}.checking"
         f" AND ({alias}.valid_from IS NULL OR {alias}.valid_from <= %s)"
         f" AND ({alias}.valid_until IS NULL OR {alias}.valid_until > %s)"
     )

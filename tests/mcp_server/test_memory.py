@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from apps.accounts.principal import Principal
+from apps.memory import checking
 from apps.memory import services as memory
 from apps.memory.models import TEXT_MAX, Memory
 from tests.factories import UserFactory
@@ -56,10 +57,11 @@ def test_stored_shared_memory_is_found_only_once_a_person_approved_it(connect, m
     )
     record = ok(stored)["memory"]
     assert ok(stored)["outcome"] == "created"
-    assert (record["review"], record["scope"]) == ("pending", "shared")
+    assert (record["review"], record["scope"], record["checking"]) == ("pending", "shared", True)
     assert record["source"] == {"kind": "api_key", "ref": key.split(".")[0]}  # the prefix, not the secret
     assert ok(before)["memories"] == []  # pending memory reaches no model
 
+    assert checking.run(record["id"]) == "created"  # the worker's check (no worker runs here)
     memory.review(Principal.for_user(office_admin), record["id"], "approve")
     _, after, got = session(
         connect,
@@ -89,7 +91,7 @@ def test_personal_memory_of_one_creator_never_reaches_another_creators_key(conne
     anna = UserFactory(role="admin", is_superuser=True)
     ben = UserFactory(role="admin", is_superuser=True)
     annas, bens = make_key("memory:read", "memory:write", user=anna), make_key("memory:read", user=ben)
-    _, stored, own = session(
+    _, stored, unchecked = session(
         connect,
         annas,
         (
@@ -99,7 +101,9 @@ def test_personal_memory_of_one_creator_never_reaches_another_creators_key(conne
         ("memory_search", {"query": "Termine Vormittag"}),
     )
     mine = ok(stored)["memory"]
-    assert mine["review"] == "approved"
+    assert (mine["review"], ok(unchecked)["memories"]) == ("approved", [])  # not before its check
+    checking.run(mine["id"])  # the worker's check (no worker runs here)
+    _, own = session(connect, annas, ("memory_search", {"query": "Termine Vormittag"}))
     assert [m["id"] for m in ok(own)["memories"]] == [mine["id"]]
 
     _, search, get = session(

@@ -18,8 +18,9 @@ def test_a_failing_provider_keeps_the_memory_pending_and_findable_by_words(as_an
 
     monkeypatch.setattr(embeddings, "embed_passages", down)
     stored = services.store(as_anna, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
-    assert (stored.outcome, stored.memory.review, stored.memory.embedding) == ("created", "pending", None)
-    assert stored.notices
+    unchecked = Memory.objects.get(pk=stored.memory.pk)
+    assert (unchecked.review, unchecked.embedding, unchecked.checking) == ("pending", None, False)
+    assert unchecked.revisions.last().note == "not checked: no embedding"
     services.review(as_anna, stored.memory.pk, "approve")
     monkeypatch.undo()
     found = reads.search_memory(as_anna, "Kanzlei freitags")

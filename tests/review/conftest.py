@@ -5,6 +5,7 @@ from apps.accounts.principal import Principal
 from apps.learning import services as learning
 from apps.wiki import proposals
 from tests.factories import UserFactory
+from tests.memory.checks import checked_at_once  # noqa: F401 (autouse)
 from tests.wiki.factories import WikiPageFactory
 
 

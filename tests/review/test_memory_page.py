@@ -141,7 +141,8 @@ def test_memory_page_queries_are_constant_in_rows(client, anna, as_anna, meier):
 def test_i_decide_a_contradiction_of_my_own_memory(client, anna, as_anna):
     old = remember(as_anna, "Mein Büro ist in Raum 12.", scope="personal")
     new = memory.store(as_anna, text="Mein Büro ist in Raum 14.", scope="personal")
-    assert new.outcome == "conflict" and new.memory.review == "pending"
+    new.memory.refresh_from_db()  # checked by the worker (at once here)
+    assert (new.memory.conflicts_with_id, new.memory.review) == (old.pk, "pending")
     client.force_login(anna)
     page = client.get(PAGE).content.decode()
     assert reverse("review:memory-decide", args=[new.memory.pk]) in page

@@ -69,7 +69,7 @@ def test_a_conflict_shows_beside_the_approved_memory(client, chef, as_chef, as_a
     approved = remember(as_chef, "Die Kanzlei öffnet um 8 Uhr.", source_kind="person")
     assert approved.review == "approved"
     stored = memory.store(as_anna, text="Die Kanzlei öffnet um 9 Uhr.")
-    assert stored.outcome == "conflict", stored
+    assert Memory.objects.get(pk=stored.memory.pk).conflicts_with_id == approved.pk
     client.force_login(chef)
     page = client.get(QUEUE, {"kind": "conflict"}).content.decode()
     assert "Die Kanzlei öffnet um 8 Uhr." in page and "Die Kanzlei öffnet um 9 Uhr." in page

@@ -1,0 +1,1 @@
+from tests.memory.checks import checked_at_once, deferred_checks  # noqa: F401
