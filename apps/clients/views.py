@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.clients import case_page, page, services
+from apps.clients.errors import CaseNotFound
 from apps.clients.forms import ClientForm
 from apps.clients.models import Client
 from apps.clients.records import case_record, client_record
@@ -145,10 +146,12 @@ def case_neutralize(request, client_id: int, case_id: int):
 
 @login_required
 @domain_errors
-def case_page_view(request, case_id: int):
+def case_page_view(request, case_id: int, client_id: int | None = None):
     """The case page (Akte): its facts and everything linked to it that the viewer may see, live.
     The sections come from the apps that link rows to cases (`apps.clients.case_page`)."""
     case = services.get_case(request.principal, case_id)
+    if client_id is not None and client_id != case.client_id:  # not this client's case
+        raise CaseNotFound(_("There is no case with id %(id)s.") % {"id": case_id})
     parts = case_page.parts(request.principal, case)
     context = {
         "case": case,
@@ -158,3 +161,22 @@ def case_page_view(request, case_id: int):
         "linked_topics": parts.live_topics,
     }
     return render(request, "clients/case_detail.html", context)
+
+
+@login_required
+@require_POST
+@domain_errors
+def case_status(request, case_id: int):
+    """Close or reopen the case from its page; a stale page (someone changed the case) is told so."""
+    case = services.get_case(request.principal, case_id)
+    version = request.POST.get("version", "")
+    with reported(request) as outcome:
+        services.update_case(
+            request.principal,
+            case.pk,
+            {"status": request.POST.get("status", "")},
+            expected_version=int(version) if version.isdigit() else None,
+        )
+    if not outcome.failed:
+        messages.success(request, _("Saved."))
+    return redirect("clients:case", case_id=case.pk)

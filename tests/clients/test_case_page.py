@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.calendar.models import CalendarEvent
+from apps.clients.models import Case
 from apps.notes.models import Note
 from apps.tasks.models import Board, Task
 from tests.factories import UserFactory
@@ -151,3 +152,26 @@ def test_client_page_query_count_stays_constant_with_open_items(web, board, stat
     with CaptureQueriesContext(connection) as many:
         web.get(url)
     assert len(many) == len(few)
+
+
+def test_the_page_under_its_client(web, make_client, make_case):
+    meier, vogel = make_client("Meier GmbH"), make_client("Schreinerei Vogel")
+    akte = make_case(meier, subject="Einspruch ESt 2024")
+    response = web.get(reverse("clients:client-case", args=[meier.pk, akte.pk]))
+    assert response.status_code == 200 and "Einspruch ESt 2024" in response.content.decode()
+    assert web.get(reverse("clients:client-case", args=[vogel.pk, akte.pk])).status_code == 404
+
+
+def test_close_and_reopen_from_the_page_with_a_version_check(web, make_client, make_case):
+    akte = make_case(make_client("Meier GmbH"))
+    url = reverse("clients:case-status", args=[akte.pk])
+    assert "Akte schließen" in web.get(reverse("clients:case", args=[akte.pk])).content.decode()
+    assert web.post(url, {"status": "closed", "version": akte.version}).status_code == 302
+    akte.refresh_from_db()
+    assert akte.status == "closed" and akte.version == 2
+    stale = web.post(url, {"status": "open", "version": 1}, follow=True)
+    assert "zwischenzeitlich von jemand anderem geändert" in stale.content.decode()
+    akte.refresh_from_db()
+    assert akte.status == "closed"
+    bad = web.post(url, {"status": "vielleicht", "version": akte.version}, follow=True)
+    assert bad.status_code == 200 and Case.objects.get(pk=akte.pk).status == "closed"
