@@ -53,8 +53,8 @@ def create_note(ctx: ToolContext, args: c.NoteCreate) -> dict:
 
 @tool(name="notizen_update_note", read_only=False)
 def update_note(ctx: ToolContext, args: c.NoteUpdateById) -> dict:
-    """Rename a note, move it to another folder or change who sees it; fields you leave out stay as they
-    are."""
+    """Rename a note, move it to another folder, link it to a case (Akte) or change who sees it; fields you
+    leave out stay as they are."""
     changes = args.changes(explicit_null_clears=False)
     note = services.update_note(ctx.principal, args.note_id, changes, expected_version=args.expected_version)
     return {"note": note_record(note)}
