@@ -49,7 +49,7 @@ def test_card_shows_initials_and_wraps_long_words(web, make_task, anna):
     assert re.search(r'<span class="avatar"[^>]*>AS</span>', body)
     assert 'aria-describedby="board-keys"' in body and 'id="board-keys"' in body
     assert 'id="board-status" role="status" aria-live="polite"' in body
-    assert "Alt+←/→" in body
+    assert "Tastatur: Karte mit Tab fokussieren, Alt+←/→" in body  # the app catalog has the hint
 
 
 def test_counters_know_the_cards_not_rendered(web, make_task, statuses, monkeypatch):
