@@ -17,9 +17,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.contrib.contenttypes.models import ContentType
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from guardian.shortcuts import assign_perm, get_groups_with_perms, get_users_with_perms, remove_perm
+from guardian.shortcuts import assign_perm, remove_perm
+from guardian.utils import get_group_obj_perms_model, get_user_obj_perms_model
 
 from apps.core.errors import InvalidInput, ShareTargetNotFound
 
@@ -71,20 +73,28 @@ def grants(obj: Any, levels: Levels) -> list[tuple[Target, str]]:
     """(target, level) for the people and groups holding a level on `obj` directly (a person's
     access through a group shows as the group's), people first; the level is the strongest one
     whose rights are all held."""
-    held: list[tuple[Target, set[str]]] = []
-    users = get_users_with_perms(obj, attach_perms=True, with_group_users=False)
-    for user, perms in sorted(users.items(), key=lambda i: (i[0].full_name, i[0].email)):
-        held.append((Target("user", user), set(perms)))
-    for group, perms in sorted(
-        get_groups_with_perms(obj, attach_perms=True).items(), key=lambda i: i[0].name
-    ):
-        held.append((Target("group", group), set(perms)))
+    held: dict[str, tuple[Target, set[str]]] = {}
+    for row in _perm_rows(obj, get_user_obj_perms_model(obj), "user"):
+        held.setdefault(f"user:{row.user_id}", (Target("user", row.user), set()))[1].add(
+            row.permission.codename
+        )
+    for row in _perm_rows(obj, get_group_obj_perms_model(obj), "group"):
+        held.setdefault(f"group:{row.group_id}", (Target("group", row.group), set()))[1].add(
+            row.permission.codename
+        )
     found = []
-    for target, perms in held:
+    for target, perms in held.values():
         level = next((name for name, needed in reversed(levels.items()) if set(needed) <= perms), None)
         if level is not None:
             found.append((target, level))
     return found
+
+
+def _perm_rows(obj: Any, model: Any, who: str):
+    """The object-permission rows of `obj` (one query, with the person or group and the right)."""
+    rows = model.objects.filter(content_type=ContentType.objects.get_for_model(obj), object_pk=str(obj.pk))
+    order = ("user__full_name", "user__email") if who == "user" else ("group__name",)
+    return rows.select_related(who, "permission").order_by(*order, "id")
 
 
 def level_of(obj: Any, target: Target, levels: Levels) -> str | None:
