@@ -131,6 +131,7 @@ def knowledge_source(
             scope=q.scope,
             source_types=[source_type],
             query_vector=q.vector(),
+            config=q.config(),
         )
         return [
             ContextHit(

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from django.db import connection, transaction
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
@@ -81,6 +81,9 @@ def _filters(principal: Principal, scope: str, source_types, file_ids) -> tuple[
     return " AND ".join(clauses), values
 
 
+TUNE = "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true);\n"
+
+
 def hybrid_search(
     principal: Principal,
     query: str,
@@ -91,14 +94,16 @@ def hybrid_search(
     file_ids: Iterable[int] | None = None,
     query_vector: np.ndarray | None = None,
     use_text: bool = True,
+    config: embeddings.EmbeddingConfig | None = None,
 ) -> list[Hit]:
     """The best `limit` chunks for `query` the principal may see. Raises `EmbeddingError` when
-    the query cannot be embedded (callers decide whether to degrade)."""
+    the query cannot be embedded (callers decide whether to degrade). `config`: the embeddings
+    settings when the caller read them already (`context_search` reads them once per request)."""
     query = clean_query(query)
     if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise validation.invalid("limit", _("must be between 1 and %(n)s") % {"n": MAX_LIMIT})
     where, where_params = _filters(principal, scope, source_types, file_ids)
-    config = embeddings.load_config()
+    config = config or embeddings.load_config()
     vector = query_vector if query_vector is not None else embeddings.embed_query(query, config)
     literal = vector_literal(vector)
     candidates = max(limit * 4, MIN_CANDIDATES)
@@ -161,10 +166,12 @@ def hybrid_search(
         ]
         params += [all_words, any_words, candidates]
     params.append(limit)
-    with transaction.atomic(), connection.cursor() as cur:
-        cur.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(max(EF_SEARCH, candidates))])
-        cur.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
-        cur.execute(sql, params)
+    # The transaction's HNSW settings in the same message as the search: several statements in one
+    # simple query run as one implicit transaction (Django's psycopg cursors bind client-side),
+    # one round trip instead of five (BEGIN, two settings, the search, COMMIT).
+    with connection.cursor() as cur:
+        cur.execute(TUNE + sql, [str(max(EF_SEARCH, candidates)), *params])
+        cur.nextset()
         rows = cur.fetchall()
     hits = [
         Hit(

@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.knowledge import embeddings
-from apps.knowledge.search import EF_SEARCH, MIN_CANDIDATES, RRF_K, text_query, vector_literal
+from apps.knowledge.search import EF_SEARCH, MIN_CANDIDATES, RRF_K, TUNE, text_query, vector_literal
 from apps.memory.models import Memory
 from apps.memory.records import from_joined_row, joined_select
 from apps.memory.visibility import Reader, usable_sql
@@ -47,16 +47,13 @@ class Filters:
         return " AND ".join(clauses), params
 
 
-# The transaction's HNSW settings, sent in the same message as the statement they tune: several
-# statements in one simple query run as one implicit transaction (Django's psycopg cursors bind
-# client-side), so a search is one round trip without BEGIN/COMMIT of its own.
-_TUNE = "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true);\n"
-
-
+# The transaction's HNSW settings go in the same message as the statement they tune (the knowledge
+# store's `TUNE`): several statements in one simple query run as one implicit transaction
+# (Django's psycopg cursors bind client-side), so a search is one round trip.
 def tuned_rows(sql: str, params: list, candidates: int) -> list[tuple]:
     """Rows of `sql`, run with the HNSW settings for `candidates` in one round trip."""
     with connection.cursor() as cur:
-        cur.execute(_TUNE + sql, [str(max(EF_SEARCH, candidates)), *params])
+        cur.execute(TUNE + sql, [str(max(EF_SEARCH, candidates)), *params])
         cur.nextset()
         return cur.fetchall()
 
