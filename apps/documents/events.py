@@ -7,7 +7,7 @@ from apps.documents.models import Document, Folder
 from apps.documents.records import document_record, extraction_record
 from apps.documents.visibility import document_viewers, folder_viewers
 from apps.mutations import actions
-from apps.mutations.audience import Viewers, announced_remove, announced_upsert, send, send_change
+from apps.mutations.audience import EVERYONE, Viewers, announced_remove, announced_upsert, send, send_change
 
 LIST = "documents"
 TOPIC = "documents.document.updated"
@@ -29,6 +29,22 @@ def document_changed(document: Document, announce_key: str, old_viewers: Viewers
         upsert=[*announced_upsert(LIST, document_record(document), announce_key), _reload()],
         removal=announced_remove(LIST, document.pk, "documents.document.removed"),
     )
+
+
+def documents_linked(documents: list[Document]) -> None:
+    """Documents of a client folder's subtree got its client: one event per folder of them (the
+    audience of its documents) with their new records, no notice per document."""
+    by_folder: dict[int | None, list[Document]] = {}
+    for document in documents:
+        by_folder.setdefault(document.folder_id, []).append(document)
+    for batch in by_folder.values():
+        if folder_viewers(batch[0].folder) == EVERYONE:
+            upserts = [actions.upsert(LIST, d.pk, document_record(d)) for d in batch]
+            send(EVERYONE, TOPIC, [*upserts, _reload()])
+            continue
+        for document in batch:  # private ones: each document's own audience (its grants)
+            upsert = actions.upsert(LIST, document.pk, document_record(document))
+            send(document_viewers(document), TOPIC, [upsert, _reload()])
 
 
 def document_deleted(document_id: int, viewers: Viewers) -> None:

@@ -18,7 +18,7 @@ from apps.core.versioning import check_version
 from apps.documents import events
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
 from apps.documents.models import FOLDER_NAME_MAX, HOME_FOLDER_NAME, RESERVED_FOLDER_NAMES, Document, Folder
-from apps.documents.records import folder_record
+from apps.documents.records import folder_record, with_relations
 from apps.documents.visibility import can_folder, folder_viewers, visible_folders
 
 MAX_DEPTH = 12
@@ -84,7 +84,8 @@ def _client(principal: Principal, client_id: Any):
 
 def _link_subtree(folder: Folder) -> None:
     """Documents in a client folder's subtree are linked to its client (existing links stay):
-    one insert for all of them, then the knowledge store hears of the new scope."""
+    one insert for all of them, then the knowledge store hears of the new scope and open pages
+    (the client page among them) get the new records."""
     from apps.documents.services import announce_text
 
     client = inherited_client(folder)
@@ -97,8 +98,12 @@ def _link_subtree(folder: Folder) -> None:
     through.objects.bulk_create(
         [through(document_id=pk, client_id=client.pk) for pk in ids], ignore_conflicts=True
     )
-    for document in Document.objects.filter(pk__in=ids).select_related("folder").defer("search"):
+    if not ids:
+        return
+    linked = list(with_relations(Document.objects.filter(pk__in=ids), with_text=True))
+    for document in linked:
         announce_text(document)
+    events.documents_linked(linked)
 
 
 def list_folders(principal: Principal) -> list[Folder]:

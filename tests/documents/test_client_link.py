@@ -251,3 +251,22 @@ def test_case_page_lists_its_documents_in_constant_queries(
     with django_assert_max_num_queries(len(few)):
         many = client.get(url).content.decode()
     assert len(re.findall(r'data-record-id="\d+"><td data-label', many)) >= 6
+
+
+def test_linking_a_subtree_is_one_live_event_without_a_notice_per_document(
+    as_anna, meier, django_capture_on_commit_callbacks
+):
+    from apps.mutations.models import MutationEvent
+
+    folder = FolderFactory(name="Eingang")
+    documents = [DocumentFactory(folder=folder) for _ in range(3)]
+    before = MutationEvent.objects.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        folders.update_folder(as_anna, folder.pk, client_id=meier.pk)
+    events = list(MutationEvent.objects.order_by("id")[before:])
+    linked = [e for e in events if e.topic == "documents.document.updated"]
+    assert len(linked) == 1
+    upserts = [a for a in linked[0].ui_actions if a["type"] == "upsert"]
+    assert sorted(a["record_id"] for a in upserts) == sorted(str(d.pk) for d in documents)
+    assert all(a["record"]["clients"][0]["id"] == meier.pk for a in upserts)
+    assert not any("announce_key" in a for a in upserts)
