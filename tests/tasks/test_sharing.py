@@ -184,3 +184,17 @@ def test_the_share_list_costs_the_same_for_many_grants(as_anna, restricted, djan
     with django_assert_max_num_queries(6):
         shares = sharing.board_shares(as_anna, restricted.pk)
     assert len(shares["grants"]) == 7
+
+
+def test_admin_change_pages_link_to_the_share_page(client, boss, restricted):
+    from apps.notes.models import Note
+
+    note = Note.objects.create(name="N", visibility="private", owner=restricted.owner)
+    client.force_login(boss)
+    for url in (
+        reverse("admin:tasks_board_change", args=[restricted.pk]),
+        reverse("admin:notes_note_change", args=[note.pk]),
+    ):
+        page = client.get(url)
+        assert page.status_code == 200
+        assert 'href="teilen/"' in page.content.decode()
