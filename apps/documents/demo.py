@@ -9,19 +9,20 @@ from apps.accounts.principal import Principal
 from apps.clients.demo import demo_clients
 from apps.documents import folders, processing, services
 
+# (name, parent, client number of a client folder or None)
 FOLDERS = [
-    ("Mandanten", None),
-    ("Meier GmbH", "Mandanten"),
-    ("Familie Hoffmann", "Mandanten"),
-    ("Kanzlei", None),
+    ("Mandanten", None, None),
+    ("Meier GmbH", "Mandanten", "10003"),
+    ("Familie Hoffmann", "Mandanten", "10001"),
+    ("Kanzlei", None, None),
 ]
 
-# (folder, title, client number or None, Markdown)
+# (folder, title, client number or None: a client folder links its own, Markdown)
 MARKDOWN = [
     (
         "Meier GmbH",
         "Aktennotiz Einspruch KSt 2023",
-        "10003",
+        None,
         "# Aktennotiz\n\nTelefonat mit Herrn Meier am Montag.\n\n## Einspruch\n\nDer Körperschaftsteuerbescheid "
         "2023 setzt nicht abziehbare Betriebsausgaben an. Einspruchsfrist: ein Monat nach Bekanntgabe.\n\n"
         "## Nächste Schritte\n\n- Belege zur Bewirtung anfordern\n- Einspruch begründen\n",
@@ -29,7 +30,7 @@ MARKDOWN = [
     (
         "Familie Hoffmann",
         "Checkliste Einkommensteuer 2025",
-        "10001",
+        None,
         "# Checkliste ESt 2025\n\n- Lohnsteuerbescheinigungen beider Ehegatten\n- Kinderbetreuungskosten "
         "(Kita-Rechnungen)\n- Spendenbescheinigungen\n- Nachweise Handwerkerleistungen\n",
     ),
@@ -56,9 +57,12 @@ def load(office) -> None:
     admin = Principal.for_user(office.admin)
     clients = demo_clients(office)
     created = {}
-    for name, parent in FOLDERS:
+    for name, parent, client_number in FOLDERS:
         created[name] = folders.create_folder(
-            admin, name=name, parent_id=created[parent].pk if parent else None
+            admin,
+            name=name,
+            parent_id=created[parent].pk if parent else None,
+            client_id=clients[client_number].pk if client_number else None,
         )
     documents = []
     for folder, title, client_number, body in MARKDOWN:

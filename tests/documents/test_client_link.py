@@ -270,3 +270,17 @@ def test_linking_a_subtree_is_one_live_event_without_a_notice_per_document(
     assert sorted(a["record_id"] for a in upserts) == sorted(str(d.pk) for d in documents)
     assert all(a["record"]["clients"][0]["id"] == meier.pk for a in upserts)
     assert not any("announce_key" in a for a in upserts)
+
+
+def test_api_makes_a_client_folder_and_an_explicit_null_ends_it(anna, meier):
+    _, token = keys.issue_device_token(anna, "iPhone")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    created = api.post("/api/v1/document-folders/", {"name": "Meier", "client_id": meier.pk}, format="json")
+    assert created.status_code == 201, created.content
+    folder = created.json()["folder"]
+    assert folder["client"]["id"] == meier.pk
+    refused = api.patch(f"/api/v1/document-folders/{folder['id']}", {"client_id": 987654}, format="json")
+    assert refused.status_code == 404 and refused.json()["code"] == "client_not_found"
+    ended = api.patch(f"/api/v1/document-folders/{folder['id']}", {"client_id": None}, format="json")
+    assert ended.status_code == 200 and ended.json()["folder"]["client"] is None
