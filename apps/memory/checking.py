@@ -52,7 +52,9 @@ def run(memory_id: int) -> str | None:
     candidates = similarity.nearest(memory.holder, subject, vector, model, exclude=memory.pk)
     verdict = dedup.judge(memory.text, memory.kind, candidates)
     if verdict.kind == "duplicate":
-        return _merge(memory, verdict, before)
+        kept = _locked().filter(pk=verdict.existing_id).first()
+        if kept is not None:  # (forgotten meanwhile: then this one is simply new)
+            return _merge(memory, kept, verdict, before)
     if verdict.kind == "conflict":
         memory.review, memory.conflicts_with_id, memory.conflict = (
             Review.PENDING,
@@ -71,12 +73,12 @@ def run(memory_id: int) -> str | None:
         events.changed(memory, "memory.memory.updated")
         return "conflict"
     memory.save(update_fields=["embedding", "embedding_model", "checking", "updated_at"])
-    events.changed(memory, "memory.memory.updated")
+    if memory.review == Review.PENDING:  # it joins a review queue now; otherwise nothing shows
+        events.changed(memory, "memory.memory.updated")
     return "created"
 
 
-def _merge(memory: Memory, verdict: dedup.Verdict, before: dict) -> str:
-    kept = _locked().get(pk=verdict.existing_id)
+def _merge(memory: Memory, kept: Memory, verdict: dedup.Verdict, before: dict) -> str:
     kept_before = snapshot(kept)
     kept.confirmations += memory.confirmations
     kept.last_confirmed_at = timezone.now()
