@@ -28,6 +28,7 @@ from apps.core import demo
 from apps.documents.visibility import visible_documents
 from apps.notes.visibility import visible_notes, visible_pages
 from apps.tasks.services import visible_tasks
+from apps.tasks.visibility import visible_boards
 from apps.wiki.services import visible_pages as visible_wiki_pages
 from tests.e2e.helpers import log_in
 from tests.e2e.pages import full_pages
@@ -95,6 +96,7 @@ def samples(admin, chat) -> dict[str, object]:
     wiki_page = visible_wiki_pages(principal).order_by("pk").first()
     values = {
         "task_id": visible_tasks(principal).order_by("pk").first().pk,
+        "board_id": visible_boards(principal).order_by("pk").first().pk,  # share dialog (JSON)
         "client_id": case.client_id,
         "case_id": case.pk,
         "event_id": visible_events(principal).order_by("pk").first().pk,
