@@ -5,6 +5,7 @@ import pytest
 
 from apps.tasks.models import Board, Task
 from tests.e2e.helpers import log_in
+from tests.e2e.test_layout import serious_violations
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.e2e
@@ -44,6 +45,7 @@ def test_share_a_board_live_and_revoke_it_live(server, browser, statuses):
     dialog.get_by_label("Person oder Gruppe hinzufügen").fill("Ben")
     dialog.get_by_role("button", name="Ben Braun").click()
     dialog.locator(f'[data-share-key="user:{ben.pk}"]').wait_for(timeout=5000)
+    assert serious_violations(owner) == []  # the open dialog, with a grant and the search results
 
     tab.wait_for(state="visible", timeout=8000)
     assert tab.inner_text().startswith("Mandat Huber")
