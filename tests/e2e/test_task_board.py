@@ -31,7 +31,9 @@ def test_card_appears_live_and_drag_persists(server, page, statuses):
     open_status, doing = statuses["offen"], statuses["in_arbeit"]
     board = Board.objects.create(name="Steuern")
     user = UserFactory(email="anna@kanzlei.example", role="admin", is_superuser=True)
-    _, key = keys.create_api_key(Principal.for_user(user), name="e2e", scopes=["tools:execute"])
+    # A colleague's API client: live notices are only for other people's changes.
+    colleague = UserFactory(email="ben@kanzlei.example", role="admin", is_superuser=True)
+    _, key = keys.create_api_key(Principal.for_user(colleague), name="e2e", scopes=["tools:execute"])
 
     log_in(page, server, user.email)
     page.goto(f"{server}/aufgaben/?board={board.pk}")
