@@ -115,12 +115,15 @@ def test_links_skip_foreign_urls_and_removals():
     assert found == [{"url": "/mandanten/4/", "title": "Kunz", "list": "x"}]
 
 
-def test_read_only_runs_do_not_look_for_mutation_events(
-    anna, model, fake_openai, django_assert_max_num_queries
-):
+def test_read_only_runs_do_not_look_for_mutation_events(anna, model, fake_openai, monkeypatch):
+    def no_lookup():
+        raise AssertionError("a read-only batch looked for mutation events")
+
+    monkeypatch.setattr("apps.agent.links.event_cursor", no_lookup)
     fake_openai.tool_calls(("aufgaben_list_boards", {}))
     fake_openai.reply("Keine.")
     run = ask(anna, "Welche Boards?")
+    assert run.status == Run.Status.COMPLETED, run.error_code
     finished = next(p for k, p in events(run) if k == "tool_finished")
     assert finished["links"] == [] and finished["label"] == "Boards auflisten"
 
