@@ -30,7 +30,7 @@ def expected(board) -> dict[str, list[int]]:
 
 def counters_match(page, board) -> bool:
     """Every column's counter equals its cards on the page and the database's count."""
-    return wait_for(lambda: page.evaluate(COUNTERS) == expected(board), timeout=8)
+    return wait_for(lambda: page.evaluate(COUNTERS) == expected(board), timeout=15)
 
 
 def test_counters_after_quick_add_drag_keyboard_and_live_events(server, page, statuses):
@@ -53,7 +53,7 @@ def test_counters_after_quick_add_drag_keyboard_and_live_events(server, page, st
     # quick-add: its response and its own live event must not count (or show) the card twice
     page.fill(f"#qa-{offen.pk}", "Neue Karte per Schnelleingabe")
     page.press(f"#qa-{offen.pk}", "Enter")
-    page.locator(".task-card", has_text="Neue Karte per Schnelleingabe").first.wait_for(timeout=5000)
+    page.locator(".task-card", has_text="Neue Karte per Schnelleingabe").first.wait_for(timeout=10000)
     page.wait_for_timeout(800)  # the live event of the new task arrives too
     assert page.locator(".task-card", has_text="Neue Karte per Schnelleingabe").count() == 1
     assert counters_match(page, board), page.evaluate(COUNTERS)
@@ -72,13 +72,13 @@ def test_counters_after_quick_add_drag_keyboard_and_live_events(server, page, st
     page.keyboard.press("Alt+ArrowRight")
     assert wait_for(lambda: Task.objects.get(pk=first.pk).status_id == doing.pk, timeout=5)
     assert counters_match(page, board), page.evaluate(COUNTERS)
-    page.locator("#board-status", has_text="verschoben").wait_for(state="attached", timeout=3000)
+    page.locator("#board-status", has_text="verschoben").wait_for(state="attached", timeout=8000)
     page.wait_for_timeout(600)  # its own live event re-renders the card: focus stays on it
     assert page.evaluate("document.activeElement.dataset.taskId") == str(first.pk)
     page.keyboard.press("Alt+ArrowLeft")
     assert wait_for(lambda: Task.objects.get(pk=first.pk).status_id == offen.pk, timeout=5)
     page.keyboard.press("Alt+ArrowLeft")  # the first column: nothing further left
-    page.locator("#board-status", has_text="keine weitere Spalte").wait_for(state="attached", timeout=3000)
+    page.locator("#board-status", has_text="keine weitere Spalte").wait_for(state="attached", timeout=8000)
     assert Task.objects.get(pk=first.pk).status_id == offen.pk
     assert counters_match(page, board), page.evaluate(COUNTERS)
 
@@ -88,7 +88,7 @@ def test_counters_after_quick_add_drag_keyboard_and_live_events(server, page, st
     )
     assert created["ok"], created
     live_id = created["output"]["task"]["id"]
-    page.locator(f'.task-card[data-task-id="{live_id}"]').wait_for(timeout=5000)
+    page.locator(f'.task-card[data-task-id="{live_id}"]').wait_for(timeout=10000)
     assert counters_match(page, board), page.evaluate(COUNTERS)
     moved = execute_tool(server, key, "aufgaben_move_task", {"task_id": live_id, "status_id": done.pk})
     assert moved["ok"], moved
@@ -98,7 +98,7 @@ def test_counters_after_quick_add_drag_keyboard_and_live_events(server, page, st
     assert counters_match(page, board), page.evaluate(COUNTERS)
     deleted = execute_tool(server, key, "aufgaben_delete_task", {"task_id": added.pk})
     assert deleted["ok"], deleted
-    page.locator(f'.task-card[data-task-id="{added.pk}"]').wait_for(state="detached", timeout=5000)
+    page.locator(f'.task-card[data-task-id="{added.pk}"]').wait_for(state="detached", timeout=10000)
     assert counters_match(page, board), page.evaluate(COUNTERS)
 
     page.reload()  # the server's counts agree with what the page showed
