@@ -63,20 +63,20 @@ def test_counters_after_quick_add_drag_keyboard_and_live_events(server, page, st
     page.locator(f'.task-card[data-task-id="{added.pk}"]').drag_to(
         page.locator(f'.column[data-status-id="{doing.pk}"] .cards')
     )
-    assert wait_for(lambda: Task.objects.get(pk=added.pk).status_id == doing.pk, timeout=5)
+    assert wait_for(lambda: Task.objects.get(pk=added.pk).status_id == doing.pk, timeout=10)
     assert counters_match(page, board), page.evaluate(COUNTERS)
 
     # keyboard: Alt+→ moves the focused card one column right, through the same endpoint
     card = page.locator(f'.task-card[data-task-id="{first.pk}"]')
     card.focus()
     page.keyboard.press("Alt+ArrowRight")
-    assert wait_for(lambda: Task.objects.get(pk=first.pk).status_id == doing.pk, timeout=5)
+    assert wait_for(lambda: Task.objects.get(pk=first.pk).status_id == doing.pk, timeout=10)
     assert counters_match(page, board), page.evaluate(COUNTERS)
     page.locator("#board-status", has_text="verschoben").wait_for(state="attached", timeout=8000)
     page.wait_for_timeout(600)  # its own live event re-renders the card: focus stays on it
     assert page.evaluate("document.activeElement.dataset.taskId") == str(first.pk)
     page.keyboard.press("Alt+ArrowLeft")
-    assert wait_for(lambda: Task.objects.get(pk=first.pk).status_id == offen.pk, timeout=5)
+    assert wait_for(lambda: Task.objects.get(pk=first.pk).status_id == offen.pk, timeout=10)
     page.keyboard.press("Alt+ArrowLeft")  # the first column: nothing further left
     page.locator("#board-status", has_text="keine weitere Spalte").wait_for(state="attached", timeout=8000)
     assert Task.objects.get(pk=first.pk).status_id == offen.pk
@@ -93,7 +93,7 @@ def test_counters_after_quick_add_drag_keyboard_and_live_events(server, page, st
     moved = execute_tool(server, key, "aufgaben_move_task", {"task_id": live_id, "status_id": done.pk})
     assert moved["ok"], moved
     page.locator(f'.column[data-status-id="{done.pk}"] .task-card[data-task-id="{live_id}"]').wait_for(
-        timeout=5000
+        timeout=10000
     )
     assert counters_match(page, board), page.evaluate(COUNTERS)
     deleted = execute_tool(server, key, "aufgaben_delete_task", {"task_id": added.pk})
