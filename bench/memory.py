@@ -258,7 +258,7 @@ def measure(opts, rng: random.Random, user, texts: list[str]) -> None:
         f"reader:      {usable(reader).count()} usable memories visible "
         f"({usable(reader, 'personal').count()} of them personal)"
     )
-    queries = [f"{query_from(rng, texts)} {i}" for i in range(opts.queries * 5 + 10)]
+    queries = [f"{query_from(rng, texts)} {i}" for i in range(opts.queries * 7 + 70)]
     it = iter(queries)
     for _ in range(10):  # warm-up: model, plans, connection
         dispatch("memory_search", {"query": next(it)}, ctx)
