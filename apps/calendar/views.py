@@ -294,6 +294,8 @@ def create_page(request):
             "visibility": "shared",
             "criticality": "normal",
             "client": request.GET.get("client", "") if request.GET.get("client", "").isdigit() else "",
+            # From the case page: the Akte (a choice the viewer may see, else the picker stays empty).
+            "case": request.GET.get("case", "") if request.GET.get("case", "").isdigit() else "",
             "responsible": str(principal.user.pk) if principal.user else "",
         }
         form = EventForm(people=_people(), clients=clients, cases=cases, initial=initial)

@@ -51,6 +51,7 @@ POST_ONLY_ARGUMENTS = (
     "job_id",
     "file_id",
     "rule_id",
+    "item_id",  # a document's workflow proposal: decided by POST
 )
 
 OVERFLOW = """() => {
