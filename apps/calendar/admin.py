@@ -3,7 +3,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
-from apps.calendar import feed
+from apps.calendar import feed, fristenbuch
 from apps.calendar.models import CalendarEvent, CalendarFeedToken, DeadlineChange, PreDeadline
 from apps.core.admin_bases import ReadOnlyAdmin, ReadOnlyInline
 from apps.core.web import reported
@@ -104,15 +104,41 @@ class CalendarFeedTokenAdmin(ReadOnlyAdmin):
             with reported(request) as outcome:
                 feed.revoke_token(Principal.for_user(row.user), row.pk)
             done += not outcome.failed
-        messages.success(request, f"{done} revoked.")
+        messages.success(request, _("%(count)d revoked.") % {"count": done})
+
+
+class ChangedFieldFilter(admin.SimpleListFilter):
+    """The Fristenbuch's changed field, by its label in the viewer's language (rows store codes)."""
+
+    title = _("field")
+    parameter_name = "field"
+
+    def lookups(self, request, model_admin):
+        return [(code, fristenbuch.field_label(code)) for code in fristenbuch.FIELDS]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(field=self.value()) if self.value() else queryset
 
 
 @admin.register(DeadlineChange)
 class DeadlineChangeAdmin(ReadOnlyAdmin):
-    """The Fristenbuch: written by the services with every change, never edited or deleted."""
+    """The Fristenbuch: written by the services with every change, never edited or deleted. Field
+    and status values are stored as codes and shown in the viewer's language."""
 
-    list_display = ("at", "event", "field", "old", "new", "reason", "actor", "actor_label")
-    list_filter = ("field",)
+    list_display = ("at", "event", "field_shown", "old_shown", "new_shown", "reason", "actor", "actor_label")
+    list_filter = (ChangedFieldFilter,)
     search_fields = ("event__title", "reason", "old", "new", "actor_label")
     list_select_related = ("event", "actor")
     date_hierarchy = "at"
+
+    @admin.display(description=_("field"), ordering="field")
+    def field_shown(self, row):
+        return fristenbuch.field_label(row.field)
+
+    @admin.display(description=_("before"))
+    def old_shown(self, row):
+        return fristenbuch.shown_value(row.field, row.old)
+
+    @admin.display(description=_("after"))
+    def new_shown(self, row):
+        return fristenbuch.shown_value(row.field, row.new)

@@ -24,7 +24,11 @@ MAX_LINES = 20_000
 FORMATS = ("csv", "pdf")
 
 
-def _field_label(field: str) -> str:
+FIELDS = ("due", "responsible", "deputy", "status", "pre_deadlines")
+
+
+def field_label(field: str) -> str:
+    """A Fristenbuch row's field code in the viewer's language."""
     return {
         "due": _("Due date"),
         "responsible": _("Responsible"),
@@ -34,7 +38,8 @@ def _field_label(field: str) -> str:
     }.get(field, field)
 
 
-def _value(field: str, value: str) -> str:
+def shown_value(field: str, value: str) -> str:
+    """A before/after value in the viewer's language (a status is stored as its code)."""
     if field == "status" and value:
         return str(CalendarEvent.Status(value).label) if value in CalendarEvent.Status.values else value
     return value
@@ -73,9 +78,9 @@ def rows(principal: Principal, since: dt.date, until: dt.date) -> list[list[str]
                 str(event.pk),
                 event.title,
                 event.client.name if event.client_id else "",
-                _field_label(line.field),
-                _value(line.field, line.old),
-                _value(line.field, line.new),
+                field_label(line.field),
+                shown_value(line.field, line.old),
+                shown_value(line.field, line.new),
                 line.reason,
                 (line.actor.full_name or line.actor.email) if line.actor else line.actor_label,
             ]
