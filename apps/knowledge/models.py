@@ -150,7 +150,9 @@ class IndexJob(models.Model):
 
     ACTIVE = ("queued", "running")
 
-    file = models.ForeignKey(KnowledgeFile, on_delete=models.CASCADE, related_name="jobs")
+    file = models.ForeignKey(
+        KnowledgeFile, on_delete=models.CASCADE, related_name="jobs", verbose_name=_("file")
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
     cancel_requested = models.BooleanField(_("cancel requested"), default=False)
     total_chunks = models.PositiveIntegerField(_("chunks total"), default=0)

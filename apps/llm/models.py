@@ -52,7 +52,9 @@ class Provider(models.Model):
 
 
 class ModelConfig(models.Model):
-    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="models")
+    provider = models.ForeignKey(
+        Provider, on_delete=models.CASCADE, related_name="models", verbose_name=_("provider")
+    )
     model_id = models.CharField(_("model id"), max_length=200)
     display_name = models.CharField(_("display name"), max_length=200, blank=True)
     context_window = models.PositiveIntegerField(_("context window (tokens)"), default=128_000)
