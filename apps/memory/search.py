@@ -143,9 +143,10 @@ def nearest_ids(filters: Filters, vector, *, limit: int = 10, exact: bool = Fals
     literal = vector_literal(vector)
     sql = f"""SELECT m.id FROM memory_memory m WHERE m.embedding_model = %s AND {where}
               ORDER BY m.embedding <=> %s::vector LIMIT %s"""  # noqa: S608 (constant fragments)
-    if exact:
-        sql = "SELECT set_config('enable_indexscan', 'off', true);\n" + sql
     with transaction.atomic():
+        if exact:
+            with connection.cursor() as cur:
+                cur.execute("SELECT set_config('enable_indexscan', 'off', true)")
         rows = tuned_rows(
             sql, [embeddings.current_model(), *params, literal, limit], max(limit * 4, MIN_CANDIDATES)
         )
