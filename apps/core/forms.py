@@ -79,21 +79,32 @@ class InputModelForm(forms.Form):
         return values
 
     def clean(self):
+        """The input model is checked even when some fields failed already, so one submit shows
+        every error at once; a field keeps only its first (form) error."""
         cleaned = super().clean()
-        if self.errors:
-            return cleaned
+        failed = set(self.errors)
         try:
-            self.validated = self.input_model.model_validate(self.model_values())
+            validated = self.input_model.model_validate(self.model_values())
         except ValidationError as exc:
-            add_model_errors(self, exc, self.MODEL_FIELDS)
+            add_model_errors(self, exc, self.MODEL_FIELDS, failed=failed)
+        else:
+            if not failed:
+                self.validated = validated
         return cleaned
 
 
-def add_model_errors(form: forms.Form, exc: ValidationError, model_fields: dict[str, str]) -> None:
+def add_model_errors(
+    form: forms.Form, exc: ValidationError, model_fields: dict[str, str], failed: set[str] | None = None
+) -> None:
     """Each error of an input model on the form field it belongs to (`model_fields`: form field →
-    model field; unknown fields: a form-wide error), in the viewer's language."""
+    model field; unknown fields: a form-wide error), in the viewer's language. `failed`: fields
+    that already have an error (a value missing because it did not parse says nothing new);
+    while any has, form-wide errors of the model are left out (they judged incomplete input)."""
     reverse = {model: name for name, model in model_fields.items()}
     for error in exc.errors(include_url=False):
         field = str(error["loc"][0]) if error["loc"] else None
         name = reverse.get(field, field)
-        form.add_error(name if name in form.fields else None, validation_message(error))
+        target = name if name in form.fields else None
+        if failed and (target in failed or target is None):
+            continue
+        form.add_error(target, validation_message(error))
