@@ -270,6 +270,25 @@ class DeadlineChange(models.Model):
     def __str__(self) -> str:
         return f"{self.event_id} {self.field}: {self.old} → {self.new}"
 
+    # Field and status are stored as codes; pages show them in the viewer's language.
+    @property
+    def field_shown(self) -> str:
+        from apps.calendar.fristenbuch import field_label
+
+        return field_label(self.field)
+
+    @property
+    def old_shown(self) -> str:
+        from apps.calendar.fristenbuch import shown_value
+
+        return shown_value(self.field, self.old)
+
+    @property
+    def new_shown(self) -> str:
+        from apps.calendar.fristenbuch import shown_value
+
+        return shown_value(self.field, self.new)
+
 
 class CalendarFeedToken(models.Model):
     """A secret that lets Outlook or Apple Calendar read one person's calendar without a login.
