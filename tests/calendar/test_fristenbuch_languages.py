@@ -4,12 +4,20 @@
 import datetime as dt
 
 import pytest
+from django.utils import translation
 
 from apps.accounts.principal import Principal
 from apps.calendar import services
 from apps.calendar.models import DeadlineChange
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def language_restored():
+    """The middleware activates the viewer's language in this thread; later tests expect German."""
+    with translation.override("de"):
+        yield
 
 
 @pytest.mark.parametrize(

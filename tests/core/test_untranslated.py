@@ -17,6 +17,7 @@ import pytest
 from django.apps import apps as django_apps
 from django.contrib import admin
 from django.urls import reverse
+from django.utils import translation
 
 from apps.core import demo
 from tests.core.catalogs import english_only
@@ -25,6 +26,14 @@ from tests.e2e.test_layout import samples
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def language_restored():
+    """The middleware activates the viewer's language in this thread; later tests expect German."""
+    with translation.override("de"):
+        yield
+
 
 # Words that read the same in every language, so a msgid equal to them is no missing translation
 # even where a catalog spells it differently (brand names, units, abbreviations).
