@@ -124,7 +124,12 @@ class CreatedByService(models.Model):
     """Audit: the service principal (agent, team room, API key) a row was created through, if any."""
 
     created_by_service = models.ForeignKey(
-        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "accounts.ServicePrincipal",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created through"),
     )
 
     class Meta:
@@ -136,7 +141,12 @@ class CreatedBy(CreatedByService):
     principal), besides the service principal it came through."""
 
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
 
     class Meta:

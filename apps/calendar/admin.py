@@ -126,6 +126,9 @@ class DeadlineChangeAdmin(ReadOnlyAdmin):
     and status values are stored as codes and shown in the viewer's language."""
 
     list_display = ("at", "event", "field_shown", "old_shown", "new_shown", "reason", "actor", "actor_label")
+    # The change form too shows field and values in the viewer's language, never the stored codes.
+    fields = ("at", "event", "field_shown", "old_shown", "new_shown", "reason", "actor", "actor_label")
+    readonly_fields = fields
     list_filter = (ChangedFieldFilter,)
     search_fields = ("event__title", "reason", "old", "new", "actor_label")
     list_select_related = ("event", "actor")

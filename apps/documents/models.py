@@ -71,7 +71,12 @@ class Folder(Versioned, Timestamped):
     )
     tree_path = models.CharField(max_length=500, default="/", db_index=True, editable=False)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
 
     class Meta:
@@ -221,7 +226,12 @@ class ShareLink(models.Model):
     expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -13,6 +13,25 @@ from apps.core.web import reported
 from apps.knowledge import consent, services
 from apps.knowledge.models import ConsentRule, IndexJob, KnowledgeFile
 
+# The source types the office's apps index (stored as codes); an unknown one shows its code.
+SOURCE_TYPE_LABELS = {"document": _("Document"), "note": _("Note"), "wiki": _("Wiki page")}
+
+
+def source_type_label(code: str) -> str:
+    return str(SOURCE_TYPE_LABELS.get(code, code))
+
+
+class SourceTypeFilter(admin.SimpleListFilter):
+    title = _("source type")
+    parameter_name = "source_type"
+
+    def lookups(self, request, model_admin):
+        codes = KnowledgeFile.objects.order_by().values_list("source_type", flat=True).distinct()
+        return sorted(((code, source_type_label(code)) for code in codes), key=lambda pair: pair[1])
+
+    def queryset(self, request, queryset):
+        return queryset.filter(source_type=self.value()) if self.value() else queryset
+
 
 @admin.register(KnowledgeFile)
 class KnowledgeFileAdmin(ReadOnlyAdmin):
@@ -28,15 +47,23 @@ class KnowledgeFileAdmin(ReadOnlyAdmin):
         "embedding_model",
         "indexed_at",
     )
-    list_filter = ("status", "scope", "source_type", "embedding_model")
+    list_filter = ("status", "scope", SourceTypeFilter, "embedding_model")
     search_fields = ("title", "path", "source_id")
     list_select_related = ("indexed_by",)
-    readonly_fields = [f.name for f in KnowledgeFile._meta.fields if f.name != "text"]
-    exclude = ("text",)  # content stays out of the control plane
+    readonly_fields = [
+        "source_shown" if f.name == "source_type" else f.name
+        for f in KnowledgeFile._meta.fields
+        if f.name != "text"
+    ]
+    exclude = ("text", "source_type")  # content stays out of the control plane; the type shows translated
     actions = ("reindex", "purge")
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("text")
+
+    @admin.display(description=_("source type"), ordering="source_type")
+    def source_shown(self, file):
+        return source_type_label(file.source_type)
 
     @admin.action(description=_("Index again"))
     def reindex(self, request, queryset):

@@ -95,8 +95,10 @@ class Task(CreatedByService, Versioned, Timestamped):
         EMAIL = "email", _("E-mail")
         API = "api", _("API")
 
-    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="tasks")
-    status = models.ForeignKey(TaskStatus, on_delete=models.PROTECT, related_name="tasks")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="tasks", verbose_name=_("board"))
+    status = models.ForeignKey(
+        TaskStatus, on_delete=models.PROTECT, related_name="tasks", verbose_name=_("status")
+    )
     title = models.CharField(_("title"), max_length=TITLE_MAX)
     description = models.TextField(_("description"), blank=True)
     assignee = models.ForeignKey(
