@@ -151,15 +151,16 @@ def chat(
     )
     sink = gate.stream(on_token)
     try:
-        client = client_for(provider)
-        response = client.chat.completions.create(**params)
-        if not stream:
-            result = _from_response(response)
-        else:
-            try:
-                result = _from_stream(response, sink, should_stop)
-            finally:
-                sink.close()
+        # Closed after the call: a client left to the garbage collector leaks its socket.
+        with client_for(provider) as client:
+            response = client.chat.completions.create(**params)
+            if not stream:
+                result = _from_response(response)
+            else:
+                try:
+                    result = _from_stream(response, sink, should_stop)
+                finally:
+                    sink.close()
     except ProviderError:
         raise
     except Aborted as exc:
@@ -205,7 +206,8 @@ def embed(endpoint: EmbeddingEndpoint, texts: list[str], *, gate: Gate | None = 
     )
     extra = {"dimensions": endpoint.dimensions} if endpoint.dimensions else {}
     try:
-        response = client.embeddings.create(model=endpoint.model, input=sent, **extra)
+        with client:
+            response = client.embeddings.create(model=endpoint.model, input=sent, **extra)
     except openai.OpenAIError as exc:
         logger.warning("embeddings provider %s failed: %s", endpoint.name, type(exc).__name__)
         error = translate_error(exc, endpoint.name)
@@ -218,7 +220,8 @@ def embed(endpoint: EmbeddingEndpoint, texts: list[str], *, gate: Gate | None = 
 
 def list_models(provider: Provider) -> list[str]:
     try:
-        return sorted(m.id for m in client_for(provider).models.list())
+        with client_for(provider) as client:
+            return sorted(m.id for m in client.models.list())
     except openai.OpenAIError as exc:
         raise translate_error(exc, provider) from None
 
