@@ -7,71 +7,16 @@
  * version follow, so the next save sends only the user's own edits.
  */
 import { registerMutationHandler } from "./mutations.js";
+import { declaredTopics, watchLinkedSections } from "./linked-sections.js";
 
-const FLASH_MS = 1600;
-const DEBOUNCE_MS = 80;
 const root = document.getElementById("client-detail");
 const clientId = root?.dataset.clientId;
-const pending = new Set();
-let timer = null;
-
-function linked() {
-  return document.getElementById("client-linked");
-}
 
 function isMine(record) {
-  if (!record) return false;
   if (Array.isArray(record.clients)) return record.clients.some((c) => String(c?.id) === clientId); // documents
   const id = record.client_id !== undefined ? record.client_id : record.client?.id;
   return id !== undefined && id !== null && String(id) === clientId;
 }
-
-function shown(list, recordId) {
-  const region = linked();
-  if (!region || recordId === undefined || recordId === null) return false;
-  const selector = `[data-list="${CSS.escape(list)}"] [data-record-id="${CSS.escape(String(recordId))}"]`;
-  return region.querySelector(selector) !== null;
-}
-
-function refreshLinked() {
-  window.clearTimeout(timer);
-  timer = window.setTimeout(() => {
-    linked()?.dispatchEvent(new CustomEvent("clapilot:refresh", { detail: { topic: "clients.linked" } }));
-  }, DEBOUNCE_MS);
-}
-
-function onLinkedChange(event) {
-  let concerned = false;
-  for (const action of event.ui_actions || []) {
-    if (!action.list) continue;
-    const mine = isMine(action.record);
-    if (mine || shown(action.list, action.record_id)) {
-      concerned = true;
-      if (action.type === "upsert" && mine) pending.add(`${action.list}:${action.record_id}`);
-    }
-  }
-  if (concerned) refreshLinked();
-  return true; // rendered here (or not ours): no generic fallback
-}
-
-function flashRow(list, recordId) {
-  const selector = `#client-linked [data-list="${CSS.escape(list)}"] [data-record-id="${CSS.escape(recordId)}"]`;
-  for (const element of document.querySelectorAll(selector)) {
-    element.classList.remove("flash-highlight");
-    void element.offsetWidth;
-    element.classList.add("flash-highlight");
-    window.setTimeout(() => element.classList.remove("flash-highlight"), FLASH_MS);
-  }
-}
-
-document.body.addEventListener("htmx:afterSettle", (e) => {
-  if (e.target?.id !== "client-linked" && !e.target?.querySelector?.("#client-linked")) return;
-  for (const key of pending) {
-    const [list, id] = key.split(":");
-    flashRow(list, id);
-  }
-  pending.clear();
-});
 
 // --- the client itself ------------------------------------------------------------------------
 const form = document.getElementById("client-form");
@@ -122,8 +67,6 @@ function onClientChange(event) {
 
 if (root) {
   // The topics of the linked sections, declared by the apps that contribute them (apps.clients.page).
-  for (const topic of (root.dataset.linkedTopics || "").split(" ").filter(Boolean)) {
-    registerMutationHandler(topic, onLinkedChange);
-  }
+  watchLinkedSections({ regionId: "client-linked", topic: "clients.linked", belongs: isMine, topics: declaredTopics(root) });
   registerMutationHandler("mandanten.client", onClientChange);
 }
