@@ -125,9 +125,18 @@ class DeadlineChangeAdmin(ReadOnlyAdmin):
     """The Fristenbuch: written by the services with every change, never edited or deleted. Field
     and status values are stored as codes and shown in the viewer's language."""
 
-    list_display = ("at", "event", "field_shown", "old_shown", "new_shown", "reason", "actor", "actor_label")
+    list_display = (
+        "at",
+        "event",
+        "field_shown",
+        "old_shown",
+        "new_shown",
+        "reason_shown",
+        "actor",
+        "actor_label",
+    )
     # The change form too shows field and values in the viewer's language, never the stored codes.
-    fields = ("at", "event", "field_shown", "old_shown", "new_shown", "reason", "actor", "actor_label")
+    fields = ("at", "event", "field_shown", "old_shown", "new_shown", "reason_shown", "actor", "actor_label")
     readonly_fields = fields
     list_filter = (ChangedFieldFilter,)
     search_fields = ("event__title", "reason", "old", "new", "actor_label")

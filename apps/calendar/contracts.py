@@ -141,7 +141,10 @@ class DeadlineChangeOut(Output):
     field: str = Field(description="due, responsible, deputy, status or pre_deadlines.")
     old: str
     new: str
-    reason: str
+    reason: str = Field(description="Why, in the reader's language when the system gave the reason.")
+    reason_code: str | None = Field(
+        default=None, description="Set when the system gave the reason (e.g. document_names_new_date)."
+    )
 
 
 DeadlineHistory = wrapped(list[DeadlineChangeOut], "history", name="DeadlineHistory")

@@ -81,7 +81,7 @@ def rows(principal: Principal, since: dt.date, until: dt.date) -> list[list[str]
                 field_label(line.field),
                 shown_value(line.field, line.old),
                 shown_value(line.field, line.new),
-                line.reason,
+                line.reason_shown,
                 (line.actor.full_name or line.actor.email) if line.actor else line.actor_label,
             ]
         )

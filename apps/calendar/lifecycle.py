@@ -27,6 +27,7 @@ from apps.calendar.models import (
     DeadlineChange,
     PreDeadline,
 )
+from apps.calendar.reasons import CodedReason
 from apps.core import validation
 from apps.core.services import get_setting
 from apps.deadlines import services as deadline_services
@@ -161,7 +162,12 @@ def record(
 
 
 def record_changes(
-    event: CalendarEvent, principal: Principal, before: dict[str, str], after: dict[str, str], reason: str
+    event: CalendarEvent,
+    principal: Principal,
+    before: dict[str, str],
+    after: dict[str, str],
+    reason: str,
+    coded: CodedReason | None = None,
 ) -> None:
     rows = [
         DeadlineChange(
@@ -173,6 +179,8 @@ def record_changes(
             old=before[name],
             new=after[name],
             reason=reason,
+            reason_code=coded.code if coded else "",
+            reason_params=dict(coded.params) if coded else {},
         )
         for name in TRACKED
         if before[name] != after[name]

@@ -257,6 +257,10 @@ class DeadlineChange(models.Model):
     old = models.TextField(_("before"), blank=True)
     new = models.TextField(_("after"), blank=True)
     reason = models.CharField(_("reason"), max_length=REASON_MAX, blank=True)
+    # A reason the system wrote (not a person's words) is kept as a code with its values and shown
+    # in the reader's language; `reason` then holds the writer's wording for search and old readers.
+    reason_code = models.CharField(_("reason code"), max_length=60, blank=True, db_default="")
+    reason_params = models.JSONField(_("reason values"), default=dict, blank=True, db_default={})
 
     class Meta:
         verbose_name = _("Fristenbuch entry")
@@ -288,6 +292,12 @@ class DeadlineChange(models.Model):
         from apps.calendar.fristenbuch import shown_value
 
         return shown_value(self.field, self.new)
+
+    @property
+    def reason_shown(self) -> str:
+        from apps.calendar.reasons import shown_reason
+
+        return shown_reason(self.reason_code, self.reason_params, self.reason)
 
 
 class CalendarFeedToken(models.Model):

@@ -169,5 +169,6 @@ def history_record(change) -> dict:
         "field": change.field,
         "old": change.old,
         "new": change.new,
-        "reason": change.reason,
+        "reason": change.reason_shown,
+        "reason_code": change.reason_code or None,
     }

@@ -24,6 +24,7 @@ from apps.accounts.principal import Principal
 from apps.calendar import events, fristen, lifecycle, recurrence
 from apps.calendar.errors import DeadlineNotDeletable, DeadlineNotOpen, EventNotFound
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
+from apps.calendar.reasons import CodedReason
 from apps.calendar.records import Occurrence, event_record, with_relations
 from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
@@ -526,7 +527,11 @@ def update_event(
 ) -> CalendarEvent:
     """Partial update: fields not in `changes` stay as they are (a concurrent change to another
     field survives). With `expected_version`, a stale write is refused instead. Moving a Frist's
-    due date needs a `reason`; the Fristenbuch records every tracked change with it."""
+    due date needs a `reason`; the Fristenbuch records every tracked change with it. A
+    `CodedReason` (the system's own reasons) is stored as its code and shown in each reader's language."""
+    coded = reason if isinstance(reason, CodedReason) else None
+    if coded is not None:
+        reason = coded.text()
     validation.only_fields(changes, EDITABLE_FIELDS)
     changes = dict(changes)
     event = get_event(principal, event_id, for_update=True)
@@ -582,7 +587,7 @@ def update_event(
     if was_deadline:
         if new_rows is not None:
             lifecycle.set_pre_deadlines(event, new_rows)
-        lifecycle.record_changes(event, principal, before, lifecycle.snapshot(event), reason_text)
+        lifecycle.record_changes(event, principal, before, lifecycle.snapshot(event), reason_text, coded)
     elif event.is_deadline:
         _start_fristenbuch(event, principal, new_rows)
     event = get_event(principal, event.pk) if _visible(principal, event) else event

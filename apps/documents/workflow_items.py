@@ -18,12 +18,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.calendar import services as calendar
 from apps.calendar.errors import EventNotFound
 from apps.calendar.models import CalendarEvent
+from apps.calendar.reasons import CodedReason
 from apps.clients import visibility as client_visibility
 from apps.core.errors import InvalidInput
 from apps.documents.analysis import Analysis, DeadlineSuggestion, DueDate, TaskSuggestion, due_date
@@ -318,7 +318,7 @@ class Filer:
         previous = self._previous_deadline()
         if previous is not None:  # the document's one deadline moved or was renamed
             item, event = previous
-            reason = _("The document “%(title)s” names a new date.") % {"title": self.label}
+            reason = CodedReason("document_names_new_date", {"title": self.label})
             event = calendar.update_event(self.principal, event.pk, {**values, "end": None}, reason=reason)
             self.items.pop(item.signature, None)
             item.signature = sig

@@ -9,6 +9,7 @@ from django.utils import translation
 from apps.accounts.principal import Principal
 from apps.calendar import services
 from apps.calendar.models import DeadlineChange
+from apps.calendar.reasons import CodedReason
 
 pytestmark = pytest.mark.django_db
 
@@ -39,3 +40,42 @@ def test_a_status_change_reads_in_the_viewers_language(client, anna, language, f
     client.force_login(anna)
     page = client.get(f"/kalender/fristen/{event.pk}/verlauf/").content.decode()
     assert f"<td>{field}</td><td>{old}</td><td>{new}</td>" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("de", "Das Dokument „Bescheid 2024“ nennt ein neues Datum."),
+        ("en", "The document “Bescheid 2024” names a new date."),
+        ("it", "Il documento «Bescheid 2024» indica una nuova data."),
+    ],
+)
+def test_a_reason_the_system_wrote_reads_in_the_viewers_language(client, anna, language, reason):
+    """The document workflow moves a Frist with a coded reason (written while German was active);
+    each reader sees it in their own language, a person's typed reason stays as typed."""
+    principal = Principal.for_user(anna)
+    day = dt.date.today() + dt.timedelta(days=20)
+    event = services.create_event(principal, title="Frist", kind="deadline", start=day.isoformat())
+    moved = (day + dt.timedelta(days=7)).isoformat()
+    services.update_event(
+        principal,
+        event.pk,
+        {"start": moved},
+        reason=CodedReason("document_names_new_date", {"title": "Bescheid 2024"}),
+    )
+    line = DeadlineChange.objects.filter(event=event, field="due").order_by("at", "id").last()
+    assert line.reason_code == "document_names_new_date" and line.reason.startswith("Das Dokument")
+    anna.language = language
+    anna.save(update_fields=["language"])
+    client.force_login(anna)
+    page = client.get(f"/kalender/fristen/{event.pk}/verlauf/").content.decode()
+    assert f"<td>{reason}</td>" in page
+
+
+def test_an_unknown_reason_code_is_refused_and_old_rows_keep_their_text():
+    with pytest.raises(ValueError):
+        CodedReason("no_such_reason")
+    line = DeadlineChange(reason="Vom Mandanten telefonisch bestätigt", reason_code="", reason_params={})
+    assert line.reason_shown == "Vom Mandanten telefonisch bestätigt"
+    stale = DeadlineChange(reason="alt", reason_code="document_names_new_date", reason_params={})
+    assert stale.reason_shown == "alt"  # values missing: the stored wording
