@@ -15,8 +15,9 @@ import datetime as dt
 import logging
 
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import InactivePrincipal, Principal
@@ -278,7 +279,22 @@ def timeline(document: Document) -> dict:
         "workflow": workflow,
         "steps": steps,
         "reason_text": REASONS.get(workflow.reason, "") if workflow is not None else "",
+        "message": shown_message(workflow) if workflow is not None else "",
     }
+
+
+def shown_message(workflow: DocumentWorkflow) -> str:
+    """The run's message in the reader's language. The worker stores a reason's standard text in
+    the language it ran in; that text is shown from the catalog instead. A specific message (a
+    provider's error) is shown as stored."""
+    standard = REASONS.get(workflow.reason)
+    if standard is None or not workflow.message:
+        return workflow.message
+    renderings = set()
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            renderings.add(str(standard)[:500])
+    return str(standard) if workflow.message in renderings else workflow.message
 
 
 def _due(payload: dict) -> dt.date | dt.datetime | None:

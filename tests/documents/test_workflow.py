@@ -342,6 +342,34 @@ def test_page_shows_the_skip_reason(client, anna, django_capture_on_commit_callb
     assert "no_model_configured" in body
 
 
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("de", "Es ist kein Sprachmodell eingerichtet"),
+        ("en", "No language model is configured"),
+        ("it", "Non è configurato alcun modello"),
+    ],
+)
+def test_the_skip_message_reads_in_the_viewers_language(
+    client, anna, language, text, django_capture_on_commit_callbacks
+):
+    """The worker ran in German; an English or Italian reader still reads the reason in theirs."""
+    from django.utils import translation
+
+    document = _doc(anna)
+    with translation.override("de"):
+        _run(document, django_capture_on_commit_callbacks)
+    assert DocumentWorkflow.objects.get(document=document).message.startswith("Es ist kein")
+    anna.language = language
+    anna.save(update_fields=["language"])
+    client.force_login(anna)
+    try:
+        body = client.get(reverse("documents:workflow", args=[document.pk])).content.decode()
+    finally:
+        translation.activate("de")  # the middleware activated the reader's language in this thread
+    assert text in body
+
+
 def test_workflow_partial_hides_other_peoples_documents(client, anna, ben):
     bens = FolderFactory(name="Persönlich", kind=Folder.Kind.PERSONAL, owner=ben, is_home=True)
     document = DocumentFactory(folder=bens, created_by=ben)
