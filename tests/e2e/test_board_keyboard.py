@@ -77,6 +77,15 @@ def test_counters_after_quick_add_drag_keyboard_and_live_events(server, page, st
     assert page.evaluate("document.activeElement.dataset.taskId") == str(first.pk)
     page.keyboard.press("Alt+ArrowLeft")
     assert wait_for(lambda: Task.objects.get(pk=first.pk).status_id == offen.pk, timeout=10)
+    # The page has applied the move (the card sits, focused, in the first column) before the next key.
+    page.wait_for_function(
+        """([id, column]) => {
+          const card = document.activeElement;
+          return card?.dataset.taskId === id && card.closest(".column")?.dataset.statusId === column;
+        }""",
+        arg=[str(first.pk), str(offen.pk)],
+        timeout=10000,
+    )
     page.keyboard.press("Alt+ArrowLeft")  # the first column: nothing further left
     page.locator("#board-status", has_text="keine weitere Spalte").wait_for(state="attached", timeout=8000)
     assert Task.objects.get(pk=first.pk).status_id == offen.pk

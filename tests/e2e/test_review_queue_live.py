@@ -36,7 +36,8 @@ def store_memory(base_url: str, key: str, text: str) -> dict:
         return json.loads(response.read())
 
 
-def test_the_review_queue_updates_live(server, browser):
+def test_the_review_queue_updates_live(server, worker, browser):
+    """The stored memory joins the queue once the worker has checked it (duplicates, conflicts)."""
     chef = UserFactory(email="chef@kanzlei.example", full_name="Clara Chef", role="admin")
     rita = UserFactory(email="rita@kanzlei.example", full_name="Rita Prüfer", role="admin")
     ben = UserFactory(email="ben@kanzlei.example", full_name="Ben Braun", role="admin")  # keys are admin-made
