@@ -95,6 +95,7 @@ def main() -> None:
         try:
             run(opts)
         finally:
+            purge_private_queue()
             disconnect_everybody_else()
 
 
@@ -206,23 +207,29 @@ def fill(opts, rng: random.Random, users: list, clients: dict) -> list[str]:
     return [t for _k, t, _c in rows]
 
 
-def private_celery_queue() -> None:
-    """The check jobs `memory_store` queues go to a queue of this run, dropped at exit: no worker
-    of the instance ever gets a job about the bench's rows (the bench runs the checks itself)."""
-    import atexit
+_private_queue: str | None = None
 
+
+def private_celery_queue() -> None:
+    """The check jobs `memory_store` queues go to a queue of this run, dropped at the end
+    (`purge_private_queue`, while the bench database still runs): no worker of the instance ever
+    gets a job about the bench's rows (the bench runs the checks itself)."""
+    global _private_queue
     from clapilot.celery import app
 
-    name = f"bench-memory-{os.getpid()}"
+    _private_queue = f"bench-memory-{os.getpid()}"
     for cached in ("queues", "router"):
         app.amqp.__dict__.pop(cached, None)
-    app.conf.task_default_queue = name
+    app.conf.task_default_queue = _private_queue
 
-    def purge() -> None:
-        with app.connection_for_write() as conn:
-            conn.default_channel.queue_purge(name)
 
-    atexit.register(purge)
+def purge_private_queue() -> None:
+    if _private_queue is None:
+        return
+    from clapilot.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_purge(_private_queue)
 
 
 def query_from(rng: random.Random, texts: list[str]) -> str:
