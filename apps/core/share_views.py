@@ -2,7 +2,10 @@
 
 `share_endpoint` is the one body every domain's share view has: GET answers the current shares,
 POST grants or revokes through the domain's service and answers the shares after the change. A
-refusal answers `{"code", "message"}` with its status, and nothing changed.
+refusal answers `{"code", "message"}` with its status, and nothing changed. `share_view` makes a
+domain's view for one kind of record from its three sharing functions:
+
+    share_note = share_view(sharing.note_shares, sharing.grant_note, sharing.revoke_note)
 """
 
 from __future__ import annotations
@@ -54,3 +57,26 @@ def share_endpoint(
 
 
 share_methods = require_http_methods(["GET", "POST"])
+
+
+def share_view(
+    read: Callable[[Any, int], dict],
+    grant: Callable[[Any, int, str, str], Any],
+    revoke: Callable[[Any, int, str], Any],
+) -> Callable:
+    """The share endpoint of one kind of record: `read(principal, id)`, `grant(principal, id,
+    target, level)`, `revoke(principal, id, target)`; the URL names the record's id (one
+    keyword, `<int:note_id>` …)."""
+
+    @share_methods
+    @login_required
+    def view(request, **url_kwargs):
+        (record_id,) = url_kwargs.values()
+        return share_endpoint(
+            request,
+            read=lambda p: read(p, record_id),
+            grant=lambda p, target, level: grant(p, record_id, target, level),
+            revoke=lambda p, target: revoke(p, record_id, target),
+        )
+
+    return view

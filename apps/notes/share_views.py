@@ -1,28 +1,7 @@
 """The Notizen page's share dialog endpoints for notes and folders (see apps.core.share_views)."""
 
-from django.contrib.auth.decorators import login_required
-
-from apps.core.share_views import share_endpoint, share_methods
+from apps.core.share_views import share_view
 from apps.notes import sharing
 
-
-@share_methods
-@login_required
-def share_note(request, note_id: int):
-    return share_endpoint(
-        request,
-        read=lambda p: sharing.note_shares(p, note_id),
-        grant=lambda p, target, level: sharing.grant_note(p, note_id, target, level),
-        revoke=lambda p, target: sharing.revoke_note(p, note_id, target),
-    )
-
-
-@share_methods
-@login_required
-def share_folder(request, folder_id: int):
-    return share_endpoint(
-        request,
-        read=lambda p: sharing.folder_shares(p, folder_id),
-        grant=lambda p, target, level: sharing.grant_folder(p, folder_id, target, level),
-        revoke=lambda p, target: sharing.revoke_folder(p, folder_id, target),
-    )
+share_note = share_view(sharing.note_shares, sharing.grant_note, sharing.revoke_note)
+share_folder = share_view(sharing.folder_shares, sharing.grant_folder, sharing.revoke_folder)
