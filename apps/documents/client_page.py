@@ -1,6 +1,7 @@
-"""The client page's "Documents" section (extension point `clients.page_sections`, declared in
-`apps.documents.apps`): the newest documents linked to the client that the viewer may see (other
-people's personal folders stay out). Two queries, whatever the client has."""
+"""The documents' sections of the hub pages: the client page (extension point
+`clients.page_sections`) here, the case page in `case_page` (declared in `apps.documents.apps`).
+Each shows the newest documents linked to the hub that the viewer may see (other people's
+personal folders stay out). Two queries, whatever the hub has."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ from apps.documents import services
 LINKED_DOCUMENTS = 20  # the full list is one click away
 
 
+def documents_section(principal: Principal, template: str, **hub: int) -> Section:
+    """The newest documents of one hub (`client_id=` or `case_id=`)."""
+    documents, total = services.list_documents(principal, limit=LINKED_DOCUMENTS, **hub)
+    context = {"documents": documents, "document_total": total}
+    return Section("documents", template, context, order=50, live_topics=("documents.document",))
+
+
 def section(principal: Principal, client: Client) -> Section:
-    documents, total = services.list_documents(principal, client_id=client.pk, limit=LINKED_DOCUMENTS)
-    return Section(
-        "documents",
-        "documents/_client_page.html",
-        {"documents": documents, "document_total": total},
-        order=50,
-        live_topics=("documents.document",),
-    )
+    return documents_section(principal, "documents/_client_page.html", client_id=client.pk)

@@ -1,7 +1,8 @@
 """The case page's "Tasks" section and the client page's open tasks per case (extension points
 `clients.case_sections` and `clients.case_open_items`, declared in `apps.tasks.apps`): the case's
 unfinished tasks the viewer may see, the "add a task to this case" form, and per case the number
-of unfinished tasks. A constant number of queries, whatever the case holds."""
+of unfinished tasks. The section is the client page's, filtered by the case (`client_page`); a
+constant number of queries, whatever the case holds."""
 
 from __future__ import annotations
 
@@ -13,20 +14,12 @@ from apps.accounts.principal import Principal
 from apps.clients.case_page import OpenItems, Section
 from apps.clients.models import Case
 from apps.tasks import services
-
-LINKED_TASKS = 50  # the full list is one click away
-TOPICS = ("aufgaben.task",)
+from apps.tasks.client_page import TOPICS, tasks_section
 
 
 def section(principal: Principal, case: Case) -> Section:
-    tasks, total = services.list_tasks(principal, case_id=case.pk, unfinished=True, limit=LINKED_TASKS)
-    return Section(
-        "tasks",
-        "tasks/_case_page.html",
-        {"open_tasks": tasks, "open_task_total": total},
-        order=20,
-        live_topics=TOPICS,
-        actions="tasks/_case_page_quick_add.html",
+    return tasks_section(
+        principal, "tasks/_case_page.html", "tasks/_case_page_quick_add.html", case_id=case.pk
     )
 
 
