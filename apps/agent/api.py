@@ -7,8 +7,8 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 from apps.agent import contracts as c
 from apps.agent import services
-from apps.core.api import ApiView, endpoint
-from apps.core.contracts import ErrorOut, page
+from apps.core.api import ApiView, endpoint, listed, sliced
+from apps.core.contracts import ErrorOut
 
 PAGE_MAX = 200  # messages per answer
 
@@ -27,14 +27,7 @@ class SessionListView(ApiView):
     def get(self, request, query: c.ChatSessionFilter):
         """Your chats, most recently used first"""
         sessions = services.search_sessions(request.principal, query.q)
-        rows = sessions[query.offset : query.offset + query.limit]
-        return page(
-            "sessions",
-            [_session_record(s) for s in rows],
-            sessions.count(),
-            limit=query.limit,
-            offset=query.offset,
-        )
+        return listed("sessions", _session_record, sliced(sessions, query), query)
 
     @endpoint(
         body=c.ChatSessionCreate, output=c.ChatSessionResult, status=201, operation_id="chat_sessions_create"

@@ -8,6 +8,8 @@ are raised and shaped by the project's exception handler: `{"code", "message", "
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.permissions import AllowAny
@@ -19,8 +21,8 @@ from apps.apikeys import contracts as c
 from apps.apikeys import errors, services
 from apps.apikeys.models import DeviceToken
 from apps.apikeys.throttling import LoginFailureThrottle
-from apps.core.api import ApiView, endpoint
-from apps.core.contracts import ErrorOut, page
+from apps.core.api import ApiView, endpoint, listed, sliced
+from apps.core.contracts import ErrorOut
 
 
 class ObtainDeviceTokenView(ApiView):
@@ -71,10 +73,8 @@ class DeviceTokenListView(ApiView):
         tokens = DeviceToken.objects.filter(user=request.user, revoked_at__isnull=True).order_by(
             "-created_at"
         )
-        total = tokens.count()
-        rows = tokens[query.offset : query.offset + query.limit]
-        records = [c.DeviceTokenOut.of(t, auth=request.auth) for t in rows]
-        return page("results", records, total, limit=query.limit, offset=query.offset)
+        record = functools.partial(c.DeviceTokenOut.of, auth=request.auth)
+        return listed("results", record, sliced(tokens, query), query)
 
 
 class DeviceTokenDetailView(ApiView):
@@ -100,9 +100,7 @@ class ApiKeyListView(ApiView):
         after they stopped being an administrator); never the secrets. Keys are created on the
         Developer page, not over the API, and cannot use this endpoint themselves."""
         keys = services.visible_api_keys(request.principal)
-        total = keys.count()
-        rows = keys[query.offset : query.offset + query.limit]
-        return page("keys", [c.ApiKeyOut.of(k) for k in rows], total, limit=query.limit, offset=query.offset)
+        return listed("keys", c.ApiKeyOut.of, sliced(keys, query), query)
 
 
 class ApiKeyDetailView(ApiView):

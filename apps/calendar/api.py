@@ -15,7 +15,7 @@ from apps.calendar import contracts as c
 from apps.calendar import feed, lifecycle, services
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record, history_record
-from apps.core.api import ApiView, endpoint
+from apps.core.api import ApiView, endpoint, listed
 from apps.core.contracts import page
 
 
@@ -23,9 +23,8 @@ class EventListView(ApiView):
     @endpoint(query=c.EventFilter, output=c.EventPage, operation_id="calendar_events_list")
     def get(self, request, query: c.EventFilter):
         """Occurrences in a window (series expanded), with total"""
-        found, total = services.list_events(request.principal, **query.model_dump())
-        records = [event_record(o.event, o) for o in found]
-        return page("events", records, total, limit=query.limit, offset=query.offset)
+        found = services.list_events(request.principal, **query.model_dump())
+        return listed("events", lambda o: event_record(o.event, o), found, query)
 
     @endpoint(body=c.EventCreate, output=c.EventResult, status=201, operation_id="calendar_events_create")
     def post(self, request, body: c.EventCreate):

@@ -7,8 +7,7 @@ from __future__ import annotations
 from apps.clients import contracts as c
 from apps.clients import services
 from apps.clients.records import case_record, client_record
-from apps.core.api import ApiView, endpoint
-from apps.core.contracts import page
+from apps.core.api import ApiView, endpoint, listed, updated
 
 CASE_TAGS = ["cases"]
 
@@ -17,10 +16,8 @@ class ClientListView(ApiView):
     @endpoint(query=c.ClientFilterQuery, output=c.ClientPage, operation_id="clients_list")
     def get(self, request, query: c.ClientFilterQuery):
         """Clients by name, with total"""
-        found, total = services.list_clients(request.principal, **query.model_dump())
-        return page(
-            "clients", [client_record(x) for x in found], total, limit=query.limit, offset=query.offset
-        )
+        found = services.list_clients(request.principal, **query.model_dump())
+        return listed("clients", client_record, found, query)
 
     @endpoint(body=c.ClientCreateBody, output=c.ClientResult, status=201, operation_id="clients_create")
     def post(self, request, body: c.ClientCreateBody):
@@ -37,18 +34,15 @@ class ClientDetailView(ApiView):
     @endpoint(body=c.ClientUpdateBody, output=c.ClientResult, operation_id="clients_partial_update")
     def patch(self, request, client_id: int, body: c.ClientUpdateBody):
         """Change some fields (partial); optional expected_version (409 version_conflict)"""
-        client = services.update_client(
-            request.principal, client_id, body.changes(), expected_version=body.expected_version
-        )
-        return {"client": client_record(client)}
+        return {"client": client_record(updated(services.update_client, request, client_id, body))}
 
 
 class CaseListView(ApiView):
     @endpoint(query=c.CaseFilterQuery, output=c.CasePage, operation_id="cases_list", tags=CASE_TAGS)
     def get(self, request, query: c.CaseFilterQuery):
         """Cases, newest first, with total"""
-        found, total = services.list_cases(request.principal, **query.model_dump())
-        return page("cases", [case_record(x) for x in found], total, limit=query.limit, offset=query.offset)
+        found = services.list_cases(request.principal, **query.model_dump())
+        return listed("cases", case_record, found, query)
 
     @endpoint(
         body=c.CaseCreateBody, output=c.CaseResult, status=201, operation_id="cases_create", tags=CASE_TAGS
@@ -67,7 +61,4 @@ class CaseDetailView(ApiView):
     @endpoint(body=c.CaseUpdateBody, output=c.CaseResult, operation_id="cases_partial_update", tags=CASE_TAGS)
     def patch(self, request, case_id: int, body: c.CaseUpdateBody):
         """Change some fields (partial); optional expected_version (409 version_conflict)"""
-        case = services.update_case(
-            request.principal, case_id, body.changes(), expected_version=body.expected_version
-        )
-        return {"case": case_record(case)}
+        return {"case": case_record(updated(services.update_case, request, case_id, body))}

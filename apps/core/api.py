@@ -8,12 +8,15 @@ against the output model and documents both in OpenAPI (drf-spectacular's pydant
     class TaskListView(ApiView):
         @endpoint(query=TaskFilter, output=TaskPage, operation_id="tasks_list")
         def get(self, request, query: TaskFilter):
-            tasks, total = services.list_tasks(request.principal, **query.service_kwargs())
-            return page("tasks", [TaskOut.of(t) for t in tasks], total, limit=query.limit, offset=query.offset)
+            found = services.list_tasks(request.principal, **query.service_kwargs())
+            return listed("tasks", TaskOut.of, found, query)
 
 The operation's summary is the first paragraph of the method's docstring (there: "List tasks."),
 its description the rest (or `summary=` / `description=`); its tag is the app's (its
 `DomainApp.api_tag`, else the app label) unless `tags=` says otherwise.
+
+`listed` answers a list operation in the one pagination shape, `updated` hands a PATCH body to
+the domain's update service (its changes and `expected_version`).
 
 `request.principal` is resolved once by the accounts middleware and the API authentication
 classes. A `DomainError` becomes `{"code", "message", "details"}` with its HTTP status here.
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.apps import apps
@@ -36,6 +39,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from apps.core.contracts import page
 from apps.core.errors import DomainError
 from apps.core.messages import validation_message
 
@@ -138,6 +142,27 @@ def endpoint(
         )(handler)
 
     return decorate
+
+
+def listed(key: str, record: Callable[[Any], Any], found: tuple[Sequence[Any], int], query: Any) -> dict:
+    """A list operation's answer in the one pagination shape (`contracts.page`): the service's
+    `(rows, total)` for the page `query` asks for (its `limit` and `offset`), each row through
+    `record`."""
+    rows, total = found
+    return page(key, [record(row) for row in rows], total, limit=query.limit, offset=query.offset)
+
+
+def sliced(rows: Any, query: Any) -> tuple[Sequence[Any], int]:
+    """A queryset's `(rows, total)` for the page `query` asks for, as a list service answers it."""
+    return rows[query.offset : query.offset + query.limit], rows.count()
+
+
+def updated(update: Callable[..., Any], request, record_id: Any, body: Any, **options: Any) -> Any:
+    """A PATCH body through the domain's update service: `update(principal, id, changes,
+    expected_version=…)` with the body's changes (`body.changes(**options)`)."""
+    return update(
+        request.principal, record_id, body.changes(**options), expected_version=body.expected_version
+    )
 
 
 def refusal(description: str) -> OpenApiResponse:

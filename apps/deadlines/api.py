@@ -5,8 +5,7 @@ tool endpoint with `tools:execute`. Session and device-token requests act as the
 
 from __future__ import annotations
 
-from apps.core.api import ApiView, endpoint
-from apps.core.contracts import page
+from apps.core.api import ApiView, endpoint, listed
 from apps.deadlines import contracts as c
 from apps.deadlines import services
 from apps.deadlines.records import deadline_record, rule_record
@@ -26,8 +25,8 @@ class RuleListView(ApiView):
     @endpoint(query=c.RuleFilter, output=c.RulePage, operation_id="deadlines_rules_list", tags=TAGS)
     def get(self, request, query: c.RuleFilter):
         """The active deadline rules (code, duration, legal basis)"""
-        rules, total = services.list_rules(query=query.query, limit=query.limit, offset=query.offset)
-        return page("rules", [rule_record(r) for r in rules], total, limit=query.limit, offset=query.offset)
+        found = services.list_rules(query=query.query, limit=query.limit, offset=query.offset)
+        return listed("rules", rule_record, found, query)
 
 
 class WorkingDayView(ApiView):

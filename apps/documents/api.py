@@ -10,8 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
-from apps.core.api import ApiView, RequestInvalid, endpoint, parse, refusal
-from apps.core.contracts import page
+from apps.core.api import ApiView, RequestInvalid, endpoint, listed, parse, refusal, updated
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing, storage
 from apps.documents.errors import FileTooLarge
@@ -25,10 +24,8 @@ class DocumentListView(ApiView):
     @endpoint(query=c.DocumentFilter, output=c.DocumentPage, operation_id="documents_list")
     def get(self, request, query: c.DocumentFilter):
         """List documents (search, folder, client, pagination, total)"""
-        found, total = services.list_documents(request.principal, **query.model_dump())
-        return page(
-            "documents", [document_record(d) for d in found], total, limit=query.limit, offset=query.offset
-        )
+        found = services.list_documents(request.principal, **query.model_dump())
+        return listed("documents", document_record, found, query)
 
     @endpoint(
         output=c.DocumentResult,
@@ -80,10 +77,7 @@ class DocumentDetailView(ApiView):
     @endpoint(body=c.DocumentUpdate, output=c.DocumentResult, operation_id="documents_partial_update")
     def patch(self, request, document_id: int, body: c.DocumentUpdate):
         """Change metadata (partial); optional expected_version"""
-        document = services.update_document(
-            request.principal, document_id, body.changes(), expected_version=body.expected_version
-        )
-        return {"document": detailed_record(document)}
+        return {"document": detailed_record(updated(services.update_document, request, document_id, body))}
 
     @endpoint(output=None, status=204, operation_id="documents_destroy")
     def delete(self, request, document_id: int):

@@ -7,8 +7,7 @@ assertion status, review). A key acts as its creator; the API-key rate limit app
 from __future__ import annotations
 
 from apps.apikeys.models import ApiKey
-from apps.core.api import ApiView, endpoint
-from apps.core.contracts import page
+from apps.core.api import ApiView, endpoint, listed
 from apps.memory import contracts as c
 from apps.memory import reads, services
 from apps.memory.models import Scope, SourceKind
@@ -30,10 +29,7 @@ class MemoryView(ApiView):
         Newest first; `scope=personal` is your own memory only (another person's `user_id` gives an
         empty page with a notice)."""
         rows, total, notices = reads.list_memory(request.principal, **query.model_dump())
-        listed = page(
-            "memories", [memory_record(m) for m in rows], total, limit=query.limit, offset=query.offset
-        )
-        return listed | {"notices": notices}
+        return listed("memories", memory_record, (rows, total), query) | {"notices": notices}
 
     @endpoint(
         body=c.MemoryStore, output=c.MemoryStoredOut, status=201, operation_id="memory_store", tags=TAGS

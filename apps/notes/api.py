@@ -3,8 +3,7 @@ services, input models and records as the tools and pages (see `apps.core.api.en
 
 from __future__ import annotations
 
-from apps.core.api import ApiView, endpoint
-from apps.core.contracts import page
+from apps.core.api import ApiView, endpoint, listed, updated
 from apps.notes import contracts as c
 from apps.notes import services
 from apps.notes.records import folder_record, note_record, page_record
@@ -30,10 +29,7 @@ class FolderDetailView(ApiView):
     @endpoint(body=c.NoteFolderUpdate, output=c.NoteFolderResult, operation_id="notes_folders_partial_update")
     def patch(self, request, folder_id: int, body: c.NoteFolderUpdate):
         """Rename or move a folder"""
-        folder = services.update_folder(
-            request.principal, folder_id, body.changes(), expected_version=body.expected_version
-        )
-        return {"folder": folder_record(folder)}
+        return {"folder": folder_record(updated(services.update_folder, request, folder_id, body))}
 
     @endpoint(output=None, status=204, operation_id="notes_folders_destroy")
     def delete(self, request, folder_id: int):
@@ -45,8 +41,8 @@ class NoteListView(ApiView):
     @endpoint(query=c.NoteFilter, output=c.NoteListPage, operation_id="notes_list")
     def get(self, request, query: c.NoteFilter):
         """List notes (folder, search, pagination, total)"""
-        notes, total = services.list_notes(request.principal, **query.model_dump())
-        return page("notes", [note_record(n) for n in notes], total, limit=query.limit, offset=query.offset)
+        found = services.list_notes(request.principal, **query.model_dump())
+        return listed("notes", note_record, found, query)
 
     @endpoint(body=c.NoteCreate, output=c.NoteWithFirstPage, status=201, operation_id="notes_create")
     def post(self, request, body: c.NoteCreate):
@@ -65,10 +61,7 @@ class NoteDetailView(ApiView):
     @endpoint(body=c.NoteUpdate, output=c.NoteResult, operation_id="notes_partial_update")
     def patch(self, request, note_id: int, body: c.NoteUpdate):
         """Rename, move or change visibility (partial); optional expected_version"""
-        changes = body.changes(explicit_null_clears=True)
-        note = services.update_note(
-            request.principal, note_id, changes, expected_version=body.expected_version
-        )
+        note = updated(services.update_note, request, note_id, body, explicit_null_clears=True)
         return {"note": note_record(note)}
 
     @endpoint(output=None, status=204, operation_id="notes_destroy")
@@ -101,11 +94,8 @@ class PageDetailView(ApiView):
     @endpoint(body=c.NotePageUpdate, output=c.NotePageResult, operation_id="notes_pages_partial_update")
     def patch(self, request, page_id: int, body: c.NotePageUpdate):
         """Change a page (partial; html is sanitized); optional expected_version"""
-        changes = body.changes(explicit_null_clears=True)
-        updated = services.update_page(
-            request.principal, page_id, changes, expected_version=body.expected_version
-        )
-        return {"page": page_record(updated)}
+        changed = updated(services.update_page, request, page_id, body, explicit_null_clears=True)
+        return {"page": page_record(changed)}
 
     @endpoint(output=None, status=204, operation_id="notes_pages_destroy")
     def delete(self, request, page_id: int):

@@ -9,8 +9,8 @@ from django.db.models import Count, Max, Sum
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 
-from apps.core.api import ApiView, endpoint
-from apps.core.contracts import Output, page
+from apps.core.api import ApiView, endpoint, listed, updated
+from apps.core.contracts import Output
 from apps.tasks import contracts as c
 from apps.tasks import services
 from apps.tasks.models import Comment, Task
@@ -42,8 +42,8 @@ class TaskListView(ApiView):
     @endpoint(query=c.TaskFilter, output=c.TaskPage, operation_id="tasks_list")
     def get(self, request, query: c.TaskFilter):
         """List tasks (filters, pagination, total)"""
-        tasks, total = services.list_tasks(request.principal, **query.model_dump())
-        return page("tasks", [task_record(t) for t in tasks], total, limit=query.limit, offset=query.offset)
+        found = services.list_tasks(request.principal, **query.model_dump())
+        return listed("tasks", task_record, found, query)
 
     @endpoint(body=c.TaskCreate, output=c.TaskResult, status=201, operation_id="tasks_create")
     def post(self, request, body: c.TaskCreate):
@@ -62,10 +62,7 @@ class TaskDetailView(ApiView):
     @endpoint(body=c.TaskUpdate, output=c.TaskResult, operation_id="tasks_partial_update")
     def patch(self, request, task_id: int, body: c.TaskUpdate):
         """Change some fields (partial); optional expected_version"""
-        changes = body.changes(explicit_null_clears=True)
-        task = services.update_task(
-            request.principal, task_id, changes, expected_version=body.expected_version
-        )
+        task = updated(services.update_task, request, task_id, body, explicit_null_clears=True)
         return {"task": task_record(task)}
 
     @endpoint(output=None, status=204, operation_id="tasks_destroy")
