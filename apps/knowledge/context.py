@@ -50,6 +50,7 @@ class ContextQuery:
     specialist: str | None = None  # the specialist a run acts as (its personal memory)
     _vector: np.ndarray | None = field(default=None, repr=False)
     _config: embeddings.EmbeddingConfig | None = field(default=None, repr=False)
+    _pending: Callable[[], np.ndarray] | None = field(default=None, repr=False)
 
     def config(self) -> embeddings.EmbeddingConfig:
         """The embeddings settings, read once per request (sources compare with its model id)."""
@@ -57,9 +58,18 @@ class ContextQuery:
             self._config = embeddings.load_config()
         return self._config
 
+    def embed_ahead(self) -> None:
+        """Start the query's embedding now (in the background for the local model), so sources
+        that rank by text alone run while it is computed."""
+        if self._vector is None and self._pending is None:
+            self._pending = embeddings.query_later(self.text, self.config())
+
     def vector(self) -> np.ndarray:
         if self._vector is None:
-            self._vector = embeddings.embed_query(self.text, self.config())
+            if self._pending is None:
+                self.embed_ahead()
+            pending, self._pending = self._pending, None
+            self._vector = pending()
         return self._vector
 
 
@@ -90,6 +100,7 @@ class ContextSource:
     search: Callable[[ContextQuery], list[ContextHit]]  # best first, at most query.limit
     get: Callable[[Principal, str, dict], dict]  # raises KnowledgeNotFound when invisible/missing
     description: str = ""
+    uses_vector: bool = False  # ranks with `ContextQuery.vector()`: searched after the text-only ones
     # The source's current payload for the store (None when gone): re-indexing after consent
     # comes back, when the stored text was purged. Only for sources indexed in the store.
     load: Callable[[str], dict | None] | None = None
@@ -169,7 +180,9 @@ def knowledge_source(
             "next_offset": end if end < len(file.text) else None,
         }
 
-    return ContextSource(source_type, search=run_search, get=run_get, description=description, load=load)
+    return ContextSource(
+        source_type, search=run_search, get=run_get, description=description, load=load, uses_vector=True
+    )
 
 
 # --- the two operations -----------------------------------------------------------------------
@@ -229,13 +242,21 @@ def context_search(
         notices.append(_("Personal scope is not available here; nothing was searched."))
         return {"results": [], "notices": notices, "sources": names}
     q = ContextQuery(principal=principal, text=query, scope=scope, limit=limit, specialist=specialist)
-    ranked: dict[str, list[ContextHit]] = {}
-    for name in names:
+    if any(known[name].uses_vector for name in names):
+        q.embed_ahead()
+    # Text-only sources first, while the query is embedded; the fusion keeps the requested order.
+    found: dict[str, list[ContextHit]] = {}
+    failed: set[str] = set()
+    for name in sorted(names, key=lambda n: known[n].uses_vector):
         try:
-            ranked[name] = known[name].search(q)[:limit]
+            found[name] = known[name].search(q)[:limit]
         except DomainError as exc:
             logger.warning("context source %s failed: %s", name, exc.code)
-            notices.append(_("The source %(name)s is unavailable right now.") % {"name": name})
+            failed.add(name)
+    notices += [
+        _("The source %(name)s is unavailable right now.") % {"name": n} for n in names if n in failed
+    ]
+    ranked = {name: found[name] for name in names if name in found}
     results = [hit.as_dict() | {"score": round(score, 6)} for hit, score in fuse(ranked, limit)]
     return {"results": results, "notices": notices, "sources": names}
 

