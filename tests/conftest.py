@@ -68,6 +68,17 @@ async def close_channel_layer():
         await pool.close(timeout=2)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, django_db_createdb):
+    """Test databases are copies of one migrated template (tests/template_db.py), not each
+    migrated anew (that took ~40 s per xdist worker)."""
+    from django.db import connection
+
+    from tests import template_db
+
+    template_db.install(connection, rebuild=django_db_createdb)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def channel_layer_on_test_database(django_db_setup, django_db_blocker):
     """channels-postgres copies the database settings at import time; point it at the test DB
