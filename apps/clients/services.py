@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Func, Q, QuerySet, Value
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.accounts.services import active_person_id
@@ -27,7 +28,7 @@ from apps.clients.records import case_record, case_relations, client_record, cli
 from apps.core import validation
 from apps.core.lookup import get_by_id
 from apps.core.search import search
-from apps.core.versioning import check_version
+from apps.core.versioning import Versioned
 
 MAX_PAGE = 200
 CLIENT_TEXT_FIELDS = {
@@ -53,6 +54,12 @@ CLIENT_FIELDS = frozenset(
 )
 CASE_FIELDS = frozenset(
     {"reference", "subject", "client_id", "status", "responsible_id", "neutralize_always"}
+)
+CLIENT_VERSION = Versioned(
+    "client", client_record, gettext_lazy("The client was changed by someone else in the meantime.")
+)
+CASE_VERSION = Versioned(
+    "case", case_record, gettext_lazy("The case was changed by someone else in the meantime.")
 )
 
 
@@ -287,12 +294,7 @@ def update_client(
     version the caller read), a stale write is refused with `version_conflict` instead."""
     validation.only_fields(changes, CLIENT_FIELDS)
     client = get_client(principal, client_id, for_update=True)
-    check_version(
-        client,
-        expected_version,
-        _("The client was changed by someone else in the meantime."),
-        lambda: {"client": client_record(get_client(principal, client.pk))},
-    )
+    CLIENT_VERSION.check(client, expected_version, lambda: get_client(principal, client.pk))
     _set_client_fields(client, changes)
     if "client_number" in changes:
         _number_free(client.client_number, exclude_id=client.pk)
@@ -390,12 +392,7 @@ def update_case(
     """Partial update; with `expected_version` a stale write is refused (`version_conflict`)."""
     validation.only_fields(changes, CASE_FIELDS)
     case = get_case(principal, case_id, for_update=True)
-    check_version(
-        case,
-        expected_version,
-        _("The case was changed by someone else in the meantime."),
-        lambda: {"case": case_record(get_case(principal, case.pk))},
-    )
+    CASE_VERSION.check(case, expected_version, lambda: get_case(principal, case.pk))
     _set_case_fields(principal, case, changes)
     case.version += 1
     _save_case(case)

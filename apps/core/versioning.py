@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from apps.core.errors import VersionConflict
@@ -22,3 +23,24 @@ def check_version(
     reading the row with `for_update=True`."""
     if expected is not None and expected != instance.version:
         raise error(message, details=current())
+
+
+@dataclass(frozen=True)
+class Versioned:
+    """The stale-write rule of one kind of row, declared once next to its update services: the
+    message (a lazy translation, shown in the caller's language) and the record the conflict
+    carries under `key`, so the caller can rebase."""
+
+    key: str
+    record: Callable[[Any], dict]
+    message: Any
+
+    def check(self, instance: Any, expected: int | None, reread: Callable[[], Any] | None = None) -> None:
+        """`check_version` for a row the caller just locked; `reread` loads the row again when the
+        locked read lacks the relations the record shows (called only on a conflict)."""
+        check_version(
+            instance,
+            expected,
+            str(self.message),
+            lambda: {self.key: self.record(reread() if reread is not None else instance)},
+        )

@@ -9,12 +9,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet, Value
 from django.db.models.functions import Concat, Substr
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.core import names, validation
 from apps.core.errors import Forbidden
 from apps.core.lookup import get_by_id
-from apps.core.versioning import check_version
+from apps.core.versioning import Versioned
 from apps.documents import events
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
 from apps.documents.models import FOLDER_NAME_MAX, HOME_FOLDER_NAME, RESERVED_FOLDER_NAMES, Document, Folder
@@ -22,6 +23,9 @@ from apps.documents.records import folder_record, with_relations
 from apps.documents.visibility import can_folder, folder_viewers, visible_folders
 
 MAX_DEPTH = 12
+FOLDER_VERSION = Versioned(
+    "folder", folder_record, gettext_lazy("The folder was changed by someone else in the meantime.")
+)
 
 
 def _id(value: Any, field: str) -> int:
@@ -180,12 +184,7 @@ def update_folder(
     folder = get_folder(principal, folder_id, action="change", for_update=True)
     if folder.is_home:
         raise FolderProtected(_("Your “Persönlich” folder cannot be renamed or moved."))
-    check_version(
-        folder,
-        expected_version,
-        _("The folder was changed by someone else in the meantime."),
-        lambda: {"folder": folder_record(folder)},
-    )
+    FOLDER_VERSION.check(folder, expected_version)
     old_viewers = folder_viewers(folder)
     old_path = folder.tree_path
     if name is not None:

@@ -13,6 +13,7 @@ from django.core.files.base import ContentFile, File
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.clients import services as client_services
@@ -23,7 +24,7 @@ from apps.core import validation
 from apps.core.errors import Forbidden
 from apps.core.lookup import get_by_id
 from apps.core.search import search
-from apps.core.versioning import check_version
+from apps.core.versioning import Versioned
 from apps.documents import events, folders, storage
 from apps.documents.errors import DocumentNotFound, EmptyFile, FileTooLarge
 from apps.documents.folders import get_folder
@@ -275,6 +276,9 @@ def create_markdown(
 
 EDITABLE = frozenset({"title", "client_ids", "tax_fields", "tax_fields_patch", "folder_id", "case_id"})
 INDEXED_FIELDS = frozenset({"title", "client_ids", "folder_id", "case_id"})
+DOCUMENT_VERSION = Versioned(
+    "document", document_record, gettext_lazy("The document was changed by someone else in the meantime.")
+)
 
 
 @transaction.atomic
@@ -284,12 +288,7 @@ def update_document(
     """Partial update of the metadata; a stale `expected_version` is refused, never overwritten."""
     validation.only_fields(changes, EDITABLE)
     document = get_document(principal, document_id, action="change", for_update=True, with_text=True)
-    check_version(
-        document,
-        expected_version,
-        _("The document was changed by someone else in the meantime."),
-        lambda: {"document": document_record(document)},
-    )
+    DOCUMENT_VERSION.check(document, expected_version)
     old_viewers = document_viewers(document)
     if "title" in changes:
         document.title = _title(changes["title"])

@@ -14,12 +14,13 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import InvalidInput
 from apps.core.lookup import get_by_id
-from apps.core.versioning import check_version
+from apps.core.versioning import Versioned
 from apps.notes import attachments, events
 from apps.notes import html as rich
 from apps.notes.errors import PageNotFound
@@ -31,6 +32,9 @@ PAGE_FIELDS = frozenset(
     {"title", "html", "text", "font_family", "font_size", "asset_items", "audio_attachments"}
 )
 FONT_SIZES = (6, 96)
+PAGE_VERSION = Versioned(
+    "page", page_record, gettext_lazy("The page was changed by someone else in the meantime.")
+)
 _FONT_FAMILY = re.compile(r"^[\w\s,'\"-]{1,60}$", re.UNICODE)
 
 
@@ -151,12 +155,7 @@ def update_page(
     the content (sanitized); attachment lists replace the stored lists when sent."""
     validation.only_fields(changes, PAGE_FIELDS)
     page = get_page(principal, page_id, for_update=True)
-    check_version(
-        page,
-        expected_version,
-        _("The page was changed by someone else in the meantime."),
-        lambda: {"page": page_record(page)},
-    )
+    PAGE_VERSION.check(page, expected_version)
     if "title" in changes:
         page.title = _title(changes["title"])
     body = content(changes.get("html"), changes.get("text"))

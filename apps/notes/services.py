@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.clients.services import resolve_case
@@ -20,7 +21,7 @@ from apps.core import names, validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.lookup import get_by_id
 from apps.core.search import search
-from apps.core.versioning import check_version
+from apps.core.versioning import Versioned
 from apps.notes import events
 from apps.notes.errors import FolderNotFound, NoteNotFound
 from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, Note, NoteFolder, NotePage, Visibility
@@ -30,6 +31,12 @@ from apps.notes.visibility import note_filter, viewers, visible_folders, visible
 MAX_PAGE = 200
 NOTE_FIELDS = frozenset({"name", "folder_id", "visibility", "case_id"})
 FOLDER_FIELDS = frozenset({"name", "parent_id"})
+FOLDER_VERSION = Versioned(
+    "folder", folder_record, gettext_lazy("The folder was changed by someone else in the meantime.")
+)
+NOTE_VERSION = Versioned(
+    "note", note_record, gettext_lazy("The note was changed by someone else in the meantime.")
+)
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -104,12 +111,7 @@ def update_folder(
     """Rename or move a folder (never into itself or one of its own subfolders)."""
     validation.only_fields(changes, FOLDER_FIELDS)
     folder = get_folder(principal, folder_id, for_update=True)
-    check_version(
-        folder,
-        expected_version,
-        _("The folder was changed by someone else in the meantime."),
-        lambda: {"folder": folder_record(folder)},
-    )
+    FOLDER_VERSION.check(folder, expected_version)
     if "name" in changes:
         folder.name = _folder_name(changes["name"])
     if "parent_id" in changes:
@@ -247,12 +249,7 @@ def update_note(
     `changes` stay as they are; with `expected_version` a stale write is refused."""
     validation.only_fields(changes, NOTE_FIELDS)
     note = get_note(principal, note_id, for_update=True)
-    check_version(
-        note,
-        expected_version,
-        _("The note was changed by someone else in the meantime."),
-        lambda: {"note": note_record(note)},
-    )
+    NOTE_VERSION.check(note, expected_version)
     old_viewers = viewers(note)
     if "folder_id" in changes and str(changes["folder_id"] or "") != str(note.folder_id or ""):
         _require_private_owner(principal, note, _("Only the owner can move a private note."))

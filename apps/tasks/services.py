@@ -19,6 +19,7 @@ from django.db.models import Count, F, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.accounts.services import active_person_id
@@ -28,7 +29,7 @@ from apps.core import validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.lookup import get_by_id
 from apps.core.search import search
-from apps.core.versioning import check_version
+from apps.core.versioning import Versioned
 from apps.tasks import events
 from apps.tasks.errors import BoardNotFound, StatusNotFound, TaskNotFound
 from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX, Board, Comment, Task, TaskStatus
@@ -42,6 +43,9 @@ EDITABLE_FIELDS = frozenset(
         "board_id", "client_id", "case_id",
     }
 )  # fmt: skip
+TASK_VERSION = Versioned(
+    "task", task_record, gettext_lazy("The task was changed by someone else in the meantime.")
+)
 
 
 # --- validation helpers -----------------------------------------------------------------------
@@ -397,12 +401,7 @@ def update_task(
     to another field survives). With `expected_version`, a stale write is refused instead."""
     validation.only_fields(changes, EDITABLE_FIELDS)
     task = get_task(principal, task_id, for_update=True)
-    check_version(
-        task,
-        expected_version,
-        _("The task was changed by someone else in the meantime."),
-        lambda: {"task": task_record(task)},
-    )
+    TASK_VERSION.check(task, expected_version)
     old_board = task.board
     if "board_id" in changes and changes["board_id"] is not None:
         task.board = get_board(principal, changes["board_id"])

@@ -11,10 +11,11 @@ from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.versioning import check_version
+from apps.core.versioning import Versioned
 from apps.widgets import events
 from apps.widgets.definitions import check_data, infer_definition, validate_definition
 from apps.widgets.errors import NoUserContext, SlugTaken, WidgetNotFound
@@ -23,6 +24,7 @@ from apps.widgets.records import widget_record
 
 MAX_LIST = 200
 EDITABLE = frozenset({"title", "description", "definition", "show_on_dashboard", "position"})
+WIDGET_VERSION = Versioned("widget", widget_record, gettext_lazy("The widget was changed in the meantime."))
 _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 
 
@@ -131,15 +133,6 @@ def create_widget(
     return widget
 
 
-def _check_version(widget: Widget, expected_version: int | None) -> None:
-    check_version(
-        widget,
-        expected_version,
-        _("The widget was changed in the meantime."),
-        lambda: {"widget": widget_record(widget)},
-    )
-
-
 @transaction.atomic
 def update_widget(
     principal: Principal,
@@ -153,7 +146,7 @@ def update_widget(
     definition replaces the inferred layout for good."""
     validation.only_fields(changes, EDITABLE)
     widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
-    _check_version(widget, expected_version)
+    WIDGET_VERSION.check(widget, expected_version)
     if "title" in changes:
         widget.title = validation.text(changes["title"], "title", max_length=TITLE_MAX, required=True)
     if "description" in changes:
@@ -188,7 +181,7 @@ def update_data(
     """Replace the latest data. A layout that was inferred follows the data (a list that gains
     columns becomes a table); an explicit definition stays as it is. Empty data never downgrades."""
     widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
-    _check_version(widget, expected_version)
+    WIDGET_VERSION.check(widget, expected_version)
     data = check_data(data)
     if widget.definition_inferred and data not in (None, "", [], {}):
         widget.definition = infer_definition(data, widget.title)
