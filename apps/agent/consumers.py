@@ -3,36 +3,31 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
-from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.agent import live, services
 from apps.agent.models import ChatSession, RunEvent
+from apps.core.consumers import CLOSE_BAD_REQUEST, EventSocket, after_cursor
 
 logger = logging.getLogger(__name__)
 
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_BAD_REQUEST = 4400
 CLOSE_NOT_FOUND = 4404
 REPLAY_MAX = 5000
 
 
-class ChatConsumer(AsyncJsonWebsocketConsumer):
+class ChatConsumer(EventSocket):
     """Sends {"type": "event", "event": {...}}. The cursor is the event's `id` (monotonic across
     the runs of a session). The socket joins the group before it reads the replay; live events
     arriving meanwhile are held back and duplicates dropped."""
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+        user = await self.signed_in_user()
+        if user is None:
             return
         try:
             self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
-            after = _after(self.scope.get("query_string", b""))
+            after = after_cursor(self.scope.get("query_string", b""))
         except (KeyError, ValueError):
             await self.close(code=CLOSE_BAD_REQUEST)
             return
@@ -60,10 +55,6 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             except Exception:  # a stale membership only costs wasted sends; the layer expires it
                 logger.warning("Could not leave chat group %s.", self.group, exc_info=True)
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
-
     async def chat_event(self, message: dict) -> None:
         event = message.get("event")
         if not isinstance(event, dict):
@@ -78,16 +69,6 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             return
         self._sent.add(event.get("id"))
         await self.send_json({"type": "event", "event": event})
-
-
-def _after(query_string: bytes) -> int | None:
-    values = parse_qs(query_string.decode("latin-1")).get("after")
-    if not values or values[0] == "":
-        return None
-    after = int(values[0])
-    if after < 0:
-        raise ValueError("after must not be negative")
-    return after
 
 
 def _owns(user_id: int, session_id: int) -> bool:

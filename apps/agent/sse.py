@@ -4,18 +4,14 @@ without WebSockets. Same payloads as the socket (`id:` = event id, `event:` = ki
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
-from django.db import connections
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -23,6 +19,7 @@ from apps.agent import contracts as c
 from apps.agent import services
 from apps.agent.models import Run, RunEvent
 from apps.core.api import ApiView, endpoint, parse
+from apps.core.sse import LAST_EVENT_ID, documented_by, poll_stream, stream_response
 
 POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 15.0
@@ -45,14 +42,7 @@ class _StreamGate(ApiView):
         output=None,
         extra_responses={(200, "text/event-stream"): STREAM_RESPONSE},
         operation_id="chat_runs_events_stream",
-        parameters=[
-            OpenApiParameter(
-                "Last-Event-ID",
-                int,
-                OpenApiParameter.HEADER,
-                description="Resume after this event id (sent by an EventSource); wins over ?after=.",
-            )
-        ],
+        parameters=[LAST_EVENT_ID],
     )
     def get(self, request: Request, run_id: int, query: c.StreamCursor) -> Response:
         """A run's events as Server-Sent Events
@@ -73,17 +63,10 @@ async def run_event_stream(request: HttpRequest, run_id: int) -> HttpResponse:
     if gate.status_code != 200:
         gate.render()
         return gate
-    response = StreamingHttpResponse(
-        _stream(gate.data["run_id"], gate.data["after"]), content_type="text/event-stream"
-    )
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
+    return stream_response(_stream(gate.data["run_id"], gate.data["after"]))
 
 
-# The URL routes to the async view; OpenAPI finds an API view by its `cls`, as `as_view()` sets it.
-run_event_stream.cls = _StreamGate
-run_event_stream.initkwargs = {}
+documented_by(run_event_stream, _StreamGate)
 
 
 def format_sse(event: dict[str, Any]) -> str:
@@ -97,26 +80,14 @@ def _next(run_id: int, cursor: int) -> tuple[list[dict], bool]:
     return [services.serialize_event(e) for e in rows], final
 
 
-async def _stream(run_id: int, after: int) -> AsyncIterator[str]:
-    cursor = after
-    started = last_write = time.monotonic()
-    try:
-        yield f"retry: {RETRY_MILLISECONDS}\nid: {cursor}\n\n"
-        while time.monotonic() - started < STREAM_MAX_SECONDS:
-            events, final = await database_sync_to_async(_next)(run_id, cursor)
-            now = time.monotonic()
-            if events:
-                cursor = events[-1]["id"]
-                last_write = now
-                yield "".join(format_sse(e) for e in events)
-                if len(events) == BATCH:
-                    continue
-            if final and not events:
-                yield "event: end\ndata: {}\n\n"
-                return
-            if now - last_write >= HEARTBEAT_SECONDS:
-                last_write = now
-                yield ": keepalive\n\n"
-            await asyncio.sleep(POLL_SECONDS)
-    finally:
-        await sync_to_async(connections.close_all)()
+def _stream(run_id: int, after: int) -> AsyncIterator[str]:
+    return poll_stream(
+        lambda cursor: _next(run_id, cursor),
+        after,
+        format_event=format_sse,
+        batch=BATCH,
+        poll_seconds=POLL_SECONDS,
+        heartbeat_seconds=HEARTBEAT_SECONDS,
+        max_seconds=STREAM_MAX_SECONDS,
+        retry_milliseconds=RETRY_MILLISECONDS,
+    )

@@ -7,22 +7,20 @@ so every credential the API accepts (session today, API keys and device tokens l
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from django.db import connections
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.core.api import ApiView, endpoint, parse
+from apps.core.sse import LAST_EVENT_ID, documented_by, poll_stream, stream_response
 from apps.mutations import contracts as c
 from apps.mutations import services
 
@@ -68,14 +66,7 @@ class _StreamGate(ApiView):
         query=c.StreamQuery,
         output=None,
         operation_id="ui_mutation_events_stream",
-        parameters=[
-            OpenApiParameter(
-                "Last-Event-ID",
-                int,
-                OpenApiParameter.HEADER,
-                description="Resume after this event id (sent by an EventSource); wins over ?after=.",
-            )
-        ],
+        parameters=[LAST_EVENT_ID],
     )
     def get(self, request: Request, query: c.StreamQuery) -> Response:
         """Your UI mutation events as Server-Sent Events
@@ -106,47 +97,31 @@ async def mutation_event_stream(request: HttpRequest) -> HttpResponse:
     user, after = gate.data["user"], gate.data["after"]
     if after is None:
         after = await database_sync_to_async(services.head_id)()
-    response = StreamingHttpResponse(_event_stream(user, after), content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
-    return response
+    return stream_response(_event_stream(user, after))
 
 
-# The URL routes to the async view; OpenAPI finds an API view by its `cls`, as `as_view()` sets it.
-mutation_event_stream.cls = _StreamGate
-mutation_event_stream.initkwargs = {}
+documented_by(mutation_event_stream, _StreamGate)
 
 
-def _next_events(user: Any, cursor: int) -> list[dict[str, Any]]:
-    return [
-        services.serialize_event(event) for event in services.visible_events(user, cursor, services.MAX_LIMIT)
-    ]
+def _next_events(user: Any, cursor: int) -> tuple[list[dict[str, Any]], bool]:
+    """The next events after `cursor`; the stream never ends on its own (`final` is never set)."""
+    events = services.visible_events(user, cursor, services.MAX_LIMIT)
+    return [services.serialize_event(event) for event in events], False
 
 
 def format_sse(event: dict[str, Any]) -> str:
     return f"id: {event['id']}\nevent: mutation\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
 
 
-async def _event_stream(user: Any, after: int) -> AsyncIterator[str]:
+def _event_stream(user: Any, after: int) -> AsyncIterator[str]:
     """Yields until the client disconnects (Django cancels the task) or STREAM_MAX_SECONDS pass."""
-    cursor = after
-    started = last_write = time.monotonic()
-    try:
-        # The id line sets Last-Event-ID at once, so a reconnect resumes here even if no event came.
-        yield f"retry: {RETRY_MILLISECONDS}\nid: {cursor}\n\n"
-        while time.monotonic() - started < STREAM_MAX_SECONDS:
-            events = await database_sync_to_async(_next_events)(user, cursor)
-            now = time.monotonic()
-            if events:
-                cursor = events[-1]["id"]
-                last_write = now
-                yield "".join(format_sse(event) for event in events)
-                if len(events) == services.MAX_LIMIT:
-                    continue  # more are waiting: no pause
-            elif now - last_write >= HEARTBEAT_SECONDS:
-                last_write = now
-                yield ": keepalive\n\n"
-            await asyncio.sleep(POLL_SECONDS)
-    finally:
-        # This context's worker thread is discarded with the request; do not leak its connection.
-        await sync_to_async(connections.close_all)()
+    return poll_stream(
+        lambda cursor: _next_events(user, cursor),
+        after,
+        format_event=format_sse,
+        batch=services.MAX_LIMIT,
+        poll_seconds=POLL_SECONDS,
+        heartbeat_seconds=HEARTBEAT_SECONDS,
+        max_seconds=STREAM_MAX_SECONDS,
+        retry_milliseconds=RETRY_MILLISECONDS,
+    )

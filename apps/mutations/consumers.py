@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from apps.core.consumers import CLOSE_BAD_REQUEST, EventSocket, after_cursor
 from apps.mutations import services
 from apps.mutations.hub import hub_for_running_loop
 from apps.mutations.models import MutationEvent
@@ -15,11 +14,8 @@ from apps.mutations.models import MutationEvent
 # A client further behind than this reloads its page instead of applying thousands of events.
 REPLAY_MAX = 2000
 
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_BAD_REQUEST = 4400
 
-
-class MutationConsumer(AsyncJsonWebsocketConsumer):
+class MutationConsumer(EventSocket):
     """Sends {"type": "mutation", "event": {...}} for every event the signed-in user may see.
 
     Live events come from the process's `MutationHub`, not from a channel of the socket's own
@@ -32,12 +28,11 @@ class MutationConsumer(AsyncJsonWebsocketConsumer):
     channel_layer_alias = None  # the hub holds the one subscription of this process
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+        user = await self.signed_in_user()
+        if user is None:
             return
         try:
-            after = _after_from_query(self.scope.get("query_string", b""))
+            after = after_cursor(self.scope.get("query_string", b""))
         except ValueError:
             await self.close(code=CLOSE_BAD_REQUEST)
             return
@@ -58,11 +53,6 @@ class MutationConsumer(AsyncJsonWebsocketConsumer):
         hub = getattr(self, "_hub", None)
         if hub is not None:
             await hub.leave(self)
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """The stream is one-way; a client ping gets an answer so it can detect dead sockets."""
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
 
     async def _replay(self, user: Any, after: int) -> None:
         events, resync = await database_sync_to_async(_load_replay)(user, after)
@@ -87,16 +77,6 @@ class MutationConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send(text_data=text)
         self.last_sent_id = max(self.last_sent_id, event["id"])
-
-
-def _after_from_query(query_string: bytes) -> int | None:
-    values = parse_qs(query_string.decode("latin-1")).get("after")
-    if not values or values[0] == "":
-        return None
-    after = int(values[0])
-    if after < 0:
-        raise ValueError("after must not be negative")
-    return after
 
 
 def _load_replay(user: Any, after: int) -> tuple[list[dict[str, Any]], bool]:

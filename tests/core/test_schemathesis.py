@@ -51,12 +51,13 @@ def in_process_app(monkeypatch):
     import channels.db
 
     from apps.agent import sse
+    from apps.core import sse as core_sse
     from apps.mutations import api as mutations_api
 
     monkeypatch.setattr(channels.db, "close_old_connections", lambda: None)
     for module in (sse, mutations_api):
         monkeypatch.setattr(module, "STREAM_MAX_SECONDS", 0)
-        monkeypatch.setattr(module, "connections", types.SimpleNamespace(close_all=lambda: None))
+    monkeypatch.setattr(core_sse, "connections", types.SimpleNamespace(close_all=lambda: None))
     django_app = get_wsgi_application()
 
     def app(environ, start_response):
