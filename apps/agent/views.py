@@ -22,7 +22,6 @@ from apps.agent.models import Message, Run, RunEvent
 from apps.core.web import domain_errors, id_param, wants_json
 from apps.documents import folders, storage
 from apps.documents import services as documents
-from apps.documents.errors import FileTooLarge
 from apps.llm import markdown
 
 SESSIONS_SHOWN = 50
@@ -95,12 +94,7 @@ def upload_attachment(request):
     user's personal folder before the message is sent; answers the id the message then carries.
     Always JSON, refusals included (`{"code", "message"}` with the error's status): the composer's
     script reads it."""
-    if storage.declared_too_large(request):  # refuse before the body is read
-        limit = storage.max_upload_bytes()
-        raise FileTooLarge(
-            _("The file is larger than %(mb)d MB.") % {"mb": limit // (1024 * 1024)},
-            details={"max_bytes": limit},
-        )
+    storage.refuse_declared_too_large(request)  # before the body is read
     upload = request.FILES.get("file")
     if upload is None:
         raise InvalidChatInput(_("No file was sent."))

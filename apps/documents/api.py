@@ -13,7 +13,6 @@ from rest_framework.response import Response
 from apps.core.api import ApiView, RequestInvalid, endpoint, listed, parse, refusal, updated
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing, storage
-from apps.documents.errors import FileTooLarge
 from apps.documents.records import detailed_record, document_record, folder_record, share_record
 from apps.documents.responses import file_response
 
@@ -35,12 +34,7 @@ class DocumentListView(ApiView):
     )
     def post(self, request):
         """Upload a file (multipart field `file`); text extraction starts in the background"""
-        if storage.declared_too_large(request._request):  # refused before the body is read
-            limit = storage.max_upload_bytes()
-            raise FileTooLarge(
-                _("The file is larger than %(mb)d MB.") % {"mb": limit // (1024 * 1024)},
-                details={"max_bytes": limit},
-            )
+        storage.refuse_declared_too_large(request._request)  # before the body is read
         upload = request.FILES.get("file")
         if upload is None:
             raise RequestInvalid({"file": [_("No file was submitted.")]})

@@ -14,7 +14,9 @@ from django.conf import settings
 from django.core.files.base import File
 from django.core.files.storage import default_storage
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from apps.documents.errors import FileTooLarge
 from apps.documents.models import FILENAME_MAX
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
@@ -113,6 +115,17 @@ def declared_too_large(request) -> bool:
     except ValueError:
         return False
     return declared > max_upload_bytes() + 1024 * 1024
+
+
+def refuse_declared_too_large(request) -> None:
+    """An upload endpoint's first check (page, API, chat attachment): `FileTooLarge` with
+    `details.max_bytes` when the body announces more than the limit, before it is read."""
+    if declared_too_large(request):
+        limit = max_upload_bytes()
+        raise FileTooLarge(
+            _("The file is larger than %(mb)d MB.") % {"mb": limit // (1024 * 1024)},
+            details={"max_bytes": limit},
+        )
 
 
 def sweep_orphan_files(min_age_seconds: int = 24 * 3600, batch: int = 500) -> int:

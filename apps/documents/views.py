@@ -20,7 +20,6 @@ from apps.core import web
 from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, querystring_without_page, reported
 from apps.documents import folders, sensitivity, services, sharing, storage, workflow
-from apps.documents.errors import FileTooLarge
 from apps.documents.preview import preview_for
 from apps.documents.records import detailed_record, document_record
 from apps.documents.responses import file_response
@@ -78,12 +77,7 @@ def index(request):
 @domain_errors(json=True)
 def upload(request):
     """One file per request (the page sends several in parallel, each with its own progress)."""
-    if storage.declared_too_large(request):  # refused before the body is read
-        limit = storage.max_upload_bytes()
-        raise FileTooLarge(
-            _("The file is larger than %(mb)d MB.") % {"mb": limit // (1024 * 1024)},
-            details={"max_bytes": limit},
-        )
+    storage.refuse_declared_too_large(request)  # before the body is read
     upload_file = request.FILES.get("file")
     if upload_file is None:
         raise InvalidInput(_("No file was sent."))
