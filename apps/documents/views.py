@@ -3,6 +3,8 @@ public share view. Every write goes through the services; views only parse input
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from csp.constants import SELF
 from csp.decorators import csp_replace
 from django.contrib import messages
@@ -119,12 +121,10 @@ def rename_folder(request, folder_id: int):
 @domain_errors
 def neutralize_folder(request, folder_id: int):
     """The folder's "always neutralize" switch (folder settings)."""
-    folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
-    with reported(request) as outcome:
-        sensitivity.set_folder_mark(request.principal, folder_id, request.POST.get("neutralize_always", ""))
-    if not outcome.failed:
-        messages.success(request, _("Saved."))
-    return redirect(_folder_url(folder_id))
+    mark = request.POST.get("neutralize_always", "")
+    return _folder_setting(
+        request, folder_id, lambda: sensitivity.set_folder_mark(request.principal, folder_id, mark)
+    )
 
 
 @login_required
@@ -132,12 +132,22 @@ def neutralize_folder(request, folder_id: int):
 @domain_errors
 def folder_client(request, folder_id: int):
     """Make the folder a client folder of the chosen client, or an ordinary one again."""
-    folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
     client_id = request.POST.get("client") or None
-    with reported(request) as outcome:
-        folders.update_folder(
+    return _folder_setting(
+        request,
+        folder_id,
+        lambda: folders.update_folder(
             request.principal, folder_id, client_id=client_id, remove_client=client_id is None
-        )
+        ),
+    )
+
+
+def _folder_setting(request, folder_id: int, change: Callable[[], object]):
+    """A folder settings form: an invisible folder is a 404, not a message; a refused change is
+    an error message, a done one "Saved."; back to the folder either way."""
+    folders.get_folder(request.principal, folder_id)
+    with reported(request) as outcome:
+        change()
     if not outcome.failed:
         messages.success(request, _("Saved."))
     return redirect(_folder_url(folder_id))
