@@ -13,6 +13,7 @@ from django.contrib import admin, messages
 from django.http import HttpResponseRedirect
 
 from apps.core.errors import DomainError
+from apps.core.web import form_errors
 
 
 class ReadOnlyMixin:
@@ -122,12 +123,7 @@ class ServiceAdmin(admin.ModelAdmin):
         class RefusedForm(form_class):
             def clean(self):
                 cleaned = super().clean()
-                fields = refusal.field_errors
-                for field, message in fields.items():
-                    name = field if field in self.fields else field.removesuffix("_id")
-                    self.add_error(name if name in self.fields else None, message)
-                if not fields:
-                    self.add_error(None, refusal.message)
+                form_errors(self, refusal)
                 return cleaned
 
         return RefusedForm
