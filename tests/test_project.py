@@ -61,8 +61,14 @@ def test_run_command_explains_a_broken_database_url():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         free_port = sock.getsockname()[1]
+    # The connection pool retries for CLAPILOT_DB_POOL_TIMEOUT (20 s by default) before it gives
+    # up; the same pool gives up after 2 s here.
     result = _launcher(
-        {"PORT": str(free_port), "DATABASE_URL": "postgres://nobody:s3cret@127.0.0.1:1/nowhere"}
+        {
+            "PORT": str(free_port),
+            "DATABASE_URL": "postgres://nobody:s3cret@127.0.0.1:1/nowhere",
+            "CLAPILOT_DB_POOL_TIMEOUT": "2",
+        }
     )
     _assert_one_clear_line(result, "Cannot connect to the database nowhere", "DATABASE_URL")
     assert "s3cret" not in result.stdout + result.stderr

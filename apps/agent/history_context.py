@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.agent.models import Message
+from apps.core.records import text_window
 from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, ContextSource, snippet
 from apps.knowledge.errors import KnowledgeNotFound
 from apps.knowledge.search import text_query
@@ -92,9 +93,6 @@ def _get(principal: Principal, source_id: str, options: dict) -> dict:
                 break
             turn.append(later)
     text = "\n\n".join(f"{m.get_role_display()}: {m.content}" for m in turn)
-    offset = int(options.get("offset") or 0)
-    part = text[offset : offset + int(options.get("max_chars") or GET_MAX_CHARS)]
-    end = offset + len(part)
     return {
         "id": f"history:{message.pk}",
         "source": "history",
@@ -103,10 +101,7 @@ def _get(principal: Principal, source_id: str, options: dict) -> dict:
         "role": message.role,
         "scope": "personal",
         "at": message.created_at.isoformat(),
-        "text": part,
-        "offset": offset,
-        "total_chars": len(text),
-        "next_offset": end if end < len(text) else None,
+        **text_window(text, options, GET_MAX_CHARS),
     }
 
 

@@ -33,6 +33,7 @@ from apps.agent.errors import (
 )
 from apps.agent.models import ChatSession, Message, Run, RunEvent
 from apps.core.errors import Forbidden
+from apps.core.records import attrs, iso
 from apps.documents import services as documents
 from apps.documents.errors import DocumentNotFound
 from apps.llm.models import ModelConfig
@@ -149,8 +150,7 @@ def set_generated_title(session_id: int, title: str) -> bool:
 def session_record(session: ChatSession) -> dict:
     return {
         "id": session.pk,
-        "title": session.title,
-        "title_source": session.title_source,
+        **attrs(session, "title", "title_source"),
         "url": reverse("chat:session", args=[session.pk]),
     }
 
@@ -494,10 +494,7 @@ def finish_run(
 def serialize_event(event: RunEvent) -> dict:
     return {
         "id": event.pk,
-        "run_id": event.run_id,
-        "seq": event.seq,
-        "kind": event.kind,
-        "payload": event.payload,
+        **attrs(event, "run_id", "seq", "kind", "payload"),
         "created_at": event.created_at.isoformat(),
     }
 
@@ -505,21 +502,14 @@ def serialize_event(event: RunEvent) -> dict:
 def serialize_run(run: Run, *, events: bool = False) -> dict:
     data = {
         "id": run.pk,
-        "session_id": run.session_id,
-        "status": run.status,
-        "kind": run.kind,
+        **attrs(run, "session_id", "status", "kind"),
         "model": run.model_label,
-        "max_rounds": run.max_rounds,
-        "rounds": run.rounds,
-        "prompt_tokens": run.prompt_tokens,
-        "completion_tokens": run.completion_tokens,
+        **attrs(run, "max_rounds", "rounds", "prompt_tokens", "completion_tokens"),
         "cost": str(run.cost),
-        "error_code": run.error_code,
-        "error_message": run.error_message,
-        "diagnostics": run.diagnostics,
+        **attrs(run, "error_code", "error_message", "diagnostics"),
         "created_at": run.created_at.isoformat(),
-        "started_at": run.started_at.isoformat() if run.started_at else None,
-        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "started_at": iso(run.started_at),
+        "finished_at": iso(run.finished_at),
     }
     if events:
         data["events"] = [serialize_event(e) for e in run.events.order_by("seq")]
@@ -529,12 +519,7 @@ def serialize_run(run: Run, *, events: bool = False) -> dict:
 def serialize_message(message: Message) -> dict:
     return {
         "id": message.pk,
-        "role": message.role,
-        "content": message.content,
-        "tool_calls": message.tool_calls,
-        "tool_call_id": message.tool_call_id,
-        "run_id": message.run_id,
-        "metadata": message.metadata,
+        **attrs(message, "role", "content", "tool_calls", "tool_call_id", "run_id", "metadata"),
         "created_at": message.created_at.isoformat(),
     }
 

@@ -13,6 +13,7 @@ from pydantic import Field, StringConstraints
 from apps.apikeys.models import ApiKey, DeviceToken
 from apps.apikeys.services import MAX_EXPIRY_DAYS, MAX_NAME_LENGTH
 from apps.core.contracts import Input, Output, PageInput, paged
+from apps.core.records import attrs
 
 # A password is taken exactly as typed: no trimming.
 Password = Annotated[str, StringConstraints(strip_whitespace=False)]
@@ -71,10 +72,7 @@ class DeviceTokenOut(Output):
     def of(cls, token: DeviceToken, *, auth: Any = None) -> DeviceTokenOut:
         return cls(
             id=token.pk,
-            device_name=token.device_name,
-            prefix=token.prefix,
-            created_at=token.created_at,
-            last_used_at=token.last_used_at,
+            **attrs(token, "device_name", "prefix", "created_at", "last_used_at"),
             current=isinstance(auth, DeviceToken) and auth.pk == token.pk,
         )
 
@@ -95,15 +93,9 @@ class ApiKeyOut(Output):
     def of(cls, key: ApiKey) -> ApiKeyOut:
         return cls(
             id=key.pk,
-            name=key.name,
-            prefix=key.prefix,
+            **attrs(key, "name", "prefix"),
             scopes=list(key.scopes),
-            created_by_id=key.created_by_id,
-            created_at=key.created_at,
-            expires_at=key.expires_at,
-            last_used_at=key.last_used_at,
-            revoked_at=key.revoked_at,
-            status=key.status,
+            **attrs(key, "created_by_id", "created_at", "expires_at", "last_used_at", "revoked_at", "status"),
         )
 
 

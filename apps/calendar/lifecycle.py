@@ -283,16 +283,10 @@ def cancel_deadline(
 
 
 def _check_version(principal: Principal, event: CalendarEvent, expected_version: int | None) -> None:
-    from apps.calendar.records import event_record
+    from apps.calendar.records import EVENT_VERSION
     from apps.calendar.services import get_event
-    from apps.core.versioning import check_version
 
-    check_version(
-        event,
-        expected_version,
-        _("The entry was changed by someone else in the meantime."),
-        lambda: {"event": event_record(get_event(principal, event.pk))},
-    )
+    EVENT_VERSION.check(event, expected_version, lambda: get_event(principal, event.pk))
 
 
 def history(event: CalendarEvent):

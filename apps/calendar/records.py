@@ -12,12 +12,14 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, QuerySet
-from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.contracts import person_ref
 from apps.calendar.models import CalendarEvent
 from apps.clients.records import client_ref
+from apps.core.records import IdUrl, attrs, iso, stamps
+from apps.core.versioning import Versioned
 
 # Days before the due date from which a Frist counts as "critical soon", by criticality.
 CRITICAL_SOON_DAYS = {"critical": 14, "high": 7, "normal": 3, "low": 1}
@@ -41,15 +43,7 @@ def with_relations(qs: QuerySet[CalendarEvent]) -> QuerySet[CalendarEvent]:
     ).prefetch_related(Prefetch("attendees", queryset=people), "pre_deadlines")  # fmt: skip
 
 
-_DETAIL_URL: str | None = None
-
-
-def detail_url(event_id: int) -> str:
-    # reverse() once per process and fill in the id: lists serialize hundreds of records.
-    global _DETAIL_URL
-    if _DETAIL_URL is None:
-        _DETAIL_URL = reverse("calendar:detail", args=[987654321])
-    return _DETAIL_URL.replace("987654321", str(event_id))
+detail_url = IdUrl("calendar:detail")
 
 
 def _tz(event: CalendarEvent) -> dt.tzinfo:
@@ -81,30 +75,21 @@ def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> 
     days = countdown_days(event, start) if deadline else None
     record = {
         "id": event.pk,
-        "kind": event.kind,
-        "title": event.title,
-        "description": event.description,
+        **attrs(event, "kind", "title", "description"),
         "start": start.isoformat(),
         "end": end.isoformat(),
         "all_day": event.all_day,
         "start_date": start.astimezone(local).date().isoformat(),
         "end_date": _end_date(start, end, event.all_day, local).isoformat(),
-        "time_zone": event.time_zone,
-        "location": event.location,
-        "visibility": event.visibility,
+        **attrs(event, "time_zone", "location", "visibility"),
         "owner": person_ref(event.owner),
         "attendees": [person_ref(u) for u in event.attendees.all()],
         "created_by": person_ref(event.created_by),
         "created_by_service": event.created_by_service.name if event.created_by_service else None,
-        "conference_url": event.conference_url,
-        "conference_provider": event.conference_provider,
-        "source_origin": event.source_origin,
-        "source_label": event.source_label,
-        "client_id": event.client_id,
+        **attrs(event, "conference_url", "conference_provider", "source_origin", "source_label", "client_id"),
         "client": client_ref(event.client),
         "due": start.isoformat() if deadline else None,
-        "legal_basis": event.legal_basis,
-        "criticality": event.criticality,
+        **attrs(event, "legal_basis", "criticality"),
         "countdown_days": days,
         "is_critical_soon": is_critical_soon(event, days) if deadline else False,
         "rrule": event.rrule,
@@ -114,13 +99,16 @@ def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> 
         else None,
         **deadline_fields(event, days),
         "remind_minutes_before": event.remind_minutes_before,
-        "reminded_at": event.reminded_at.isoformat() if event.reminded_at else None,
-        "version": event.version,
-        "created_at": event.created_at.isoformat(),
-        "updated_at": event.updated_at.isoformat(),
+        "reminded_at": iso(event.reminded_at),
+        **stamps(event),
         "url": detail_url(event.pk),
     }
     return record
+
+
+EVENT_VERSION = Versioned(
+    "event", event_record, gettext_lazy("The entry was changed by someone else in the meantime.")
+)
 
 
 def deadline_fields(event: CalendarEvent, days: int | None) -> dict:
@@ -134,18 +122,17 @@ def deadline_fields(event: CalendarEvent, days: int | None) -> dict:
             {"id": p.pk, "due_date": p.due_date.isoformat(), "note": p.note}
             for p in event.pre_deadlines.all()
         ],
-        "done_at": event.done_at.isoformat() if event.done_at else None,
+        "done_at": iso(event.done_at),
         "done_by": person_ref(event.done_by),
-        "done_how": event.done_how,
-        "done_link": event.done_link,
-        "cancelled_at": event.cancelled_at.isoformat() if event.cancelled_at else None,
+        **attrs(event, "done_how", "done_link"),
+        "cancelled_at": iso(event.cancelled_at),
         "cancelled_by": person_ref(event.cancelled_by),
         "cancel_reason": event.cancel_reason,
         "case_id": event.case_id,
         "case": {"id": event.case.pk, "reference": event.case.reference, "subject": event.case.subject}
         if event.case_id
         else None,
-        "trigger_date": event.trigger_date.isoformat() if event.trigger_date else None,
+        "trigger_date": iso(event.trigger_date),
         "rule_code": event.rule_code,
     }
 

@@ -25,7 +25,7 @@ from apps.calendar import events, fristen, lifecycle, recurrence
 from apps.calendar.errors import DeadlineNotDeletable, DeadlineNotOpen, EventNotFound
 from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.reasons import CodedReason
-from apps.calendar.records import Occurrence, event_record, with_relations
+from apps.calendar.records import EVENT_VERSION, Occurrence, event_record, with_relations
 from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_case, resolve_client
@@ -33,7 +33,6 @@ from apps.core import validation
 from apps.core.errors import Forbidden, InvalidUrl
 from apps.core.lookup import get_by_id
 from apps.core.search import search
-from apps.core.versioning import check_version
 from apps.deadlines import services as deadline_services
 from apps.deadlines.errors import DeadlineRuleNotFound
 from apps.notifications.services import notify
@@ -540,12 +539,7 @@ def update_event(
         _deadline_guard(event, changes)
         before, old_due = lifecycle.snapshot(event), lifecycle.due_day(event)
     pre_deadlines = changes.pop("pre_deadlines", None)
-    check_version(
-        event,
-        expected_version,
-        _("The entry was changed by someone else in the meantime."),
-        lambda: {"event": event_record(get_event(principal, event.pk))},
-    )
+    EVENT_VERSION.check(event, expected_version, lambda: get_event(principal, event.pk))
     old_visibility, old_owner_id = event.visibility, event.owner_id
     local = recurrence.zone(event.time_zone)
     old_start, old_end = event.start.astimezone(local), event.end.astimezone(local)

@@ -5,28 +5,13 @@ Fast dict builders; every key is declared by the output models in `apps.clients.
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from django.urls import reverse
 
 from apps.accounts.contracts import person_ref
 from apps.clients.models import Case, Client
+from apps.core.records import IdUrl, attrs, stamps
 
-_DETAIL_URL: str | None = None
-_CASE_URL: str | None = None
-
-
-def detail_url(client_id: int) -> str:
-    # reverse() once per process and fill in the id: lists serialize hundreds of records.
-    global _DETAIL_URL
-    if _DETAIL_URL is None:
-        _DETAIL_URL = reverse("clients:detail", args=[987654321])
-    return _DETAIL_URL.replace("987654321", str(client_id))
-
-
-def case_url(case_id: int) -> str:
-    global _CASE_URL
-    if _CASE_URL is None:
-        _CASE_URL = reverse("clients:case", args=[987654321])
-    return _CASE_URL.replace("987654321", str(case_id))
+detail_url = IdUrl("clients:detail")
+case_url = IdUrl("clients:case")
 
 
 def case_ref(case: Case | None) -> dict | None:
@@ -41,12 +26,7 @@ def client_ref(client: Client | None) -> dict | None:
     without another request (`client_relations`-style select_related("client") keeps it free)."""
     if client is None:
         return None
-    return {
-        "id": client.pk,
-        "name": client.name,
-        "client_number": client.client_number,
-        "url": detail_url(client.pk),
-    }
+    return {"id": client.pk, **attrs(client, "name", "client_number"), "url": detail_url(client.pk)}
 
 
 def client_relations(qs: QuerySet[Client]) -> QuerySet[Client]:
@@ -60,22 +40,11 @@ def case_relations(qs: QuerySet[Case]) -> QuerySet[Case]:
 def client_record(client: Client) -> dict:
     return {
         "id": client.pk,
-        "kind": client.kind,
-        "name": client.name,
-        "client_number": client.client_number,
-        "tax_number": client.tax_number,
-        "email": client.email,
-        "phone": client.phone,
-        "street": client.street,
-        "postal_code": client.postal_code,
-        "city": client.city,
-        "country": client.country,
+        **attrs(client, "kind", "name", "client_number", "tax_number", "email", "phone"),
+        **attrs(client, "street", "postal_code", "city", "country"),  # the address
         "responsible": person_ref(client.responsible),
-        "status": client.status,
-        "notes": client.notes,
-        "version": client.version,
-        "created_at": client.created_at.isoformat(),
-        "updated_at": client.updated_at.isoformat(),
+        **attrs(client, "status", "notes"),
+        **stamps(client),
         "url": detail_url(client.pk),
     }
 
@@ -83,13 +52,10 @@ def client_record(client: Client) -> dict:
 def case_record(case: Case) -> dict:
     return {
         "id": case.pk,
-        "reference": case.reference,
-        "subject": case.subject,
+        **attrs(case, "reference", "subject"),
         "client": client_ref(case.client),
         "status": case.status,
         "responsible": person_ref(case.responsible),
-        "version": case.version,
-        "created_at": case.created_at.isoformat(),
-        "updated_at": case.updated_at.isoformat(),
+        **stamps(case),
         "url": case_url(case.pk),
     }

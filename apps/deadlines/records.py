@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
+from apps.core.records import attrs
 from apps.deadlines.compute import DeadlineResult
 from apps.deadlines.models import DeadlineRule
 
 
 def rule_record(rule: DeadlineRule) -> dict:
     return {
-        "code": rule.code,
-        "name": rule.name,
-        "trigger_kind": rule.trigger_kind,
-        "amount": rule.amount,
-        "unit": rule.unit,
-        "legal_basis": rule.legal_basis,
-        "posting_fiction": rule.posting_fiction,
-        "default_pre_deadline_days": rule.default_pre_deadline_days,
-        "default_criticality": rule.default_criticality,
-        "active": rule.active,
+        **attrs(rule, "code", "name", "trigger_kind", "amount", "unit", "legal_basis", "posting_fiction"),
+        **attrs(rule, "default_pre_deadline_days", "default_criticality", "active"),  # for its Fristen
     }
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.contracts import person_ref
 from apps.clients.models import Client
 from apps.clients.records import case_ref, client_ref
+from apps.core.records import attrs, iso
 from apps.documents.models import Document, Folder, ShareLink
 from apps.knowledge.services import index_states
 
@@ -46,11 +47,7 @@ def with_relations(qs: QuerySet[Document], *, with_text: bool = False) -> QueryS
 def folder_record(folder: Folder) -> dict:
     return {
         "id": folder.pk,
-        "name": folder.name,
-        "parent_id": folder.parent_id,
-        "kind": folder.kind,
-        "owner_id": folder.owner_id,
-        "is_home": folder.is_home,
+        **attrs(folder, "name", "parent_id", "kind", "owner_id", "is_home"),
         "path": folder.tree_path,
         "depth": folder.depth,
         "client": client_ref(folder.client) if folder.client_id else None,
@@ -79,7 +76,7 @@ def extraction_record(document: Document) -> dict:
         "error": reason or None,
         "message": str(REASONS.get(reason, "")) or None if reason else None,
         "page_count": document.page_count,
-        "extracted_at": document.extracted_at.isoformat() if document.extracted_at else None,
+        "extracted_at": iso(document.extracted_at),
     }
 
 
@@ -89,9 +86,7 @@ def document_record(document: Document) -> dict:
         "id": document.pk,
         "title": document.title,
         "filename": document.original_filename,
-        "mime_type": document.mime_type,
-        "size": document.size,
-        "content_hash": document.content_hash,
+        **attrs(document, "mime_type", "size", "content_hash"),
         "folder": {"id": folder.pk, "name": folder.name, "kind": folder.kind} if folder else None,
         "clients": [client_ref(c) for c in document.clients.all()],
         "case_id": document.case_id,
@@ -117,7 +112,7 @@ def share_record(share: ShareLink, token: str) -> dict:
         "document_id": share.document_id,
         "token": token,
         "url": reverse("documents:public-share", args=[token]),
-        "expires_at": share.expires_at.isoformat() if share.expires_at else None,
+        "expires_at": iso(share.expires_at),
         "created_at": share.created_at.isoformat(),
     }
 

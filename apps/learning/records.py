@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from apps.accounts.contracts import person_ref
+from apps.core.records import attrs
 from apps.learning.models import LearningDecision, LearningEvidence, LearningObject
 
 
@@ -10,22 +11,14 @@ def object_record(obj: LearningObject) -> dict:
     return {
         "id": obj.ref,
         "object_id": obj.pk,
-        "kind": obj.kind,
-        "text": obj.text,
-        "subject": obj.subject,
-        "status": obj.status,
-        "staged_reason": obj.staged_reason,
+        **attrs(obj, "kind", "text", "subject", "status", "staged_reason"),
         "conflicts_with": obj.conflicts_with_id,
-        "confidence": obj.confidence,
-        "confirmations": obj.confirmations,
-        "checked_at": obj.checked_at,
-        "created_at": obj.created_at,
-        "updated_at": obj.updated_at,
+        **attrs(obj, "confidence", "confirmations", "checked_at", "created_at", "updated_at"),
     }
 
 
 def evidence_record(evidence: LearningEvidence) -> dict:
-    return {"run_id": evidence.run_id, "quote": evidence.quote, "created_at": evidence.created_at}
+    return attrs(evidence, "run_id", "quote", "created_at")
 
 
 def object_detail(obj: LearningObject, evidence: list[LearningEvidence]) -> dict:
@@ -36,21 +29,16 @@ def decision_record(decision: LearningDecision) -> dict:
     return {
         "id": decision.pk,
         "object_id": decision.learning_object_id,
-        "decision": decision.decision,
-        "actor": decision.actor,
+        **attrs(decision, "decision", "actor"),
         "decided_by": person_ref(decision.decided_by),
-        "reason": decision.reason,
-        "note": decision.note,
-        "confidence": decision.confidence,
+        **attrs(decision, "reason", "note", "confidence"),
         "model": decision.model_label,
-        "before": decision.before,
-        "after": decision.after,
+        **attrs(decision, "before", "after"),
         "reverted_by": person_ref(decision.reverted_by),
-        "reverted_at": decision.reverted_at,
-        "created_at": decision.created_at,
+        **attrs(decision, "reverted_at", "created_at"),
     }
 
 
 def snapshot(obj: LearningObject) -> dict:
     """What a decision's before/after keeps: enough to put the object back."""
-    return {"status": obj.status, "text": obj.text, "staged_reason": obj.staged_reason}
+    return attrs(obj, "status", "text", "staged_reason")

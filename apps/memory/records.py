@@ -7,6 +7,7 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import QuerySet
 
 from apps.accounts.contracts import person_ref
+from apps.core.records import attrs, iso
 from apps.memory.models import Memory, MemoryRevision, MemorySource
 
 RELATIONS = ("subject_client", "subject_case", "subject_person", "created_by", "reviewed_by")
@@ -58,10 +59,6 @@ def from_joined_row(row: tuple) -> tuple[Memory, tuple]:
     return memory, row[end:]
 
 
-def _iso(value) -> str | None:
-    return value.isoformat() if value else None
-
-
 def subject_record(memory: Memory) -> dict:
     client, case = memory.subject_client, memory.subject_case
     return {
@@ -74,17 +71,13 @@ def subject_record(memory: Memory) -> dict:
 def memory_record(memory: Memory) -> dict:
     return {
         "id": memory.pk,
-        "ref": memory.ref,
-        "text": memory.text,
-        "kind": memory.kind,
-        "scope": memory.scope,
+        **attrs(memory, "ref", "text", "kind", "scope"),
         "specialist": memory.specialist or None,
         "subject": subject_record(memory),
         "source": {"kind": memory.source_kind, "ref": memory.source_ref},
-        "assertion": memory.assertion,
-        "review": memory.review,
-        "valid_from": _iso(memory.valid_from),
-        "valid_until": _iso(memory.valid_until),
+        **attrs(memory, "assertion", "review"),
+        "valid_from": iso(memory.valid_from),
+        "valid_until": iso(memory.valid_until),
         "confirmations": memory.confirmations,
         "conflicts_with": memory.conflicts_with_id,
         "checking": memory.checking,
@@ -96,12 +89,7 @@ def memory_record(memory: Memory) -> dict:
 
 
 def source_record(source: MemorySource) -> dict:
-    return {
-        "kind": source.kind,
-        "ref": source.ref,
-        "quote": source.quote,
-        "added_at": source.created_at.isoformat(),
-    }
+    return {**attrs(source, "kind", "ref", "quote"), "added_at": source.created_at.isoformat()}
 
 
 def revision_record(revision: MemoryRevision) -> dict:
@@ -109,19 +97,14 @@ def revision_record(revision: MemoryRevision) -> dict:
         "action": revision.action,
         "by": revision.actor_label,
         "at": revision.created_at.isoformat(),
-        "before": revision.before,
-        "after": revision.after,
-        "note": revision.note,
+        **attrs(revision, "before", "after", "note"),
     }
 
 
 def snapshot(memory: Memory) -> dict:
     """What an audit revision keeps of the memory before and after a change."""
     return {
-        "text": memory.text,
-        "kind": memory.kind,
-        "assertion": memory.assertion,
-        "review": memory.review,
-        "valid_from": _iso(memory.valid_from),
-        "valid_until": _iso(memory.valid_until),
+        **attrs(memory, "text", "kind", "assertion", "review"),
+        "valid_from": iso(memory.valid_from),
+        "valid_until": iso(memory.valid_until),
     }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.core.records import text_window
 from apps.core.search import WORD, search
 from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, ContextSource, snippet
 from apps.knowledge.errors import KnowledgeNotFound
@@ -48,9 +49,6 @@ def _get(principal: Principal, source_id: str, options: dict) -> dict:
     page = _pages(principal, "all").filter(pk=int(source_id) if source_id.isdigit() else 0).first()
     if page is None:
         raise KnowledgeNotFound(_("There is nothing with the id %(id)s.") % {"id": f"note:{source_id}"})
-    offset = int(options.get("offset") or 0)
-    part = page.text[offset : offset + int(options.get("max_chars") or GET_MAX_CHARS)]
-    end = offset + len(part)
     return {
         "id": f"note:{page.pk}",
         "source": "note",
@@ -58,10 +56,7 @@ def _get(principal: Principal, source_id: str, options: dict) -> dict:
         "note": {"id": page.note_id, "name": page.note.name},
         "scope": _scope_label(page),
         "updated_at": page.updated_at.isoformat(),
-        "text": part,
-        "offset": offset,
-        "total_chars": len(page.text),
-        "next_offset": end if end < len(page.text) else None,
+        **text_window(page.text, options, GET_MAX_CHARS),
     }
 
 

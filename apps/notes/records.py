@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from apps.accounts.contracts import person_ref
 from apps.clients.records import case_ref
+from apps.core.records import attrs, stamps
 from apps.notes.models import Note, NoteFolder, NotePage
 
 # Live events must stay small (see apps.mutations.services.MAX_UI_ACTIONS_BYTES): a bigger page
@@ -30,14 +31,8 @@ def note_url(note_id: int) -> str:
 def folder_record(folder: NoteFolder) -> dict:
     record = {
         "id": folder.pk,
-        "name": folder.name,
-        "parent_id": folder.parent_id,
-        "visibility": folder.visibility,
-        "owner_id": folder.owner_id,
-        "sort_order": folder.sort_order,
-        "version": folder.version,
-        "created_at": folder.created_at.isoformat(),
-        "updated_at": folder.updated_at.isoformat(),
+        **attrs(folder, "name", "parent_id", "visibility", "owner_id", "sort_order"),
+        **stamps(folder),
     }
     if hasattr(folder, "note_count"):
         record["note_count"] = folder.note_count
@@ -47,17 +42,14 @@ def folder_record(folder: NoteFolder) -> dict:
 def note_record(note: Note) -> dict:
     record = {
         "id": note.pk,
-        "name": note.name,
-        "folder_id": note.folder_id,
+        **attrs(note, "name", "folder_id"),
         "folder_name": note.folder.name if note.folder_id else None,
         "visibility": note.visibility,
         "owner": person_ref(note.owner),
         "created_by_service": note.created_by_service.name if note.created_by_service_id else None,
         "case_id": note.case_id,
         "case": case_ref(note.case) if note.case_id else None,
-        "version": note.version,
-        "created_at": note.created_at.isoformat(),
-        "updated_at": note.updated_at.isoformat(),
+        **stamps(note),
         "url": note_url(note.pk),
     }
     if hasattr(note, "page_count"):
@@ -72,15 +64,8 @@ def page_summary(page: NotePage) -> dict:
 def page_record(page: NotePage, *, for_event: bool = False) -> dict:
     record = {
         **page_summary(page),
-        "html": page.html,
-        "text": page.text,
-        "font_family": page.font_family,
-        "font_size": page.font_size,
-        "asset_items": page.asset_items,
-        "audio_attachments": page.audio_attachments,
-        "version": page.version,
-        "created_at": page.created_at.isoformat(),
-        "updated_at": page.updated_at.isoformat(),
+        **attrs(page, "html", "text", "font_family", "font_size", "asset_items", "audio_attachments"),
+        **stamps(page),
     }
     if for_event and len(json.dumps(record)) > EVENT_RECORD_MAX:
         record.update(html=None, text=None, asset_items=None, audio_attachments=None, content_omitted=True)

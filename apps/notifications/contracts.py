@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from apps.core.contracts import Input, Output
+from apps.core.records import attrs
 from apps.notifications.services import MAX_PAGE
 
 
@@ -23,16 +24,7 @@ class NotificationOut(Output):
 
     @classmethod
     def of(cls, note) -> NotificationOut:
-        return cls(
-            id=note.pk,
-            kind=note.kind,
-            title=note.title,
-            body=note.body,
-            url=note.url,
-            data=note.data,
-            created_at=note.created_at,
-            read_at=note.read_at,
-        )
+        return cls(id=note.pk, **attrs(note, "kind", "title", "body", "url", "data", "created_at", "read_at"))
 
 
 class NotificationPage(Output):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from django.urls import reverse
 
 from apps.clients.records import case_ref, client_ref
+from apps.core.records import IdUrl, attrs, iso, stamps
 from apps.tasks.models import Board, Comment, Task, TaskStatus
 
 
@@ -16,15 +16,7 @@ def with_relations(qs: QuerySet[Task]) -> QuerySet[Task]:
     )
 
 
-def detail_url(task_id: int) -> str:
-    # reverse() once per process and fill in the id: lists serialize hundreds of records.
-    global _DETAIL_URL
-    if _DETAIL_URL is None:
-        _DETAIL_URL = reverse("tasks:detail", args=[987654321])
-    return _DETAIL_URL.replace("987654321", str(task_id))
-
-
-_DETAIL_URL: str | None = None
+detail_url = IdUrl("tasks:detail")
 
 
 def _person(user) -> dict | None:
@@ -32,37 +24,23 @@ def _person(user) -> dict | None:
 
 
 def board_record(board: Board) -> dict:
-    return {
-        "id": board.pk,
-        "name": board.name,
-        "visibility": board.visibility,
-        "owner_id": board.owner_id,
-        "sort_order": board.sort_order,
-    }
+    return {"id": board.pk, **attrs(board, "name", "visibility", "owner_id", "sort_order")}
 
 
 def status_record(status: TaskStatus) -> dict:
-    return {
-        "id": status.pk,
-        "key": status.key,
-        "name": status.name,
-        "category": status.category,
-        "sort_order": status.sort_order,
-        "is_done": status.is_done,
-    }
+    return {"id": status.pk, **attrs(status, "key", "name", "category", "sort_order", "is_done")}
 
 
 def task_record(task: Task) -> dict:
     return {
         "id": task.pk,
-        "title": task.title,
-        "description": task.description,
+        **attrs(task, "title", "description"),
         "board": {"id": task.board_id, "name": task.board.name, "visibility": task.board.visibility},
         "status": status_record(task.status),
         "assignee": _person(task.assignee),
         "priority": task.priority,
-        "due_date": task.due_date.isoformat() if task.due_date else None,
-        "follow_up_date": task.follow_up_date.isoformat() if task.follow_up_date else None,
+        "due_date": iso(task.due_date),
+        "follow_up_date": iso(task.follow_up_date),
         "client_id": task.client_id,
         "client": client_ref(task.client),
         "case_id": task.case_id,
@@ -70,14 +48,8 @@ def task_record(task: Task) -> dict:
         "position": task.position,
         "erstellt_von": _person(task.erstellt_von),
         "created_by_service": task.created_by_service.name if task.created_by_service else None,
-        "source_type": task.source_type,
-        "source_id": task.source_id,
-        "source_label": task.source_label,
-        "source_url": task.source_url,
-        "source_context_snapshot": task.source_context_snapshot,
-        "version": task.version,
-        "created_at": task.created_at.isoformat(),
-        "updated_at": task.updated_at.isoformat(),
+        **attrs(task, "source_type", "source_id", "source_label", "source_url", "source_context_snapshot"),
+        **stamps(task),
         "url": detail_url(task.pk),
     }
 
@@ -85,9 +57,6 @@ def task_record(task: Task) -> dict:
 def comment_record(comment: Comment) -> dict:
     return {
         "id": comment.pk,
-        "task_id": comment.task_id,
-        "author_type": comment.author_type,
-        "author_name": comment.author_name,
-        "body": comment.body,
+        **attrs(comment, "task_id", "author_type", "author_name", "body"),
         "created_at": comment.created_at.isoformat(),
     }

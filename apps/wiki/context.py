@@ -4,6 +4,7 @@ search, read back with `context_get("wiki:<id>")`."""
 from __future__ import annotations
 
 from apps.accounts.principal import Principal
+from apps.core.records import text_window
 from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, ContextSource
 from apps.knowledge.visibility import PERSONAL
 from apps.wiki import services
@@ -28,9 +29,6 @@ def _search(q: ContextQuery) -> list[ContextHit]:
 
 def _get(principal: Principal, source_id: str, options: dict) -> dict:
     page = services.get_page(principal, page_id=source_id)
-    offset = int(options.get("offset") or 0)
-    part = page.body[offset : offset + int(options.get("max_chars") or GET_MAX_CHARS)]
-    end = offset + len(part)
     return {
         "id": f"wiki:{page.pk}",
         "source": "wiki",
@@ -39,10 +37,7 @@ def _get(principal: Principal, source_id: str, options: dict) -> dict:
         "url": page_url(page.slug),
         "scope": "instance",
         "updated_at": page.updated_at.isoformat(),
-        "text": part,
-        "offset": offset,
-        "total_chars": len(page.body),
-        "next_offset": end if end < len(page.body) else None,
+        **text_window(page.body, options, GET_MAX_CHARS),
     }
 
 

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 
 from apps.accounts.contracts import person_ref
+from apps.core.records import attrs, iso
 from apps.wiki.models import WikiPage, WikiProposal, WikiRevision
 
 # ts_headline marks matches with these control characters; they never occur in page text, so
@@ -28,8 +29,7 @@ def page_summary(page: WikiPage) -> dict:
     """Small enough for live events and lists: no body."""
     return {
         "id": page.pk,
-        "slug": page.slug,
-        "title": page.title,
+        **attrs(page, "slug", "title"),
         "revision": page.revision_number,
         "updated_at": page.updated_at.isoformat(),
         "url": page_url(page.slug),
@@ -62,8 +62,7 @@ def snippet_html(raw: str) -> str:
 
 def revision_record(revision: WikiRevision) -> dict:
     return {
-        "number": revision.number,
-        "title": revision.title,
+        **attrs(revision, "number", "title"),
         "author": person_ref(revision.author),
         "comment": revision.comment,
         "created_at": revision.created_at.isoformat(),
@@ -74,18 +73,14 @@ def revision_record(revision: WikiRevision) -> dict:
 def proposal_record(proposal: WikiProposal) -> dict:
     return {
         "id": proposal.pk,
-        "page_id": proposal.page_id,
-        "slug": proposal.slug,
-        "is_new_page": proposal.is_new_page,
+        **attrs(proposal, "page_id", "slug", "is_new_page"),
         "base_revision": proposal.base_revision.number if proposal.base_revision else None,
-        "title": proposal.title,
-        "comment": proposal.comment,
-        "status": proposal.status,
+        **attrs(proposal, "title", "comment", "status"),
         "proposed_by": person_ref(proposal.proposed_by),
         "proposed_by_service": proposal.proposed_by_service.name if proposal.proposed_by_service else None,
         "run_id": proposal.run_id or None,
         "reviewer": person_ref(proposal.reviewer),
-        "decided_at": proposal.decided_at.isoformat() if proposal.decided_at else None,
+        "decided_at": iso(proposal.decided_at),
         "reason": proposal.reason,
         "created_at": proposal.created_at.isoformat(),
         "review_url": reverse("wiki:proposals"),

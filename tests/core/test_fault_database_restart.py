@@ -223,12 +223,9 @@ def _run_and_restart(
             seen = live.created_and_seen(api_key, "nach dem Neustart", timeout=RECOVERY_LIMIT_SECONDS)
             event_seconds = round(time.monotonic() - event_started, 2)
             assert seen, f"no live event after the restart ({live.reconnects} reconnects)"
-            time.sleep(10)  # keep loading: nothing may fail once recovered
-            stop.set()
-            for thread in threads:
-                thread.join(20)
-
-            # A job sent after the restart runs, and beat keeps scheduling.
+            # Keep loading for 10 s more: nothing may fail once recovered. Meanwhile a job sent
+            # after the restart runs, and beat keeps scheduling.
+            keep_loading_until = time.monotonic() + 10
             with broker_of(broker.url_for({"USER": "postgres", "NAME": "clapilot", "HOST": pg.host})):
                 heartbeat.apply_async(kwargs={"component": "after-restart"}, queue="celery")
             assert wait_for(lambda: _beats(pg, "after-restart"), timeout=30), (
@@ -236,6 +233,10 @@ def _run_and_restart(
             )
             beats_after = wait_for(lambda: (_beats(pg) or 0) > beats_before + 1 and _beats(pg), timeout=30)
             assert beats_after, "beat's heartbeat stopped after the restart"
+            time.sleep(max(0.0, keep_loading_until - time.monotonic()))
+            stop.set()
+            for thread in threads:
+                thread.join(20)
     finally:
         stop.set()
     failures_after = {p.name: p.failures_after(all_ok_at) for p in probes}
