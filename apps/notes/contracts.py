@@ -24,6 +24,7 @@ from apps.core.contracts import (
     Position,
     legacy_alias,
     paged,
+    partial_changes,
     query_field,
     safe_url,
     wrapped,
@@ -221,13 +222,7 @@ class NoteUpdate(Input):
 
     def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
         values = self.model_dump(mode="json", include={"name", "folder_id", "visibility", "case_id"})
-        given = (
-            self.model_fields_set if explicit_null_clears else {k for k, v in values.items() if v is not None}
-        )
-        changes = {k: values[k] for k in given if k in values}
-        for name in self.clear_fields:
-            changes[name] = None
-        return changes
+        return partial_changes(self, values, explicit_null_clears=explicit_null_clears)
 
 
 class NoteUpdateById(NoteUpdate):
@@ -296,13 +291,7 @@ class NotePageUpdate(NotePageContent):
 
     def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
         values = self.model_dump(mode="json", include=set(NotePageContent.model_fields))
-        given = (
-            self.model_fields_set if explicit_null_clears else {k for k, v in values.items() if v is not None}
-        )
-        changes = {k: values[k] for k in given if k in values}
-        for name in self.clear_fields:
-            changes[name] = None
-        return changes
+        return partial_changes(self, values, explicit_null_clears=explicit_null_clears)
 
 
 class _TypedPageContent(Input):

@@ -19,6 +19,7 @@ from apps.core.contracts import (
     Position,
     legacy_alias,
     paged,
+    partial_changes,
     query_field,
     safe_url,
     wrapped,
@@ -195,12 +196,7 @@ class TaskUpdate(Input):
 
     def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
         values = self.model_dump(exclude={"clear_fields", "expected_version"})
-        given = (
-            self.model_fields_set if explicit_null_clears else {k for k, v in values.items() if v is not None}
-        )
-        changes = {k: values[k] for k in given if k in values}
-        for name in self.clear_fields:
-            changes[name] = None
+        changes = partial_changes(self, values, explicit_null_clears=explicit_null_clears)
         if "description" in changes and changes["description"] is None:
             changes["description"] = ""
         return changes
