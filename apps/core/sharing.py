@@ -11,7 +11,7 @@ or deactivated person, or an unknown group, is `share_target_not_found`: nothing
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -153,3 +153,24 @@ def search(query: str, *, exclude_user_ids: Iterable[int] = (), limit: int = SEA
     found = [Target("user", u).as_dict() for u in users.order_by("full_name", "email")[:limit]]
     found += [Target("group", g).as_dict() for g in groups.order_by("name")[: max(0, limit - len(found))]]
     return found
+
+
+@dataclass(frozen=True)
+class Operations:
+    """The share dialog's operations on one kind of record, bound once: `read(principal, id,
+    as_admin=)` answers the dialog's payload, `change(principal, id, target, level, as_admin=)`
+    gives `target` the level (None: takes its access away)."""
+
+    read: Callable[..., dict[str, Any]]
+    change: Callable[..., Any]
+
+    def shares(self, principal: Any, record_id: Any, *, as_admin: bool = False) -> dict[str, Any]:
+        return self.read(principal, record_id, as_admin=as_admin)
+
+    def grant(
+        self, principal: Any, record_id: Any, target: Any, level: str = "view", *, as_admin: bool = False
+    ):
+        return self.change(principal, record_id, target, level, as_admin=as_admin)
+
+    def revoke(self, principal: Any, record_id: Any, target: Any, *, as_admin: bool = False):
+        return self.change(principal, record_id, target, None, as_admin=as_admin)

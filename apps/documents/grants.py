@@ -13,6 +13,9 @@ an open list or detail page drops it at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -88,6 +91,32 @@ def _payload(principal, record, levels, *, as_admin: bool) -> dict[str, Any]:
     return data | {"shareable": owner is not None}
 
 
+@dataclass(frozen=True)
+class _Kind:
+    load: Callable[..., Any]  # (principal, id, as_admin=, lock=) → the folder or document
+    levels: sharing.Levels
+    viewers: Callable[[Any], Any]
+
+
+FOLDER_KIND = _Kind(_folder, FOLDER_LEVELS, folder_viewers)
+DOCUMENT_KIND = _Kind(_document, DOCUMENT_LEVELS, document_viewers)
+
+
+def _shares(kind: _Kind, principal: Principal, record_id: Any, *, as_admin: bool = False) -> dict[str, Any]:
+    record = kind.load(principal, record_id, as_admin=as_admin, lock=False)
+    return _payload(principal, record, kind.levels, as_admin=as_admin)
+
+
+def _changed(kind: _Kind, principal: Principal, record_id: Any, target: Any, level, *, as_admin: bool):
+    """Lock the record, check the caller may share it and give `target` the level (None: take
+    the access away): the record and who saw it before."""
+    record = kind.load(principal, record_id, as_admin=as_admin, lock=True)
+    _check(principal, record, as_admin=as_admin)
+    before = kind.viewers(record)
+    _change(record, target, kind.levels, level)
+    return record, before
+
+
 def _change(record, target, levels, level) -> None:
     who = _check_owner_target(record, target, granting=level is not None)
     if level is not None:
@@ -123,16 +152,8 @@ def _announce_lost(lost: set[int], document_ids: list[int]) -> None:
 
 
 # --- folders ----------------------------------------------------------------------------------
-def folder_shares(principal: Principal, folder_id: Any, *, as_admin: bool = False) -> dict[str, Any]:
-    folder = _folder(principal, folder_id, as_admin=as_admin, lock=False)
-    return _payload(principal, folder, FOLDER_LEVELS, as_admin=as_admin)
-
-
 def _folder_change(principal, folder_id, target, level, *, as_admin: bool) -> Folder:
-    folder = _folder(principal, folder_id, as_admin=as_admin, lock=True)
-    _check(principal, folder, as_admin=as_admin)
-    before = folder_viewers(folder)
-    _change(folder, target, FOLDER_LEVELS, level)
+    folder, before = _changed(FOLDER_KIND, principal, folder_id, target, level, as_admin=as_admin)
     after = folder_viewers(folder)
     events.folders_changed(folder, "documents.folder.updated", old_viewers=before)
     # who still sees a document through a grant of its own keeps it: only folder access is lost
@@ -149,38 +170,18 @@ def _folder_change(principal, folder_id, target, level, *, as_admin: bool) -> Fo
     return folder
 
 
-def grant_folder(
-    principal: Principal, folder_id: Any, target: Any, level: str = "view", *, as_admin: bool = False
-):
-    return _folder_change(principal, folder_id, target, level, as_admin=as_admin)
-
-
-def revoke_folder(principal: Principal, folder_id: Any, target: Any, *, as_admin: bool = False):
-    return _folder_change(principal, folder_id, target, None, as_admin=as_admin)
+FOLDERS = sharing.Operations(partial(_shares, FOLDER_KIND), _folder_change)
+folder_shares, grant_folder, revoke_folder = FOLDERS.shares, FOLDERS.grant, FOLDERS.revoke
 
 
 # --- documents --------------------------------------------------------------------------------
-def document_shares(principal: Principal, document_id: Any, *, as_admin: bool = False) -> dict[str, Any]:
-    document = _document(principal, document_id, as_admin=as_admin, lock=False)
-    return _payload(principal, document, DOCUMENT_LEVELS, as_admin=as_admin)
-
-
 def _document_change(principal, document_id, target, level, *, as_admin: bool) -> Document:
-    document = _document(principal, document_id, as_admin=as_admin, lock=True)
-    _check(principal, document, as_admin=as_admin)
-    before = document_viewers(document)
-    _change(document, target, DOCUMENT_LEVELS, level)
+    document, before = _changed(DOCUMENT_KIND, principal, document_id, target, level, as_admin=as_admin)
     gained, lost = sharing.changed_viewers(before, document_viewers(document))
     if gained or lost:
         events.document_changed(document, "documents.document.updated", old_viewers=before)
     return document
 
 
-def grant_document(
-    principal: Principal, document_id: Any, target: Any, level: str = "view", *, as_admin: bool = False
-):
-    return _document_change(principal, document_id, target, level, as_admin=as_admin)
-
-
-def revoke_document(principal: Principal, document_id: Any, target: Any, *, as_admin: bool = False):
-    return _document_change(principal, document_id, target, None, as_admin=as_admin)
+DOCUMENTS = sharing.Operations(partial(_shares, DOCUMENT_KIND), _document_change)
+document_shares, grant_document, revoke_document = DOCUMENTS.shares, DOCUMENTS.grant, DOCUMENTS.revoke

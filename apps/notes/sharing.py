@@ -13,6 +13,7 @@ closes at once), through the domain's usual events.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -51,7 +52,7 @@ def _is_owner(principal: Principal, record) -> bool:
     return principal.user is not None and record.owner_id == principal.user.pk
 
 
-def _shares(principal: Principal, model, record_id: Any, levels, *, as_admin: bool) -> dict[str, Any]:
+def _shares(model, levels, principal: Principal, record_id: Any, *, as_admin: bool) -> dict[str, Any]:
     record = _load(principal, model, record_id, as_admin=as_admin, lock=False)
     private = record.visibility == Visibility.PRIVATE
     can_manage = private and (_is_owner(principal, record) or (as_admin and principal.user.is_admin))
@@ -65,7 +66,7 @@ def _shares(principal: Principal, model, record_id: Any, levels, *, as_admin: bo
     return data | {"shareable": private}
 
 
-def _change(principal: Principal, model, record_id: Any, target: Any, levels, level, *, as_admin: bool):
+def _change(model, levels, principal: Principal, record_id: Any, target: Any, level, *, as_admin: bool):
     record = _load(principal, model, record_id, as_admin=as_admin)
     admin = as_admin and principal.user is not None and principal.user.is_admin
     granting = level is not None
@@ -106,29 +107,10 @@ def _change(principal: Principal, model, record_id: Any, target: Any, levels, le
     return record
 
 
-def note_shares(principal: Principal, note_id: Any, *, as_admin: bool = False) -> dict[str, Any]:
-    return _shares(principal, Note, note_id, NOTE_LEVELS, as_admin=as_admin)
+def _operations(model, levels) -> sharing.Operations:
+    return sharing.Operations(partial(_shares, model, levels), partial(_change, model, levels))
 
 
-def grant_note(
-    principal: Principal, note_id: Any, target: Any, level: str = "view", *, as_admin: bool = False
-):
-    return _change(principal, Note, note_id, target, NOTE_LEVELS, level, as_admin=as_admin)
-
-
-def revoke_note(principal: Principal, note_id: Any, target: Any, *, as_admin: bool = False):
-    return _change(principal, Note, note_id, target, NOTE_LEVELS, None, as_admin=as_admin)
-
-
-def folder_shares(principal: Principal, folder_id: Any, *, as_admin: bool = False) -> dict[str, Any]:
-    return _shares(principal, NoteFolder, folder_id, FOLDER_LEVELS, as_admin=as_admin)
-
-
-def grant_folder(
-    principal: Principal, folder_id: Any, target: Any, level: str = "view", *, as_admin: bool = False
-):
-    return _change(principal, NoteFolder, folder_id, target, FOLDER_LEVELS, level, as_admin=as_admin)
-
-
-def revoke_folder(principal: Principal, folder_id: Any, target: Any, *, as_admin: bool = False):
-    return _change(principal, NoteFolder, folder_id, target, FOLDER_LEVELS, None, as_admin=as_admin)
+NOTES, FOLDERS = _operations(Note, NOTE_LEVELS), _operations(NoteFolder, FOLDER_LEVELS)
+note_shares, grant_note, revoke_note = NOTES.shares, NOTES.grant, NOTES.revoke
+folder_shares, grant_folder, revoke_folder = FOLDERS.shares, FOLDERS.grant, FOLDERS.revoke
