@@ -47,42 +47,54 @@ def _acting_as(request: Request, user) -> None:
     activate_preferences(request._request, user)
 
 
-class ApiKeyAuthentication(BaseAuthentication):
+class _CredentialAuthentication(BaseAuthentication):
+    """One keyword's credential: `check(raw)` returns the credential row or raises
+    `CredentialError`; `user_of(row)` is who the request then acts as."""
+
+    keyword: str
+
+    def check(self, raw: str):
+        raise NotImplementedError
+
+    def user_of(self, credential):
+        raise NotImplementedError
+
+    def authenticate(self, request: Request) -> tuple[object, object] | None:
+        raw = _credential(request, self.keyword)
+        if raw is None:
+            return None
+        try:
+            credential = self.check(raw)
+        except errors.CredentialError as exc:
+            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
+        user = self.user_of(credential)
+        _acting_as(request, user)
+        return user, credential
+
+    def authenticate_header(self, request: Request) -> str:
+        return f'{self.keyword} realm="api"'
+
+
+class ApiKeyAuthentication(_CredentialAuthentication):
     """Instance API keys; the request acts as the key's creator. `request.auth` is the ApiKey, so
     `ApiKeyScopes` can check what the key was granted."""
 
     keyword = "Bearer"
 
-    def authenticate(self, request: Request) -> tuple[object, ApiKey] | None:
-        raw = _credential(request, self.keyword)
-        if raw is None:
-            return None
-        try:
-            key = services.authenticate_api_key(raw)
-        except errors.CredentialError as exc:
-            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
-        _acting_as(request, key.created_by)
-        return key.created_by, key
+    def check(self, raw: str) -> ApiKey:
+        return services.authenticate_api_key(raw)
 
-    def authenticate_header(self, request: Request) -> str:
-        return f'{self.keyword} realm="api"'
+    def user_of(self, credential: ApiKey):
+        return credential.created_by
 
 
-class DeviceTokenAuthentication(BaseAuthentication):
+class DeviceTokenAuthentication(_CredentialAuthentication):
     """A member's own app (mobile/desktop) signed in with `POST /api/v1/auth/token`."""
 
     keyword = "Token"
 
-    def authenticate(self, request: Request) -> tuple[object, DeviceToken] | None:
-        raw = _credential(request, self.keyword)
-        if raw is None:
-            return None
-        try:
-            token = services.authenticate_device_token(raw)
-        except errors.CredentialError as exc:
-            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
-        _acting_as(request, token.user)
-        return token.user, token
+    def check(self, raw: str) -> DeviceToken:
+        return services.authenticate_device_token(raw)
 
-    def authenticate_header(self, request: Request) -> str:
-        return f'{self.keyword} realm="api"'
+    def user_of(self, credential: DeviceToken):
+        return credential.user
