@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from django.db.models.signals import post_init
-
 from apps.clients.models import Case, Client
 from apps.llm import neutralize
 
@@ -27,40 +25,29 @@ def _marked_clients(demands: neutralize.Demands) -> frozenset[int]:
     return demands.cached("clients.marked", marked_client_ids)
 
 
-def _client_loaded(sender, instance: Client, **kwargs) -> None:
-    demands = neutralize.current()
-    if demands is not None and instance.__dict__.get("neutralize_always"):
-        neutralize.demand(f"client:{instance.__dict__.get('id')}")
-
-
-def _case_loaded(sender, instance: Case, **kwargs) -> None:
-    demands = neutralize.current()
-    if demands is None:
-        return
-    values = instance.__dict__
-    if values.get("neutralize_always") or values.get("client_id") in _marked_clients(demands):
-        neutralize.demand(f"case:{values.get('id')}")
+def _case_marked(values: dict, demands: neutralize.Demands) -> bool:
+    return bool(values.get("neutralize_always") or values.get("client_id") in _marked_clients(demands))
 
 
 def connect() -> None:
-    post_init.connect(_client_loaded, sender=Client, dispatch_uid="clients.neutralize.client")
-    post_init.connect(_case_loaded, sender=Case, dispatch_uid="clients.neutralize.case")
-
-
-def _ids(refs: Iterable[str], kind: str) -> list[int]:
-    prefix = f"{kind}:"
-    return [int(r[len(prefix) :]) for r in refs if r.startswith(prefix) and r[len(prefix) :].isdigit()]
+    neutralize.demand_when_loaded(
+        Client,
+        "client",
+        lambda values, _demands: values.get("neutralize_always"),
+        dispatch_uid="clients.neutralize.client",
+    )
+    neutralize.demand_when_loaded(Case, "case", _case_marked, dispatch_uid="clients.neutralize.case")
 
 
 def sensitive_refs(refs: Iterable[str]) -> Iterator[str]:
     refs = list(refs)
-    client_ids = _ids(refs, "client")
+    client_ids = neutralize.ref_ids(refs, "client")
     if client_ids:
         for pk in Client.objects.filter(pk__in=client_ids, neutralize_always=True).values_list(
             "id", flat=True
         ):
             yield f"client:{pk}"
-    case_ids = _ids(refs, "case")
+    case_ids = neutralize.ref_ids(refs, "case")
     if case_ids:
         marked = Case.objects.filter(pk__in=case_ids).filter(neutralize_always=True) | Case.objects.filter(
             pk__in=case_ids, client__neutralize_always=True

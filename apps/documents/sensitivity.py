@@ -15,7 +15,6 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
-from django.db.models.signals import post_init
 
 from apps.accounts.principal import Principal
 from apps.documents import events, folders
@@ -52,33 +51,27 @@ def marked_documents(ids: Iterable[int]) -> set[int]:
     return set(Document.objects.filter(marked).values_list("id", flat=True).distinct())
 
 
-def _folder_loaded(sender, instance: Folder, **kwargs) -> None:
-    demands = neutralize.current()
-    if demands is None:
-        return
-    if instance.__dict__.get("id") in demands.cached("documents.folders", marked_folder_ids):
-        neutralize.demand(f"folder:{instance.__dict__.get('id')}")
+def _folder_marked(values: dict, demands: neutralize.Demands) -> bool:
+    return values.get("id") in demands.cached("documents.folders", marked_folder_ids)
 
 
-def _document_loaded(sender, instance: Document, **kwargs) -> None:
-    demands = neutralize.current()
-    if demands is None:
-        return
-    values = instance.__dict__
-    if values.get("folder_id") in demands.cached("documents.folders", marked_folder_ids) or values.get(
+def _document_marked(values: dict, demands: neutralize.Demands) -> bool:
+    return values.get("folder_id") in demands.cached("documents.folders", marked_folder_ids) or values.get(
         "id"
-    ) in demands.cached("documents.of_marked_clients", _documents_of_marked_clients):
-        neutralize.demand(f"document:{values.get('id')}")
+    ) in demands.cached("documents.of_marked_clients", _documents_of_marked_clients)
 
 
 def connect() -> None:
-    post_init.connect(_folder_loaded, sender=Folder, dispatch_uid="documents.neutralize.folder")
-    post_init.connect(_document_loaded, sender=Document, dispatch_uid="documents.neutralize.document")
+    neutralize.demand_when_loaded(
+        Folder, "folder", _folder_marked, dispatch_uid="documents.neutralize.folder"
+    )
+    neutralize.demand_when_loaded(
+        Document, "document", _document_marked, dispatch_uid="documents.neutralize.document"
+    )
 
 
 def sensitive_refs(refs: Iterable[str]) -> Iterator[str]:
-    ids = [int(r[9:]) for r in refs if r.startswith("document:") and r[9:].isdigit()]
-    for pk in sorted(marked_documents(ids)):
+    for pk in sorted(marked_documents(neutralize.ref_ids(refs, "document"))):
         yield f"document:{pk}"
 
 

@@ -40,6 +40,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models.signals import post_init
+
 from apps.core import plugins
 from apps.core.services import get_setting
 from apps.llm import rules
@@ -112,6 +114,27 @@ def demand(source: str) -> None:
     if demands is not None:
         with demands.lock:
             demands.sources.add(source)
+
+
+def demand_when_loaded(
+    model: Any, kind: str, marked: Callable[[dict, Demands], Any], *, dispatch_uid: str
+) -> None:
+    """Demand neutralization for `<kind>:<id>` whenever a row of `model` is loaded inside a
+    tracking scope and `marked(values, demands)` holds (`values`: the fields the row was loaded
+    with, so nothing deferred is fetched). `post_init` is the hook every path that reads it passes."""
+
+    def loaded(sender: Any, instance: Any, **kwargs: Any) -> None:
+        demands = _DEMANDS.get()
+        if demands is not None and marked(instance.__dict__, demands):
+            demand(f"{kind}:{instance.__dict__.get('id')}")
+
+    post_init.connect(loaded, sender=model, dispatch_uid=dispatch_uid, weak=False)
+
+
+def ref_ids(refs: Iterable[str], kind: str) -> list[int]:
+    """The ids of the `<kind>:<id>` refs among `refs`."""
+    prefix = f"{kind}:"
+    return [int(r[len(prefix) :]) for r in refs if r.startswith(prefix) and r[len(prefix) :].isdigit()]
 
 
 def requires(refs: Iterable[str]) -> list[str]:
