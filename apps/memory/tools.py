@@ -41,15 +41,9 @@ def memory_store(ctx: ToolContext, args: c.MemoryStore) -> dict:
     kind, ref = source_of(ctx)
     stored = services.store(
         ctx.principal,
-        text=args.text,
-        kind=args.kind,
+        **args.model_dump(exclude={"scope", "quote"}),
         scope=args.scope or default_scope(ctx),
         specialist=ctx.specialist_id,
-        subject_client_id=args.subject_client_id,
-        subject_case_id=args.subject_case_id,
-        subject_person_id=args.subject_person_id,
-        valid_from=args.valid_from,
-        valid_until=args.valid_until,
         source_kind=kind,
         source_ref=ref,
         quote=args.quote or "",
