@@ -11,7 +11,6 @@ import re
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -20,6 +19,7 @@ from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import InvalidInput
 from apps.core.lookup import get_by_id
+from apps.core.ordering import make_room, next_position
 from apps.core.versioning import Versioned
 from apps.notes import attachments, events
 from apps.notes import html as rich
@@ -124,13 +124,12 @@ def create_page(
     from apps.notes.services import get_note
 
     note = get_note(principal, note_id, for_update=True)  # serializes ordinals per note
-    last = note.pages.aggregate(m=Max("ordinal"))["m"]
-    ordinal = 0 if last is None else last + 1
+    ordinal = next_position(note.pages, "ordinal")
     if position is not None:
         if isinstance(position, bool) or not isinstance(position, int) or position < 0:
             raise validation.invalid("position", _("must be a whole number of at least 0"))
         ordinal = min(position, ordinal)
-        note.pages.filter(ordinal__gte=ordinal).update(ordinal=F("ordinal") + 1)
+        make_room(note.pages, ordinal, "ordinal")
     page = new_page(
         note,
         ordinal=ordinal,

@@ -28,6 +28,7 @@ from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.lookup import get_by_id
+from apps.core.ordering import make_room, next_position
 from apps.core.search import search
 from apps.core.versioning import Versioned
 from apps.tasks import events
@@ -378,12 +379,7 @@ def _link(principal: Principal, task: Task, values: dict[str, Any]) -> None:
 
 
 def _next_position(board: Board, status: TaskStatus) -> int:
-    last = (
-        Task.objects.filter(board=board, status=status)
-        .order_by("-position")
-        .values_list("position", flat=True)
-    )
-    return (last.first() or 0) + 1
+    return next_position(Task.objects.filter(board=board, status=status), first=1)
 
 
 def _follow_up(status: TaskStatus, follow_up: dt.date | None) -> dt.date | None:
@@ -463,9 +459,7 @@ def move_task(
         task.position = _next_position(task.board, task.status)
     else:
         position = max(0, int(position))
-        Task.objects.filter(board=task.board, status=task.status, position__gte=position).exclude(
-            pk=task.pk
-        ).update(position=F("position") + 1)
+        make_room(Task.objects.filter(board=task.board, status=task.status).exclude(pk=task.pk), position)
         task.position = position
     task.version += 1
     task.save()

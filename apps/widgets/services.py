@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.ordering import next_position
 from apps.core.versioning import Versioned
 from apps.widgets import events
 from apps.widgets.definitions import check_data, infer_definition, validate_definition
@@ -110,7 +111,6 @@ def create_widget(
     title = validation.text(title, "title", max_length=TITLE_MAX, required=True)
     data = check_data(data) if data is not None else None
     definition, inferred = _layout(definition, data, title)
-    last = Widget.objects.filter(owner=owner).aggregate(p=Max("position"))["p"]
     widget = Widget(
         owner=owner,
         slug=_slug(owner, validation.text(slug, "slug", max_length=SLUG_MAX) or None, title),
@@ -122,7 +122,7 @@ def create_widget(
         data=data,
         data_updated_at=timezone.now() if data is not None else None,
         show_on_dashboard=bool(show_on_dashboard),
-        position=(last if last is not None else -1) + 1,
+        position=next_position(Widget.objects.filter(owner=owner)),
     )
     try:
         with transaction.atomic():
