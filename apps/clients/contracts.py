@@ -38,6 +38,16 @@ ClientStatusText = _checked_by_service(Client.Status.values, "active or inactive
 CaseStatusText = _checked_by_service(Case.Status.values, "open or closed.")
 
 
+class _ToolChanges:
+    """A tool sends every field, null meaning "unchanged": the changes are the non-null fields,
+    but for the version read and the id naming the record (`NOT_CHANGES`)."""
+
+    NOT_CHANGES: ClassVar[frozenset[str]] = frozenset({"expected_version"})
+
+    def changes(self) -> dict[str, Any]:
+        return {k: v for k, v in self.model_dump(exclude=set(self.NOT_CHANGES)).items() if v is not None}
+
+
 class _RestBody(RestBody):
     NULLABLE: ClassVar[frozenset[str]] = frozenset({"responsible_id"})
 
@@ -165,7 +175,7 @@ class ClientCreateBody(_RestBody, ClientCreate):
     status: ClientStatusText = None
 
 
-class ClientUpdate(ClientFields):
+class ClientUpdate(_ToolChanges, ClientFields):
     """A partial change: fields left out stay as they are."""
 
     name: str | None = Field(default=None, min_length=1, max_length=NAME_MAX)
@@ -173,10 +183,6 @@ class ClientUpdate(ClientFields):
     expected_version: int | None = Field(
         default=None, ge=1, description="The version you read; refuse the change if it differs."
     )
-
-    def changes(self) -> dict[str, Any]:
-        """A tool sends every field, null meaning "unchanged"."""
-        return {k: v for k, v in self.model_dump(exclude={"expected_version"}).items() if v is not None}
 
 
 class ClientUpdateBody(_RestBody, ClientUpdate):
@@ -187,10 +193,7 @@ class ClientUpdateBody(_RestBody, ClientUpdate):
 class ClientUpdateById(ClientUpdate):
     client_id: int
 
-    def changes(self) -> dict[str, Any]:
-        changes = super().changes()
-        changes.pop("client_id", None)
-        return changes
+    NOT_CHANGES: ClassVar[frozenset[str]] = frozenset({"expected_version", "client_id"})
 
 
 # --- input: cases -----------------------------------------------------------------------------
@@ -223,7 +226,7 @@ class CaseCreateBody(_RestBody, CaseCreate):
     status: CaseStatusText = None
 
 
-class CaseUpdate(Input):
+class CaseUpdate(_ToolChanges, Input):
     """A partial change: fields left out stay as they are."""
 
     client_id: int | None = None
@@ -235,9 +238,6 @@ class CaseUpdate(Input):
         default=None, ge=1, description="The version you read; refuse the change if it differs."
     )
 
-    def changes(self) -> dict[str, Any]:
-        return {k: v for k, v in self.model_dump(exclude={"expected_version"}).items() if v is not None}
-
 
 class CaseUpdateBody(_RestBody, CaseUpdate):
     status: CaseStatusText = None
@@ -246,7 +246,4 @@ class CaseUpdateBody(_RestBody, CaseUpdate):
 class CaseUpdateById(CaseUpdate):
     case_id: int
 
-    def changes(self) -> dict[str, Any]:
-        changes = super().changes()
-        changes.pop("case_id", None)
-        return changes
+    NOT_CHANGES: ClassVar[frozenset[str]] = frozenset({"expected_version", "case_id"})
