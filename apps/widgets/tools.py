@@ -21,8 +21,9 @@ from apps.widgets.records import widget_record
 NO_USER_CONTEXT = "CLAPILOT_NO_USER_CONTEXT"
 
 
-def widget_tools(action: str, *, read_only: bool, description: str):
-    """Register one handler as `widgets_<action>` and `mini_apps_<action>`."""
+def widget_tools(action: str, *, read_only: bool):
+    """Register one handler as `widgets_<action>` and `mini_apps_<action>`, described by its
+    docstring."""
 
     def decorate(handler):
         @functools.wraps(handler)
@@ -38,61 +39,47 @@ def widget_tools(action: str, *, read_only: bool, description: str):
                 family=family,
                 also_in=(other,),
                 read_only=read_only,
-                description=description,
             )(run)
         return run
 
     return decorate
 
 
-@widget_tools(
-    "list",
-    read_only=True,
-    description="List your installed Widgets (dashboard cards), optionally only those on the dashboard. "
-    "Use widgets_get for a widget's data.",
-)
+@widget_tools("list", read_only=True)
 def list_widgets(ctx: ToolContext, args: c.WidgetFilter) -> dict:
+    """List your installed Widgets (dashboard cards), optionally only those on the dashboard. Use
+    widgets_get for a widget's data."""
     widgets = services.list_widgets(ctx.principal, dashboard_only=args.dashboard_only, query=args.query)
     return {"widgets": [widget_record(w, with_data=False) for w in widgets], "count": len(widgets)}
 
 
-@widget_tools(
-    "get", read_only=True, description="Read one of your Widgets with its latest data, by id or slug."
-)
+@widget_tools("get", read_only=True)
 def get_widget(ctx: ToolContext, args: c.WidgetRef) -> dict:
+    """Read one of your Widgets with its latest data, by id or slug."""
     return {"widget": widget_record(services.get_widget(ctx.principal, **args.ref()))}
 
 
-@widget_tools(
-    "create",
-    read_only=False,
-    description="Create a Widget on your dashboard. Types: stats, list, table, notice, sections. Without a "
-    "widget_definition the type is inferred from latest_data.",
-)
+@widget_tools("create", read_only=False)
 def create_widget(ctx: ToolContext, args: c.WidgetCreateStrict) -> dict:
+    """Create a Widget on your dashboard. Types: stats, list, table, notice, sections. Without a
+    widget_definition the type is inferred from latest_data."""
     return {"widget": widget_record(services.create_widget(ctx.principal, **args.service_kwargs()))}
 
 
-@widget_tools(
-    "update",
-    read_only=False,
-    description="Change a Widget's name, description, widget_definition, dashboard visibility or position; "
-    "fields you leave out stay as they are.",
-)
+@widget_tools("update", read_only=False)
 def update_widget(ctx: ToolContext, args: c.WidgetUpdateByRef) -> dict:
+    """Change a Widget's name, description, widget_definition, dashboard visibility or position;
+    fields you leave out stay as they are."""
     widget = services.update_widget(
         ctx.principal, args.changes(), expected_version=args.expected_version, **args.ref()
     )
     return {"widget": widget_record(widget)}
 
 
-@widget_tools(
-    "update_data",
-    read_only=False,
-    description="Replace a Widget's latest data. A layout inferred from data upgrades itself when richer "
-    "data arrives (e.g. a list becomes a table).",
-)
+@widget_tools("update_data", read_only=False)
 def update_widget_data(ctx: ToolContext, args: c.WidgetDataUpdateByRef) -> dict:
+    """Replace a Widget's latest data. A layout inferred from data upgrades itself when richer data
+    arrives (e.g. a list becomes a table)."""
     widget = services.update_data(
         ctx.principal, args.latest_data, expected_version=args.expected_version, **args.ref()
     )
