@@ -65,7 +65,8 @@ def _url(item: dict, field: str) -> str | None:
     return validation.url(url, f"{field}.url", max_length=URL_MAX)
 
 
-def _items(value: Any, field: str, keys: tuple[str, ...]) -> list[dict]:
+def _items(value: Any, field: str, keys: tuple[str, ...]) -> list[tuple[str, dict]]:
+    """The entries of an attachment list, each with its path for error messages (`field[i]`)."""
     if value is None:
         return []
     if not isinstance(value, list):
@@ -87,13 +88,12 @@ def _items(value: Any, field: str, keys: tuple[str, ...]) -> list[dict]:
         if item_id in seen:
             raise validation.invalid(f"{field}[{index}].id", _("is used twice"))
         seen.add(item_id)
-    return value
+    return [(f"{field}[{index}]", item) for index, item in enumerate(value)]
 
 
 def audio_attachments(value: Any, field: str = "audio_attachments") -> list[dict]:
     result = []
-    for index, item in enumerate(_items(value, field, AUDIO_KEYS)):
-        where = f"{field}[{index}]"
+    for where, item in _items(value, field, AUDIO_KEYS):
         mime_type = _string(item, "mime_type", where, max_length=100)
         if mime_type is not None and not mime_type.lower().startswith("audio/"):
             raise validation.invalid(f"{where}.mime_type", _("must be an audio type like audio/mpeg"))
@@ -112,8 +112,7 @@ def audio_attachments(value: Any, field: str = "audio_attachments") -> list[dict
 
 def asset_items(value: Any, field: str = "asset_items") -> list[dict]:
     result = []
-    for index, item in enumerate(_items(value, field, ASSET_KEYS)):
-        where = f"{field}[{index}]"
+    for where, item in _items(value, field, ASSET_KEYS):
         kind = item.get("kind") or "file"
         validation.choice(kind, f"{where}.kind", ASSET_KINDS)
         result.append(
