@@ -20,7 +20,7 @@ from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from guardian.shortcuts import assign_perm, remove_perm
+from guardian.shortcuts import assign_perm, get_objects_for_user, remove_perm
 from guardian.utils import get_group_obj_perms_model, get_user_obj_perms_model
 
 from apps.core.errors import InvalidInput, ShareTargetNotFound
@@ -95,6 +95,13 @@ def _perm_rows(obj: Any, model: Any, who: str):
     rows = model.objects.filter(content_type=ContentType.objects.get_for_model(obj), object_pk=str(obj.pk))
     order = ("user__full_name", "user__email") if who == "user" else ("group__name",)
     return rows.select_related(who, "permission").order_by(*order, "id")
+
+
+def granted_to(user: Any, perm: str, klass: Any) -> Any:
+    """The rows of `klass` (a model or queryset) `user` holds the object permission `perm` on,
+    directly or through a group. Only grants count: no global permission and no superuser
+    status widens what a person was shared."""
+    return get_objects_for_user(user, perm, klass=klass, accept_global_perms=False, with_superuser=False)
 
 
 def level_of(obj: Any, target: Target, levels: Levels) -> str | None:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
-from guardian.shortcuts import get_objects_for_user, get_users_with_perms
+from guardian.shortcuts import get_users_with_perms
 
 from apps.accounts.principal import Principal
+from apps.core.sharing import granted_to
 from apps.documents.models import Document, Folder
 from apps.mutations.audience import EVERYONE, Viewers
 
@@ -23,13 +24,7 @@ ACTIONS = ("view", "change", "delete")
 
 
 def _granted_folder_paths(user, action: str) -> list[str]:
-    granted = get_objects_for_user(
-        user,
-        f"documents.{action}_folder",
-        klass=Folder.objects.filter(kind=Folder.Kind.PERSONAL),
-        accept_global_perms=False,
-        with_superuser=False,
-    )
+    granted = granted_to(user, f"documents.{action}_folder", Folder.objects.filter(kind=Folder.Kind.PERSONAL))
     return list(granted.values_list("tree_path", flat=True))
 
 
@@ -53,13 +48,7 @@ def document_filter(principal: Principal, action: str = "view") -> Q:
     folder_ids = list(visible_folders(principal, action).values_list("id", flat=True))
     q = Q(folder__isnull=True) | Q(folder_id__in=folder_ids)
     if principal.user is not None:
-        granted = get_objects_for_user(
-            principal.user,
-            f"documents.{action}_document",
-            klass=Document,
-            accept_global_perms=False,
-            with_superuser=False,
-        ).values("id")
+        granted = granted_to(principal.user, f"documents.{action}_document", Document).values("id")
         q |= Q(id__in=granted)
     return q
 

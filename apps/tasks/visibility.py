@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
-from guardian.shortcuts import get_objects_for_user, get_users_with_perms
+from guardian.shortcuts import get_users_with_perms
 
 from apps.accounts.principal import Principal
+from apps.core.sharing import granted_to
 from apps.mutations.audience import EVERYONE, Viewers
 from apps.tasks.models import Board
 
@@ -23,13 +24,8 @@ def board_filter(principal: Principal) -> Q:
     q = Q(visibility=Board.Visibility.SHARED)
     user = principal.user  # a service principal's acting member never widens the scope
     if user is not None:
-        shared_with_user = get_objects_for_user(
-            user,
-            f"tasks.{SHARE_PERMISSION}",
-            klass=Board.objects.filter(visibility=Board.Visibility.RESTRICTED),
-            accept_global_perms=False,
-            with_superuser=False,
-        ).values("id")
+        restricted = Board.objects.filter(visibility=Board.Visibility.RESTRICTED)
+        shared_with_user = granted_to(user, f"tasks.{SHARE_PERMISSION}", restricted).values("id")
         q |= Q(owner_id=user.pk) | Q(id__in=shared_with_user)
     return q
 
