@@ -23,21 +23,20 @@ class DeadlineRuleAdmin(ServiceAdmin):
     list_filter = ("active", "unit", "trigger_kind", "posting_fiction")
     search_fields = ("code", "name", "legal_basis")
     readonly_fields = ("created_at", "updated_at")
+    service_fields = (
+        "code",
+        "name",
+        "trigger_kind",
+        "amount",
+        "unit",
+        "legal_basis",
+        "posting_fiction",
+        "fiction_basis",
+        "shift_basis",
+        "default_pre_deadline_days",
+        "default_criticality",
+        "active",
+    )
 
     def service_save(self, request, obj, form, change):
-        return services.save_rule(
-            request.principal,
-            code=obj.code,
-            name=obj.name,
-            trigger_kind=obj.trigger_kind,
-            amount=obj.amount,
-            unit=obj.unit,
-            legal_basis=obj.legal_basis,
-            posting_fiction=obj.posting_fiction,
-            fiction_basis=obj.fiction_basis,
-            shift_basis=obj.shift_basis,
-            default_pre_deadline_days=obj.default_pre_deadline_days,
-            default_criticality=obj.default_criticality,
-            active=obj.active,
-            rule_id=obj.pk,
-        )
+        return services.save_rule(request.principal, **self.service_values(obj), rule_id=obj.pk)

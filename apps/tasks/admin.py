@@ -30,15 +30,10 @@ class TaskStatusAdmin(ServiceAdmin):
     list_editable = ("sort_order",)
     ordering = ("sort_order",)
 
+    service_fields = ("key", "name", "category", "sort_order")
+
     def service_save(self, request, obj, form, change):
-        return services.save_status(
-            request.principal,
-            key=obj.key,
-            name=obj.name,
-            category=obj.category,
-            sort_order=obj.sort_order,
-            status_id=obj.pk,
-        )
+        return services.save_status(request.principal, **self.service_values(obj), status_id=obj.pk)
 
     def service_delete(self, request, obj):
         services.delete_status(request.principal, obj.pk)
