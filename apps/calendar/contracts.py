@@ -232,7 +232,22 @@ _CLIENT = Field(
 _RRULE = "RFC 5545 RRULE, must end: e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10"
 
 
-class EventCreate(_Body):
+# The fields an entry is created and changed with alike (after the ones each declares itself):
+# the series' end, the reminder, and the Frist's people, case, pre-deadlines and origin.
+class _EventTail(Input):
+    recurrence_until: str | None = Field(
+        default=None, max_length=40, description="Last day of the series (YYYY-MM-DD)."
+    )
+    remind_minutes_before: int | None = _REMIND
+    responsible_id: int | None = _RESPONSIBLE
+    deputy_id: int | None = _DEPUTY
+    case_id: int | None = _CASE
+    pre_deadlines: list[PreDeadlineIn] | None = _PRE
+    trigger_date: dt.date | None = _TRIGGER
+    rule_code: str | None = _RULE
+
+
+class _EventCreateFields(_Body):
     title: str = Field(min_length=1, max_length=TITLE_MAX)
     start: str = Field(
         min_length=1, max_length=40, description=f"Start, or the due moment of a Frist; {MOMENT}."
@@ -256,25 +271,14 @@ class EventCreate(_Body):
     source_label: str = Field(default="", max_length=200, description="Where the entry came from.")
     client_id: int | None = _CLIENT
     rrule: str = Field(default="", max_length=RRULE_MAX, description=_RRULE)
-    recurrence_until: str | None = Field(
-        default=None, max_length=40, description="Last day of the series (YYYY-MM-DD)."
-    )
-    remind_minutes_before: int | None = _REMIND
-    responsible_id: int | None = _RESPONSIBLE
-    deputy_id: int | None = _DEPUTY
-    case_id: int | None = _CASE
-    pre_deadlines: list[PreDeadlineIn] | None = _PRE
-    trigger_date: dt.date | None = _TRIGGER
-    rule_code: str | None = _RULE
 
+
+class EventCreate(_EventTail, _EventCreateFields):
     def service_kwargs(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
 
 
-class EventUpdate(_Body):
-    """A partial change: fields left out stay as they are (a null empties a `NULLABLE` field).
-    Without `end`, a new `start` keeps the duration."""
-
+class _EventUpdateFields(_Body):
     title: str | None = Field(default=None, min_length=1, max_length=TITLE_MAX)
     start: str | None = Field(
         default=None, min_length=1, max_length=40, description=f"{MOMENT}; the duration is kept without end."
@@ -298,16 +302,12 @@ class EventUpdate(_Body):
     source_label: str | None = Field(default=None, max_length=200, description="Where the entry came from.")
     client_id: int | None = _CLIENT
     rrule: str | None = Field(default=None, max_length=RRULE_MAX, description=_RRULE)
-    recurrence_until: str | None = Field(
-        default=None, max_length=40, description="Last day of the series (YYYY-MM-DD)."
-    )
-    remind_minutes_before: int | None = _REMIND
-    responsible_id: int | None = _RESPONSIBLE
-    deputy_id: int | None = _DEPUTY
-    case_id: int | None = _CASE
-    pre_deadlines: list[PreDeadlineIn] | None = _PRE
-    trigger_date: dt.date | None = _TRIGGER
-    rule_code: str | None = _RULE
+
+
+class EventUpdate(_EventTail, _EventUpdateFields):
+    """A partial change: fields left out stay as they are (a null empties a `NULLABLE` field).
+    Without `end`, a new `start` keeps the duration."""
+
     expected_version: int | None = Field(
         default=None, ge=1, description="The version you read; refuse the change if it differs."
     )
