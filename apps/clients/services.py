@@ -258,12 +258,16 @@ def _set_client_fields(client: Client, values: dict[str, Any]) -> None:
         client.neutralize_always = _flag(values["neutralize_always"], "neutralize_always")
 
 
-def _save_client(client: Client) -> None:
+def _save_client(principal: Principal, client: Client, announce_key: str) -> Client:
+    """The end of every client write: save, read it back as the record shows it, announce it."""
     try:
         with transaction.atomic():
             client.save()
     except IntegrityError:  # a concurrent writer took the number between check and save
         raise validation.invalid("client_number", _("another client already has this number")) from None
+    client = get_client(principal, client.pk)
+    events.client_changed(client, announce_key)
+    return client
 
 
 @transaction.atomic
@@ -280,10 +284,7 @@ def create_client(
     else:
         _set_client_fields(client, {"client_number": client_number})
         _number_free(client.client_number)
-    _save_client(client)
-    client = get_client(principal, client.pk)
-    events.client_changed(client, "mandanten.client.created")
-    return client
+    return _save_client(principal, client, "mandanten.client.created")
 
 
 @transaction.atomic
@@ -299,10 +300,7 @@ def update_client(
     if "client_number" in changes:
         _number_free(client.client_number, exclude_id=client.pk)
     client.version += 1
-    _save_client(client)
-    client = get_client(principal, client.pk)
-    events.client_changed(client, "mandanten.client.updated")
-    return client
+    return _save_client(principal, client, "mandanten.client.updated")
 
 
 # --- cases ------------------------------------------------------------------------------------
@@ -361,7 +359,8 @@ def _flag(value: Any, field: str) -> bool:
     raise validation.invalid(field, _("must be true or false"))
 
 
-def _save_case(case: Case) -> None:
+def _save_case(principal: Principal, case: Case, announce_key: str) -> Case:
+    """The end of every case write: save (a reference is unique), read it back, announce it."""
     clash = Case.objects.filter(reference__iexact=case.reference).exclude(pk=case.pk)
     if clash.exists():
         raise validation.invalid("reference", _("another case already has this reference"))
@@ -370,6 +369,9 @@ def _save_case(case: Case) -> None:
             case.save()
     except IntegrityError:
         raise validation.invalid("reference", _("another case already has this reference")) from None
+    case = get_case(principal, case.pk)
+    events.case_changed(case, announce_key)
+    return case
 
 
 @transaction.atomic
@@ -379,10 +381,7 @@ def create_case(principal: Principal, *, reference: str, subject: str, client_id
     _set_case_fields(
         principal, case, {"client_id": client_id, "reference": reference, "subject": subject, **values}
     )
-    _save_case(case)
-    case = get_case(principal, case.pk)
-    events.case_changed(case, "cases.case.created")
-    return case
+    return _save_case(principal, case, "cases.case.created")
 
 
 @transaction.atomic
@@ -395,7 +394,4 @@ def update_case(
     CASE_VERSION.check(case, expected_version, lambda: get_case(principal, case.pk))
     _set_case_fields(principal, case, changes)
     case.version += 1
-    _save_case(case)
-    case = get_case(principal, case.pk)
-    events.case_changed(case, "cases.case.updated")
-    return case
+    return _save_case(principal, case, "cases.case.updated")
