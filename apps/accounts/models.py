@@ -12,6 +12,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.models import CreatedAt
+
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
@@ -97,7 +99,7 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.full_name.split(" ")[0] if self.full_name else self.email.split("@")[0]
 
 
-class ServicePrincipal(models.Model):
+class ServicePrincipal(CreatedAt):
     """A non-human identity (automation, team room, public embed) that tools can run as."""
 
     class Kind(models.TextChoices):
@@ -109,7 +111,6 @@ class ServicePrincipal(models.Model):
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.AUTOMATION)
     is_active = models.BooleanField(_("active"), default=True)
     description = models.TextField(_("description"), blank=True)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("service principal")
@@ -120,17 +121,43 @@ class ServicePrincipal(models.Model):
         return self.name
 
 
-class CreatedByService(models.Model):
-    """Audit: the service principal (agent, team room, API key) a row was created through, if any."""
+def user_link(
+    verbose_name=None, *, related_name: str = "+", on_delete=models.SET_NULL, **options
+) -> models.ForeignKey:
+    """An optional link to a person who did something (created, reviewed, decided …): the row
+    outlives them (SET_NULL) and, by default, users get no reverse accessor for it."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=on_delete,
+        related_name=related_name,
+        verbose_name=verbose_name,
+        **options,
+    )
 
-    created_by_service = models.ForeignKey(
-        "accounts.ServicePrincipal",
+
+def owner_link(related_name: str, verbose_name=None) -> models.ForeignKey:
+    """The optional owner of a private row, which goes with them (CASCADE); shared rows have none."""
+    return user_link(verbose_name, related_name=related_name, on_delete=models.CASCADE)
+
+
+def service_link(verbose_name=None) -> models.ForeignKey:
+    """An optional link to the service principal something was done through (kept if it goes)."""
+    return models.ForeignKey(
+        ServicePrincipal,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        verbose_name=_("created through"),
+        verbose_name=verbose_name,
     )
+
+
+class CreatedByService(models.Model):
+    """Audit: the service principal (agent, team room, API key) a row was created through, if any."""
+
+    created_by_service = service_link(_("created through"))
 
     class Meta:
         abstract = True
@@ -140,14 +167,7 @@ class CreatedBy(CreatedByService):
     """Audit actor: the person who created a row (a team-room member rather than the room's service
     principal), besides the service principal it came through."""
 
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
+    created_by = user_link(_("created by"))
 
     class Meta:
         abstract = True

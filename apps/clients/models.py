@@ -3,12 +3,11 @@ service principal sees them."""
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.models import user_link
+from apps.core.model_fields import german_search, search_index
 from apps.core.models import Timestamped, Versioned
 from apps.llm.models import neutralize_always_field
 
@@ -36,14 +35,7 @@ class Client(Versioned, Timestamped):
     postal_code = models.CharField(_("postal code"), max_length=20, blank=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
     country = models.CharField(_("country"), max_length=80, blank=True, default="Deutschland")
-    responsible = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="responsible_clients",
-        verbose_name=_("responsible"),
-    )
+    responsible = user_link(_("responsible"), related_name="responsible_clients")
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
     notes = models.TextField(_("notes"), blank=True)
     neutralize_always = neutralize_always_field(
@@ -54,11 +46,7 @@ class Client(Versioned, Timestamped):
         )
     )
     # German full-text index over what people search for.
-    search = models.GeneratedField(
-        expression=SearchVector("name", "client_number", "tax_number", "city", "email", config="german"),
-        output_field=SearchVectorField(),
-        db_persist=True,
-    )
+    search = german_search("name", "client_number", "tax_number", "city", "email")
 
     class Meta:
         verbose_name = _("client")
@@ -66,7 +54,7 @@ class Client(Versioned, Timestamped):
         ordering = ["name", "id"]
         indexes = [
             models.Index(fields=["status", "name"], name="client_status_name"),
-            GinIndex(fields=["search"], name="client_search"),
+            search_index("client_search"),
         ]
 
     def __str__(self) -> str:
@@ -84,14 +72,7 @@ class Case(Versioned, Timestamped):
         Client, on_delete=models.PROTECT, related_name="cases", verbose_name=_("client")
     )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
-    responsible = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="responsible_cases",
-        verbose_name=_("responsible"),
-    )
+    responsible = user_link(_("responsible"), related_name="responsible_cases")
     neutralize_always = neutralize_always_field(
         _(
             "Model calls that touch this case are neutralized even when neutralization is "
@@ -107,3 +88,24 @@ class Case(Versioned, Timestamped):
 
     def __str__(self) -> str:
         return f"{self.reference} {self.subject}"
+
+
+def client_link(related_name: str, *, on_delete=models.PROTECT, **options) -> models.ForeignKey:
+    """The optional Mandant a row concerns. PROTECT by default: a client with linked rows is
+    retired (status inactive), never deleted, so no row silently loses whom it concerns."""
+    return models.ForeignKey(
+        Client,
+        null=True,
+        blank=True,
+        on_delete=on_delete,
+        related_name=related_name,
+        verbose_name=_("client"),
+        **options,
+    )
+
+
+def case_link(related_name: str, *, on_delete=models.PROTECT) -> models.ForeignKey:
+    """The optional Akte a row concerns (its client is the row's client); the case page lists it."""
+    return models.ForeignKey(
+        Case, null=True, blank=True, on_delete=on_delete, related_name=related_name, verbose_name=_("case")
+    )

@@ -27,6 +27,35 @@ class Versioned(models.Model):
         abstract = True
 
 
+class CreatedAt(models.Model):
+    """When the row was made, labelled "created" where the admin shows it (events, logs,
+    proposals, definitions)."""
+
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class UpdatedAt(models.Model):
+    """When the row was last saved, labelled "updated" (settings and switches edited in place)."""
+
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class StartedFinished(models.Model):
+    """When a run or job began and ended; empty until it does."""
+
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
 class Heartbeat(models.Model):
     """One row per component that proves it is alive (e.g. beat → worker → database)."""
 
@@ -43,12 +72,11 @@ class Heartbeat(models.Model):
         return f"{self.component} @ {self.beat_at:%Y-%m-%d %H:%M:%S}"
 
 
-class InstanceSetting(models.Model):
+class InstanceSetting(UpdatedAt):
     """Instance-wide settings and one-time markers (key → JSON value), edited in the admin."""
 
     key = models.CharField(_("key"), max_length=100, unique=True)
     value = models.JSONField(_("value"), default=dict, blank=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         verbose_name = _("instance setting")

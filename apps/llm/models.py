@@ -11,6 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.crypto import EncryptedTextField
+from apps.core.models import CreatedAt
 
 
 def neutralize_always_field(help_text) -> models.BooleanField:
@@ -24,10 +25,24 @@ def neutralize_always_field(help_text) -> models.BooleanField:
     )
 
 
+def model_choice(verbose_name, help_text) -> models.ForeignKey:
+    """The model an admin chose for a job (extraction, curation …); empty: the job does not run.
+    Deleting the model empties the choice."""
+    return models.ForeignKey(
+        "llm.ModelConfig",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=verbose_name,
+        help_text=help_text,
+    )
+
+
 REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
 
 
-class Provider(models.Model):
+class Provider(CreatedAt):
     class Kind(models.TextChoices):
         OPENAI = "openai", "OpenAI"
         OPENAI_COMPATIBLE = "openai_compatible", _("OpenAI-compatible")
@@ -39,7 +54,6 @@ class Provider(models.Model):
     base_url = models.URLField(_("base URL"), max_length=300, blank=True)
     api_key = EncryptedTextField(_("API key"), blank=True, default="")
     enabled = models.BooleanField(_("enabled"), default=True)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         db_table = "agent_provider"
