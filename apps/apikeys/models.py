@@ -14,6 +14,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.models import user_link
+
 
 class Scope(models.TextChoices):
     """What an API key may be used for. `tools:execute` is the high-privilege grant: it runs any
@@ -34,14 +36,35 @@ class Scope(models.TextChoices):
 ADMIN_SCOPES = frozenset({Scope.TOOLS_EXECUTE.value, Scope.INFERENCE_EXECUTE.value, Scope.USAGE_READ.value})
 
 
-class ApiKey(models.Model):
+class Credential(models.Model):
+    """What API keys and device tokens share: the public prefix (shown in lists, logs and the
+    admin), when the credential was made, last used and revoked."""
+
+    prefix = models.CharField(_("prefix"), max_length=16, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at"]
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    @property
+    def is_active(self) -> bool:
+        return not self.is_revoked
+
+
+class ApiKey(Credential):
     """An instance API key. It acts as its creator (`created_by`) and only within its scopes.
 
     The full key is `<prefix>.<secret>`, e.g. `clp_k3j9x2ab.<43 url-safe chars>`; the prefix is a
     public identifier (shown in lists, logs and the admin), the secret is shown once."""
 
     name = models.CharField(_("name"), max_length=100)
-    prefix = models.CharField(_("prefix"), max_length=16, unique=True, editable=False)
     secret_hash = models.CharField(_("secret hash"), max_length=64, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -54,22 +77,11 @@ class ApiKey(models.Model):
         models.CharField(max_length=32, choices=Scope.choices), verbose_name=_("scopes"), default=list
     )
     expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
-    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
-    revoked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("revoked by"),
-    )
-    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
-    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+    revoked_by = user_link(_("revoked by"))
 
-    class Meta:
+    class Meta(Credential.Meta):
         verbose_name = _("API key")
         verbose_name_plural = _("API keys")
-        ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(scopes__contained_by=Scope.values), name="apikeys_apikey_known_scopes"
@@ -78,10 +90,6 @@ class ApiKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix})"
-
-    @property
-    def is_revoked(self) -> bool:
-        return self.revoked_at is not None
 
     @property
     def is_expired(self) -> bool:
@@ -110,7 +118,7 @@ class ApiKey(models.Model):
         return [str(Scope(s).label) if s in Scope.values else s for s in self.scopes]
 
 
-class DeviceToken(models.Model):
+class DeviceToken(Credential):
     """A member's own app login (`Authorization: Token <token>`): acts as the member with their full
     rights, like a browser session; revocable by the member per device."""
 
@@ -121,30 +129,17 @@ class DeviceToken(models.Model):
         verbose_name=_("user"),
     )
     device_name = models.CharField(_("device"), max_length=100)
-    prefix = models.CharField(_("prefix"), max_length=16, unique=True, editable=False)
     token_hash = models.CharField(_("token hash"), max_length=64, editable=False)
-    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
-    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
-    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
 
-    class Meta:
+    class Meta(Credential.Meta):
         verbose_name = _("device token")
         verbose_name_plural = _("device tokens")
-        ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["user", "revoked_at"], name="apikeys_devtok_user_active"),
         ]
 
     def __str__(self) -> str:
         return f"{self.device_name} ({self.prefix})"
-
-    @property
-    def is_revoked(self) -> bool:
-        return self.revoked_at is not None
-
-    @property
-    def is_active(self) -> bool:
-        return self.revoked_at is None
 
 
 class RateWindow(models.Model):

@@ -6,12 +6,13 @@ one insert however many users are online, and a reconnecting client can replay b
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.postgres.indexes import BrinIndex
 from django.db import models
 from django.db.models import Func, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import user_link
 
 # SQL functions created by migration 0001 (they read pg_stat_activity, which a column DEFAULT
 # cannot query directly). Both look at other sessions of this database only.
@@ -31,14 +32,7 @@ class MutationEvent(models.Model):
     audience = models.CharField(_("audience"), max_length=16, choices=Audience.choices)
     # The one recipient for USER, the one excluded user for ALL_EXCEPT, empty for ALL. Deleting a
     # user deletes the events that name them: their private events must not outlive them.
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("user"),
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
+    user = user_link(_("user"), on_delete=models.CASCADE)
     topic = models.CharField(_("topic"), max_length=100)
     ui_actions = models.JSONField(_("UI actions"), default=list, blank=True)
     trigger_reload = models.BooleanField(_("reload views"), default=False)

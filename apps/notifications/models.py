@@ -3,8 +3,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.models import CreatedAt
 
-class Notification(models.Model):
+
+class Notification(CreatedAt):
     """Something a person should notice (a reminder, a finished job, an approval request).
     The id is the cursor external devices poll with."""
 
@@ -14,7 +16,6 @@ class Notification(models.Model):
     body = models.TextField(_("text"), blank=True)
     url = models.CharField(_("link"), max_length=500, blank=True)
     data = models.JSONField(_("data"), default=dict, blank=True)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
     # Idempotency: a job delivered twice (jobs run at least once) sends one notification per
     # person and key, e.g. "deadline.due:42:2026-12-01". Empty: no deduplication.

@@ -2,13 +2,15 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.models import service_link, user_link
+from apps.core.models import UpdatedAt
 
-class ModuleInstall(models.Model):
+
+class ModuleInstall(UpdatedAt):
     """Overrides the instance's module install policy for one module."""
 
     slug = models.SlugField(_("module"), max_length=64, unique=True)
     installed = models.BooleanField(_("installed"), default=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         verbose_name = _("module installation")
@@ -23,12 +25,8 @@ class ToolExecution(models.Model):
     """Compact audit row per tool call. Holds a digest of the arguments, never their content."""
 
     tool = models.CharField(_("tool"), max_length=100, db_index=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    service_principal = models.ForeignKey(
-        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    user = user_link()
+    service_principal = service_link()
     surface = models.CharField(_("surface"), max_length=16)
     ok = models.BooleanField(_("ok"))
     code = models.CharField(_("code"), max_length=100, blank=True)
