@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from apps.accounts.models import CreatedBy
+from apps.accounts.models import CreatedBy, owner_link, user_link
+from apps.clients.models import case_link, client_link
+from apps.core.model_fields import german_search, search_index, shared_or_owned
 from apps.core.models import Timestamped, Versioned
+from apps.deadlines.models import DeadlineRule
 
 TITLE_MAX = 300
 DESCRIPTION_MAX = 20_000
@@ -31,11 +32,8 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
         SHARED = "shared", _("Office calendar")
         PRIVATE = "private", _("Private")
 
-    class Criticality(models.TextChoices):
-        LOW = "low", _("Low")
-        NORMAL = "normal", _("Normal")
-        HIGH = "high", _("High")
-        CRITICAL = "critical", _("Critical")
+    # One scale for a Frist and the default of the rule it was computed from.
+    Criticality = DeadlineRule.Criticality
 
     class Status(models.TextChoices):
         """A Frist's lifecycle (appointments stay `open`). A Frist is never deleted: it is cancelled."""
@@ -63,13 +61,7 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
     visibility = models.CharField(
         _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.SHARED
     )
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="owned_calendar_events",
-    )
+    owner = owner_link("owned_calendar_events")
     attendees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="calendar_events", verbose_name=_("attendees")
     )
@@ -86,69 +78,26 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
     source_label = models.CharField(_("origin label"), max_length=200, blank=True)
     # The Mandant concerned. PROTECT: a client with Fristen is retired (status inactive), never
     # deleted, so no deadline silently loses whom it concerns. Indexed with `start` below.
-    client = models.ForeignKey(
-        "clients.Client",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="calendar_events",
-        verbose_name=_("client"),
-        db_index=False,
-    )
+    client = client_link("calendar_events", db_index=False)
     # The Akte concerned (its client is the entry's client).
-    case = models.ForeignKey(
-        "clients.Case",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="calendar_events",
-        verbose_name=_("case"),
-    )
+    case = case_link("calendar_events")
     # Fristenkontrolle: who answers for the Frist, and its lifecycle (db defaults: rows written by
     # older code stay valid). Only the services write these,
     # and every change of due date, responsible, deputy, status or Vorfrist leaves a DeadlineChange.
-    responsible = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="deadlines_responsible",
-        verbose_name=_("responsible"),
-        db_index=False,
+    responsible = user_link(
+        _("responsible"), related_name="deadlines_responsible", on_delete=models.PROTECT, db_index=False
     )
-    deputy = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="deadlines_deputy",
-        verbose_name=_("deputy"),
-        db_index=False,
-    )
+    deputy = user_link(_("deputy"), related_name="deadlines_deputy", on_delete=models.PROTECT, db_index=False)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_default=Status.OPEN
     )
     done_at = models.DateTimeField(_("done at"), null=True, blank=True)
-    done_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("done by"),
-    )
+    done_by = user_link(_("done by"))
     done_how = models.CharField(_("how it was done"), max_length=DONE_HOW_MAX, blank=True, db_default="")
     # A stored link (apps.core.validation.url): rendered only through |safe_href.
     done_link = models.CharField(_("done in (link)"), max_length=500, blank=True, db_default="")
     cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
-    cancelled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("cancelled by"),
-    )
+    cancelled_by = user_link(_("cancelled by"))
     cancel_reason = models.CharField(
         _("reason for cancelling"), max_length=REASON_MAX, blank=True, db_default=""
     )
@@ -163,11 +112,7 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
     remind_minutes_before = models.PositiveIntegerField(_("reminder (minutes before)"), null=True, blank=True)
     remind_at = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
-    search = models.GeneratedField(
-        expression=SearchVector("title", "description", "location", config="german"),
-        output_field=SearchVectorField(),
-        db_persist=True,
-    )
+    search = german_search("title", "description", "location")
 
     class Meta:
         verbose_name = _("calendar entry")
@@ -184,7 +129,7 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
                 condition=Q(remind_at__isnull=False, reminded_at__isnull=True),
                 name="cal_event_reminder_due",
             ),
-            GinIndex(fields=["search"], name="cal_event_search"),
+            search_index("cal_event_search"),
             # Fristenkontrolle: open Fristen by due date, per responsible person, per deputy.
             models.Index(
                 fields=["status", "start"], condition=Q(kind="deadline"), name="cal_deadline_status_due"
@@ -200,9 +145,7 @@ class CalendarEvent(CreatedBy, Versioned, Timestamped):
         ]
         constraints = [
             models.CheckConstraint(condition=Q(end__gte=F("start")), name="cal_event_end_after_start"),
-            models.CheckConstraint(
-                condition=Q(visibility="shared") | Q(owner__isnull=False), name="cal_event_private_has_owner"
-            ),
+            shared_or_owned("cal_event_private_has_owner"),
         ]
 
     def __str__(self) -> str:
@@ -243,14 +186,7 @@ class DeadlineChange(models.Model):
 
     event = models.ForeignKey(CalendarEvent, on_delete=models.CASCADE, related_name="history")
     at = models.DateTimeField(_("at"), default=timezone.now)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("by"),
-    )
+    actor = user_link(_("by"))
     # Who acted when it was not a person (an API key's service principal, a job): its name.
     actor_label = models.CharField(max_length=200, blank=True)
     field = models.CharField(_("field"), max_length=40)

@@ -25,8 +25,8 @@ class DeadlineRule(Timestamped):
         MONTHS = "months", _("months")
         YEARS = "years", _("years")
 
-    # The calendar's Frist criticality values (apps.calendar.models.CalendarEvent.Criticality);
-    # repeated here because deadlines sits below calendar in the layers.
+    # How bad missing a Frist would be; the calendar's Fristen use the same scale
+    # (apps.calendar.models.CalendarEvent.Criticality).
     class Criticality(models.TextChoices):
         LOW = "low", _("Low")
         NORMAL = "normal", _("Normal")

@@ -8,16 +8,15 @@ consent switches (longest matching prefix): ids, so renaming a folder keeps its 
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Left, Lower
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.models import CreatedBy
-from apps.core.models import Timestamped, Versioned
+from apps.accounts.models import CreatedBy, owner_link, user_link
+from apps.clients.models import case_link, client_link
+from apps.core.model_fields import german_search, search_index, self_link
+from apps.core.models import StartedFinished, Timestamped, Versioned
 from apps.llm.models import neutralize_always_field
 
 TITLE_MAX = 300
@@ -34,35 +33,15 @@ class Folder(Versioned, Timestamped):
         PERSONAL = "personal", _("Personal")
 
     name = models.CharField(_("name"), max_length=FOLDER_NAME_MAX)
-    parent = models.ForeignKey(
-        "self",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="children",
-        verbose_name=_("parent"),
-    )
+    parent = self_link(_("parent"), related_name="children", on_delete=models.PROTECT)
     # Personal folders (a person's "Persönlich" and everything below it) have their owner; the kind
     # and owner of a subtree always equal those of its top folder.
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.SHARED)
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="document_folders",
-    )
+    owner = owner_link("document_folders")
     is_home = models.BooleanField(_("personal home folder"), default=False)
     # A client folder: every document in it or below it is linked to this Mandant (the nearest
     # client folder up the tree decides; links set by hand stay when a document moves out).
-    client = models.ForeignKey(
-        "clients.Client",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="document_folders",
-        verbose_name=_("client"),
-    )
+    client = client_link("document_folders")
     neutralize_always = neutralize_always_field(
         _(
             "Model calls that touch a document in this folder or below it are neutralized even "
@@ -70,14 +49,7 @@ class Folder(Versioned, Timestamped):
         )
     )
     tree_path = models.CharField(max_length=500, default="/", db_index=True, editable=False)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
+    created_by = user_link(_("created by"))
 
     class Meta:
         verbose_name = _("folder")
@@ -149,14 +121,7 @@ class Document(CreatedBy, Versioned, Timestamped):
         "clients.Client", blank=True, related_name="documents", verbose_name=_("related clients")
     )
     # The Akte concerned (its client is among the document's clients); the case page lists it.
-    case = models.ForeignKey(
-        "clients.Case",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="documents",
-        verbose_name=_("case"),
-    )
+    case = case_link("documents")
     extracted_text = models.TextField(_("extracted text"), blank=True)
     # [{"title": str, "text": str, "page": int | None}] pages of a PDF, headings of a DOCX …
     sections = models.JSONField(_("sections"), default=list, blank=True)
@@ -170,13 +135,7 @@ class Document(CreatedBy, Versioned, Timestamped):
     tax_fields = models.JSONField(_("tax fields"), default=dict, blank=True)
     # German full-text index over title, file name and the start of the text (a tsvector has a
     # size limit; the knowledge store covers the whole text).
-    search = models.GeneratedField(
-        expression=SearchVector(
-            "title", "original_filename", Left("extracted_text", 100_000), config="german"
-        ),
-        output_field=SearchVectorField(),
-        db_persist=True,
-    )
+    search = german_search("title", "original_filename", Left("extracted_text", 100_000))
 
     class Meta:
         verbose_name = _("document")
@@ -184,7 +143,7 @@ class Document(CreatedBy, Versioned, Timestamped):
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["folder", "-created_at"], name="document_folder_created"),
-            GinIndex(fields=["search"], name="document_search"),
+            search_index("document_search"),
         ]
 
     def __str__(self) -> str:
@@ -225,14 +184,7 @@ class ShareLink(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
+    created_by = user_link(_("created by"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -249,7 +201,7 @@ class ShareLink(models.Model):
         return f"{self.document_id} ({'revoked' if self.revoked_at else 'active'})"
 
 
-class DocumentWorkflow(models.Model):
+class DocumentWorkflow(StartedFinished):
     """What the model derived from a document after its extraction (summary, tasks, a deadline),
     one row per document, rewritten by each run. The state is always explicit: a missing model,
     an unusable answer or a lost document end as `skipped`/`failed` with a reason, never silently."""
@@ -272,8 +224,6 @@ class DocumentWorkflow(models.Model):
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
     runs = models.PositiveIntegerField(default=0)
-    started_at = models.DateTimeField(_("started"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

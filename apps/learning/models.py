@@ -13,14 +13,15 @@ from __future__ import annotations
 import hashlib
 import re
 
-from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.models import user_link
+from apps.agent.models import run_link
+from apps.core.model_fields import german_search, search_index, self_link
 from apps.core.models import Timestamped
+from apps.llm.models import model_choice
 
 TEXT_MAX = 1000
 SUBJECT_MAX = 120
@@ -69,14 +70,7 @@ class LearningObject(Timestamped):
     staged_reason = models.CharField(
         _("why staged"), max_length=16, choices=StagedReason.choices, blank=True, default=""
     )
-    conflicts_with = models.ForeignKey(
-        "self",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("conflicts with"),
-    )
+    conflicts_with = self_link(_("conflicts with"))
     origin = models.CharField(_("origin"), max_length=16, choices=Origin.choices, default=Origin.EXTRACTION)
     confidence = models.FloatField(_("confidence"), null=True, blank=True)
     content_hash = models.CharField(_("content hash"), max_length=64, db_index=True)
@@ -84,21 +78,9 @@ class LearningObject(Timestamped):
     checked_at = models.DateTimeField(_("checked by the curator"), null=True, blank=True)
     checked_hash = models.CharField(max_length=64, blank=True, default="")
     confirmations = models.PositiveIntegerField(_("times confirmed"), default=0)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("decided by"),
-    )
+    decided_by = user_link(_("decided by"))
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
-    search = models.GeneratedField(
-        expression=SearchVector("subject", weight="A", config="german")
-        + SearchVector("text", weight="B", config="german"),
-        output_field=SearchVectorField(),
-        db_persist=True,
-    )
+    search = german_search("subject", "text", weighted=True)
 
     class Meta:
         verbose_name = _("learning object")
@@ -106,7 +88,7 @@ class LearningObject(Timestamped):
         ordering = ["-updated_at", "-id"]
         permissions = [("review_learningobject", "Can review learning objects")]
         indexes = [
-            GinIndex(fields=["search"], name="learning_object_search"),
+            search_index("learning_object_search"),
             models.Index(fields=["status", "kind"], name="learning_status_kind"),
             models.Index(fields=["subject"], name="learning_subject"),
         ]
@@ -133,9 +115,7 @@ class LearningEvidence(models.Model):
     """Where an object came from: the chat run and the span quoted from it (checked to occur)."""
 
     learning_object = models.ForeignKey(LearningObject, on_delete=models.CASCADE, related_name="evidence")
-    run = models.ForeignKey(
-        "agent.Run", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("run")
-    )
+    run = run_link()
     quote = models.TextField(_("quoted span"))
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -180,14 +160,7 @@ class LearningDecision(models.Model):
     learning_object = models.ForeignKey(LearningObject, on_delete=models.CASCADE, related_name="decisions")
     decision = models.CharField(_("decision"), max_length=16, choices=Decision.choices)
     actor = models.CharField(_("decided by"), max_length=16, choices=Actor.choices)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("person"),
-    )
+    decided_by = user_link(_("person"))
     reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices, blank=True, default="")
     note = models.TextField(_("note"), blank=True)
     confidence = models.FloatField(_("confidence"), null=True, blank=True)
@@ -195,14 +168,7 @@ class LearningDecision(models.Model):
     # {"status": …, "text": …} of the object before and after the decision.
     before = models.JSONField(_("before"), default=dict)
     after = models.JSONField(_("after"), default=dict)
-    reverted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("reverted by"),
-    )
+    reverted_by = user_link(_("reverted by"))
     reverted_at = models.DateTimeField(_("reverted"), null=True, blank=True)
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
 
@@ -232,9 +198,7 @@ class LearningJobRun(models.Model):
     job = models.CharField(_("job"), max_length=16, choices=Job.choices)
     outcome = models.CharField(_("outcome"), max_length=24, choices=Outcome.choices)
     reason = models.TextField(_("reason"), blank=True)
-    run = models.ForeignKey(
-        "agent.Run", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("run")
-    )
+    run = run_link()
     model_label = models.CharField(_("model used"), max_length=300, blank=True)
     counts = models.JSONField(_("counts"), default=dict)
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
@@ -257,23 +221,13 @@ class LearningJobRun(models.Model):
 class LearningSettings(models.Model):
     """The models the admin chose for the two jobs (one row). No model: the job skips, visibly."""
 
-    extraction_model = models.ForeignKey(
-        "llm.ModelConfig",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("extraction model"),
-        help_text=_("Reads each finished chat and proposes facts and procedures. Empty: no extraction."),
+    extraction_model = model_choice(
+        _("extraction model"),
+        _("Reads each finished chat and proposes facts and procedures. Empty: no extraction."),
     )
-    curator_model = models.ForeignKey(
-        "llm.ModelConfig",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("curator model"),
-        help_text=_("Reviews new and changed facts and removes only clear mistakes. Empty: no curation."),
+    curator_model = model_choice(
+        _("curator model"),
+        _("Reviews new and changed facts and removes only clear mistakes. Empty: no curation."),
     )
     enabled = models.BooleanField(
         _("learn from chats"), default=True, help_text=_("Off: no extraction after chat answers.")

@@ -14,16 +14,16 @@ filter (holder, review, validity) applies inside the same HNSW scan as the ranki
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from pgvector.django import HnswIndex, VectorField
+from pgvector.django import VectorField
 
+from apps.accounts.models import owner_link, user_link
+from apps.clients.models import case_link, client_link
+from apps.core.model_fields import german_search, search_index, self_link
 from apps.core.models import Timestamped
-from apps.knowledge.models import EMBEDDING_DIMENSIONS
+from apps.knowledge.models import EMBEDDING_DIMENSIONS, embedding_index
 
 # The documented limit of one memory's text (characters): a memory is a fact, a preference or
 # a short procedure, not a document. Longer text is refused with `memory_too_large`.
@@ -84,81 +84,32 @@ class Memory(Timestamped):
     canonical_key = models.CharField(_("canonical key"), max_length=64)
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.FACT)
     scope = models.CharField(_("scope"), max_length=10, choices=Scope.choices, default=Scope.SHARED)
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,  # a person's personal memory goes with them
-        related_name="memories",
-        verbose_name=_("owner"),
-    )
+    owner = owner_link("memories", _("owner"))  # a person's personal memory goes with them
     specialist = models.CharField(_("specialist"), max_length=SPECIALIST_MAX, blank=True, default="")
     holder = models.CharField(_("holder"), max_length=HOLDER_MAX, default=SHARED_HOLDER, editable=False)
 
     # What the memory is about (all optional, at most one of each).
-    subject_client = models.ForeignKey(
-        "clients.Client",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="memories",
-        verbose_name=_("client"),
-    )
-    subject_case = models.ForeignKey(
-        "clients.Case",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="memories",
-        verbose_name=_("case"),
-    )
-    subject_person = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="memories_about",
-        verbose_name=_("person"),
-    )
+    subject_client = client_link("memories", on_delete=models.CASCADE)
+    subject_case = case_link("memories", on_delete=models.CASCADE)
+    subject_person = user_link(_("person"), related_name="memories_about", on_delete=models.CASCADE)
 
     # Where it first came from; every later confirmation adds a `MemorySource`.
     source_kind = models.CharField(_("source"), max_length=10, choices=SourceKind.choices)
     source_ref = models.CharField(_("source reference"), max_length=SOURCE_REF_MAX, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
+    created_by = user_link(_("created by"))
 
     assertion = models.CharField(
         _("assertion"), max_length=10, choices=Assertion.choices, default=Assertion.ASSERTED
     )
     review = models.CharField(_("review"), max_length=10, choices=Review.choices, default=Review.PENDING)
-    reviewed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("reviewed by"),
-    )
+    reviewed_by = user_link(_("reviewed by"))
     reviewed_at = models.DateTimeField(_("reviewed"), null=True, blank=True)
     valid_from = models.DateTimeField(_("valid from"), null=True, blank=True)
     valid_until = models.DateTimeField(_("valid until"), null=True, blank=True)
 
     # A staged conflict: this (pending) memory contradicts the approved one it points at. Why,
     # in words a reviewer can check: {"reason": "numbers"|"dates"|"negation", "similarity", …}.
-    conflicts_with = models.ForeignKey(
-        "self",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="conflicts",
-        verbose_name=_("contradicts"),
-    )
+    conflicts_with = self_link(_("contradicts"), related_name="conflicts")
     conflict = models.JSONField(_("conflict"), default=dict, blank=True)
 
     # Stored but not yet embedded and checked for near-duplicates and contradictions (the worker
@@ -166,25 +117,14 @@ class Memory(Timestamped):
     checking = models.BooleanField(_("being checked"), default=False, db_default=False)
     # A near-duplicate found by that check: this memory was merged into the one it points at
     # (which was confirmed instead) and retracted.
-    duplicate_of = models.ForeignKey(
-        "self",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="merged",
-        verbose_name=_("merged into"),
-    )
+    duplicate_of = self_link(_("merged into"), related_name="merged")
 
     confirmations = models.PositiveIntegerField(_("confirmations"), default=1)
     last_confirmed_at = models.DateTimeField(_("last confirmed"), null=True, blank=True)
 
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
     embedding_model = models.CharField(_("embedding model"), max_length=200, blank=True)
-    search = models.GeneratedField(
-        expression=SearchVector("text", config="german"),
-        output_field=SearchVectorField(),
-        db_persist=True,
-    )
+    search = german_search("text")
 
     class Meta:
         verbose_name = _("memory")
@@ -213,15 +153,8 @@ class Memory(Timestamped):
         ]
         indexes = [
             # Only approved memory is ever searched for a model: a partial index stays small.
-            HnswIndex(
-                name="memory_embedding_approved",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-                condition=Q(review="approved"),
-            ),
-            GinIndex(fields=["search"], name="memory_search"),
+            embedding_index("memory_embedding_approved", condition=Q(review="approved")),
+            search_index("memory_search"),
             models.Index(fields=["holder", "review"], name="memory_holder_review"),
             models.Index(fields=["review", "-created_at"], name="memory_review_queue"),
             models.Index(fields=["subject_client"], name="memory_subject_client"),
@@ -246,9 +179,7 @@ class MemorySource(models.Model):
     kind = models.CharField(_("source"), max_length=10, choices=SourceKind.choices)
     ref = models.CharField(_("reference"), max_length=SOURCE_REF_MAX, blank=True)
     quote = models.TextField(_("quoted evidence"), blank=True)
-    added_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    added_by = user_link()
     created_at = models.DateTimeField(_("added"), auto_now_add=True)
 
     class Meta:
@@ -279,14 +210,7 @@ class MemoryRevision(models.Model):
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="revisions")
     action = models.CharField(_("action"), max_length=16, choices=Action.choices)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("by"),
-    )
+    actor = user_link(_("by"))
     actor_label = models.CharField(_("by"), max_length=300, blank=True)
     before = models.JSONField(_("before"), default=dict, blank=True)
     after = models.JSONField(_("after"), default=dict, blank=True)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.models import CreatedByService
+from apps.accounts.models import CreatedByService, owner_link
+from apps.clients.models import case_link
+from apps.core.model_fields import german_search, search_index, self_link, shared_or_owned
 from apps.core.models import Timestamped, Versioned
 
 FOLDER_NAME_MAX = 120
@@ -25,21 +24,12 @@ class Visibility(models.TextChoices):
 
 class NoteFolder(Versioned, Timestamped):
     name = models.CharField(_("name"), max_length=FOLDER_NAME_MAX)
-    parent = models.ForeignKey(
-        "self",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="children",
-        verbose_name=_("parent"),
-    )
+    parent = self_link(_("parent"), related_name="children", on_delete=models.CASCADE)
     visibility = models.CharField(
         _("visibility"), max_length=8, choices=Visibility.choices, default=Visibility.SHARED
     )
     # Private folders belong to their owner; shared ones record who created them (may be empty).
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="note_folders"
-    )
+    owner = owner_link("note_folders")
     sort_order = models.IntegerField(_("order"), default=0)
 
     class Meta:
@@ -47,10 +37,7 @@ class NoteFolder(Versioned, Timestamped):
         verbose_name_plural = _("note folders")
         ordering = ["sort_order", "name", "id"]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(visibility="shared") | Q(owner__isnull=False),
-                name="notes_folder_private_has_owner",
-            ),
+            shared_or_owned("notes_folder_private_has_owner"),
             models.CheckConstraint(condition=~Q(parent=models.F("id")), name="notes_folder_not_own_parent"),
         ]
 
@@ -71,21 +58,9 @@ class Note(CreatedByService, Versioned, Timestamped):
     visibility = models.CharField(
         _("visibility"), max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE
     )
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="notes"
-    )
-    # The Akte concerned; the case page lists it.
-    case = models.ForeignKey(
-        "clients.Case",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="notes",
-        verbose_name=_("case"),
-    )
-    search = models.GeneratedField(
-        expression=SearchVector("name", config="german"), output_field=SearchVectorField(), db_persist=True
-    )
+    owner = owner_link("notes")
+    case = case_link("notes")
+    search = german_search("name")
 
     class Meta:
         verbose_name = _("note")
@@ -94,13 +69,10 @@ class Note(CreatedByService, Versioned, Timestamped):
         indexes = [
             models.Index(fields=["folder", "-updated_at"], name="note_folder_recent"),
             models.Index(fields=["owner", "visibility"], name="note_owner_visibility"),
-            GinIndex(fields=["search"], name="note_search"),
+            search_index("note_search"),
         ]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(visibility="shared") | Q(owner__isnull=False),
-                name="notes_note_private_has_owner",
-            )
+            shared_or_owned("notes_note_private_has_owner"),
         ]
 
     def __str__(self) -> str:
@@ -119,11 +91,7 @@ class NotePage(Versioned, Timestamped):
     font_size = models.PositiveSmallIntegerField(_("font size (pt)"), null=True, blank=True)
     asset_items = models.JSONField(_("assets"), default=list, blank=True)
     audio_attachments = models.JSONField(_("audio attachments"), default=list, blank=True)
-    search = models.GeneratedField(
-        expression=SearchVector("title", "text", config="german"),
-        output_field=SearchVectorField(),
-        db_persist=True,
-    )
+    search = german_search("title", "text")
 
     class Meta:
         verbose_name = _("note page")
@@ -131,7 +99,7 @@ class NotePage(Versioned, Timestamped):
         ordering = ["ordinal", "id"]
         indexes = [
             models.Index(fields=["note", "ordinal"], name="notepage_note_order"),
-            GinIndex(fields=["search"], name="notepage_search"),
+            search_index("notepage_search"),
         ]
 
     def __str__(self) -> str:

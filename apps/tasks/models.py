@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.models import CreatedByService
+from apps.accounts.models import CreatedByService, owner_link, user_link
+from apps.clients.models import case_link, client_link
+from apps.core.model_fields import german_search, search_index, shared_or_owned
 from apps.core.models import Timestamped, Versioned
 
 TITLE_MAX = 300
@@ -28,9 +27,7 @@ class Board(models.Model):
         _("visibility"), max_length=16, choices=Visibility.choices, default=Visibility.SHARED
     )
     # Private and restricted boards have an owner; the owner always sees them.
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="owned_boards"
-    )
+    owner = owner_link("owned_boards")
     sort_order = models.IntegerField(_("order"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -40,10 +37,7 @@ class Board(models.Model):
         ordering = ["sort_order", "name", "id"]
         permissions = [("view_board_shared", "Can see a board shared with them")]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(visibility="shared") | Q(owner__isnull=False),
-                name="tasks_board_private_has_owner",
-            )
+            shared_or_owned("tasks_board_private_has_owner"),
         ]
 
     def __str__(self) -> str:
@@ -101,57 +95,27 @@ class Task(CreatedByService, Versioned, Timestamped):
     )
     title = models.CharField(_("title"), max_length=TITLE_MAX)
     description = models.TextField(_("description"), blank=True)
-    assignee = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="assigned_tasks",
-    )
+    assignee = user_link(related_name="assigned_tasks")
     priority = models.CharField(
         _("priority"), max_length=8, choices=Priority.choices, default=Priority.NORMAL
     )
     due_date = models.DateField(_("due"), null=True, blank=True)
     # The Mandant the task is about. PROTECT: a client with tasks is retired (status inactive),
     # never deleted, so no task silently loses whom it concerns.
-    client = models.ForeignKey(
-        "clients.Client",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="tasks",
-        verbose_name=_("client"),
-    )
+    client = client_link("tasks")
     # The Akte concerned (its client is the task's client); the case page lists it.
-    case = models.ForeignKey(
-        "clients.Case",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="tasks",
-        verbose_name=_("case"),
-    )
+    case = case_link("tasks")
     follow_up_date = models.DateField(_("follow-up"), null=True, blank=True)
     position = models.IntegerField(_("position"), default=0)
     # Audit actor: the person who created it (a team-room member, not the room's service principal).
-    erstellt_von = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="created_tasks",
-    )
+    erstellt_von = user_link(related_name="created_tasks")
     source_type = models.CharField(_("origin"), max_length=16, choices=Source.choices, default=Source.MANUAL)
     source_id = models.CharField(_("origin id"), max_length=200, null=True, blank=True)
     source_label = models.CharField(_("origin label"), max_length=200, blank=True)
     source_url = models.CharField(_("origin link"), max_length=500, blank=True)
     source_context_snapshot = models.JSONField(_("origin context"), default=dict, blank=True)
     # German full-text index over what people search for (title, description, origin label).
-    search = models.GeneratedField(
-        expression=SearchVector("title", "description", "source_label", config="german"),
-        output_field=SearchVectorField(),
-        db_persist=True,
-    )
+    search = german_search("title", "description", "source_label")
 
     class Meta:
         verbose_name = _("task")
@@ -161,7 +125,7 @@ class Task(CreatedByService, Versioned, Timestamped):
             models.Index(fields=["board", "status", "position"], name="task_board_column"),
             models.Index(fields=["assignee", "due_date"], name="task_assignee_due"),
             models.Index(fields=["due_date"], name="task_due"),
-            GinIndex(fields=["search"], name="task_search"),
+            search_index("task_search"),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -187,9 +151,7 @@ class Comment(models.Model):
 
     task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="comments")
     author_type = models.CharField(max_length=8, choices=AuthorType.choices)
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    author = user_link()
     author_name = models.CharField(max_length=150)
     body = models.TextField()
     body_hash = models.CharField(max_length=64)

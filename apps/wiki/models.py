@@ -3,14 +3,13 @@ writes arrives as a proposal that a person accepts (a new revision) or rejects."
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.models import Timestamped
+from apps.accounts.models import service_link, user_link
+from apps.core.model_fields import german_search, search_index
+from apps.core.models import CreatedAt, Timestamped
 
 SLUG_MAX = 120
 TITLE_MAX = 200
@@ -23,37 +22,18 @@ class WikiPage(Timestamped):
     title = models.CharField(_("title"), max_length=TITLE_MAX)
     body = models.TextField(_("text (Markdown)"), blank=True)
     # German full-text index; the title weighs more than the body when ranking.
-    search = models.GeneratedField(
-        expression=SearchVector("title", weight="A", config="german")
-        + SearchVector("body", weight="B", config="german"),
-        output_field=SearchVectorField(),
-        db_persist=True,
-    )
+    search = german_search("title", "body", weighted=True)
     current_revision = models.ForeignKey(
         "WikiRevision", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
-    updated_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("updated by"),
-    )
+    created_by = user_link(_("created by"))
+    updated_by = user_link(_("updated by"))
 
     class Meta:
         verbose_name = _("wiki page")
         verbose_name_plural = _("wiki pages")
         ordering = ["title", "id"]
-        indexes = [GinIndex(fields=["search"], name="wiki_page_search")]
+        indexes = [search_index("wiki_page_search")]
 
     def __str__(self) -> str:
         return self.title
@@ -68,20 +48,17 @@ class WikiPage(Timestamped):
         return self.revision_number
 
 
-class WikiRevision(models.Model):
+class WikiRevision(CreatedAt):
     page = models.ForeignKey(WikiPage, on_delete=models.CASCADE, related_name="revisions")
     number = models.PositiveIntegerField(_("number"))
     title = models.CharField(_("title"), max_length=TITLE_MAX)
     body = models.TextField(_("text (Markdown)"), blank=True)
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    author = user_link()
     comment = models.CharField(_("comment"), max_length=COMMENT_MAX, blank=True)
     # Set when the revision applies an accepted proposal.
     proposal = models.ForeignKey(
         "WikiProposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("wiki revision")
@@ -93,7 +70,7 @@ class WikiRevision(models.Model):
         return f"{self.page_id}#{self.number}"
 
 
-class WikiProposal(models.Model):
+class WikiProposal(CreatedAt):
     """A change suggested by an agent (or anyone through the tool): never applied until a person
     accepts it. `page` is empty for a proposed new page, which then names its `slug`."""
 
@@ -113,24 +90,17 @@ class WikiProposal(models.Model):
     title = models.CharField(_("proposed title"), max_length=TITLE_MAX)
     body = models.TextField(_("proposed text"), blank=True)
     comment = models.CharField(_("why"), max_length=COMMENT_MAX, blank=True)
-    proposed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    proposed_by_service = models.ForeignKey(
-        "accounts.ServicePrincipal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    proposed_by = user_link()
+    proposed_by_service = service_link()
     surface = models.CharField(_("surface"), max_length=16, blank=True)
     run_id = models.CharField(_("agent run"), max_length=64, blank=True)
     session_id = models.CharField(_("chat session"), max_length=64, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
     )
-    reviewer = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    reviewer = user_link()
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("wiki proposal")
