@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Func, Q, QuerySet, Value
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
@@ -27,6 +27,7 @@ from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_record, case_relations, client_record, client_relations
 from apps.core import validation
 from apps.core.lookup import get_by_id
+from apps.core.saving import save_unique
 from apps.core.search import search
 from apps.core.versioning import Versioned
 
@@ -260,11 +261,9 @@ def _set_client_fields(client: Client, values: dict[str, Any]) -> None:
 
 def _save_client(principal: Principal, client: Client, announce_key: str) -> Client:
     """The end of every client write: save, read it back as the record shows it, announce it."""
-    try:
-        with transaction.atomic():
-            client.save()
-    except IntegrityError:  # a concurrent writer took the number between check and save
-        raise validation.invalid("client_number", _("another client already has this number")) from None
+    save_unique(
+        client, lambda: validation.invalid("client_number", _("another client already has this number"))
+    )
     client = get_client(principal, client.pk)
     events.client_changed(client, announce_key)
     return client
@@ -364,11 +363,7 @@ def _save_case(principal: Principal, case: Case, announce_key: str) -> Case:
     clash = Case.objects.filter(reference__iexact=case.reference).exclude(pk=case.pk)
     if clash.exists():
         raise validation.invalid("reference", _("another case already has this reference"))
-    try:
-        with transaction.atomic():
-            case.save()
-    except IntegrityError:
-        raise validation.invalid("reference", _("another case already has this reference")) from None
+    save_unique(case, lambda: validation.invalid("reference", _("another case already has this reference")))
     case = get_case(principal, case.pk)
     events.case_changed(case, announce_key)
     return case

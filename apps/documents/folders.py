@@ -15,6 +15,7 @@ from apps.accounts.principal import Principal
 from apps.core import names, validation
 from apps.core.errors import Forbidden
 from apps.core.lookup import get_by_id
+from apps.core.saving import save_unique
 from apps.core.versioning import Versioned
 from apps.documents import events
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
@@ -129,14 +130,14 @@ def get_folder(
 
 
 def _save(folder: Folder) -> None:
-    try:
-        with transaction.atomic():
-            folder.save()
-    except IntegrityError:
-        raise FolderNameTaken(
-            _("There already is a folder “%(name)s” here.") % {"name": folder.name},
-            details={"field_errors": {"name": _("is already used here")}},
-        ) from None
+    save_unique(folder, lambda: _name_taken(folder))
+
+
+def _name_taken(folder: Folder) -> FolderNameTaken:
+    return FolderNameTaken(
+        _("There already is a folder “%(name)s” here.") % {"name": folder.name},
+        details={"field_errors": {"name": _("is already used here")}},
+    )
 
 
 def _place_under(folder: Folder, parent: Folder | None) -> None:

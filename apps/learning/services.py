@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,6 +21,7 @@ from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import DomainError, Forbidden
 from apps.core.lookup import get_by_id
+from apps.core.saving import save_unique
 from apps.core.search import WORD
 from apps.learning import events
 from apps.learning.errors import (
@@ -253,11 +254,8 @@ def _record(
 
 
 def _save(obj: LearningObject) -> None:
-    try:
-        with transaction.atomic():
-            obj.save()
-    except IntegrityError:  # the partial unique index: a concurrent twin went active first
-        raise NotReviewable(_("The same text was just activated by someone else.")) from None
+    # the partial unique index: a concurrent twin may have gone active first
+    save_unique(obj, lambda: NotReviewable(_("The same text was just activated by someone else.")))
 
 
 @transaction.atomic

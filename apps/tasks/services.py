@@ -29,6 +29,7 @@ from apps.core import validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.lookup import get_by_id
 from apps.core.ordering import make_room, next_position
+from apps.core.saving import save_unique
 from apps.core.search import search
 from apps.core.versioning import Versioned
 from apps.tasks import events
@@ -149,11 +150,7 @@ def save_status(
     if status_id and not TaskStatus.objects.filter(pk=status_id).exists():
         raise StatusNotFound(_("There is no status “%(status)s”.") % {"status": status_id})
     status.key, status.name, status.category, status.sort_order = key, name, category, sort_order
-    try:
-        with transaction.atomic():
-            status.save()
-    except IntegrityError:
-        raise validation.invalid("key", _("is already used by another status")) from None
+    save_unique(status, lambda: validation.invalid("key", _("is already used by another status")))
     events.statuses_changed()
     return status
 
@@ -355,11 +352,7 @@ def create_task(
         position=_next_position(board, status),
     )
     _link(principal, task, {"client_id": client_id, "case_id": case_id})
-    try:
-        with transaction.atomic():
-            task.save()
-    except IntegrityError:
-        raise validation.invalid("source_id", _("this origin already has a task")) from None
+    save_unique(task, lambda: validation.invalid("source_id", _("this origin already has a task")))
     task = get_task(principal, task.pk)
     events.task_changed(task, "aufgaben.task.created")
     return task

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.ordering import next_position
+from apps.core.saving import save_unique
 from apps.core.versioning import Versioned
 from apps.widgets import events
 from apps.widgets.definitions import check_data, infer_definition, validate_definition
@@ -124,11 +125,7 @@ def create_widget(
         show_on_dashboard=bool(show_on_dashboard),
         position=next_position(Widget.objects.filter(owner=owner)),
     )
-    try:
-        with transaction.atomic():
-            widget.save()
-    except IntegrityError:  # a concurrent create took the slug
-        raise SlugTaken(_("This widget address was just taken; please try again.")) from None
+    save_unique(widget, lambda: SlugTaken(_("This widget address was just taken; please try again.")))
     events.widget_changed(widget, "widgets.widget.created")
     return widget
 

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Max, QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import Forbidden
+from apps.core.saving import save_unique
 from apps.core.versioning import check_version
 from apps.wiki import events
 from apps.wiki.errors import PageNotFound, SlugTaken
@@ -171,11 +172,7 @@ def insert_page(*, slug: str, title: str, body: str, author) -> WikiPage:
     if WikiPage.objects.filter(slug=slug).exists():
         raise slug_taken(slug)
     page = WikiPage(slug=slug, title=title, body=body, created_by=author, updated_by=author)
-    try:
-        with transaction.atomic():
-            page.save()
-    except IntegrityError:  # a concurrent create won
-        raise slug_taken(slug) from None
+    save_unique(page, lambda: slug_taken(slug))  # a concurrent create may win
     return page
 
 
