@@ -6,11 +6,12 @@ from __future__ import annotations
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record
 from apps.calendar.visibility import viewers
-from apps.mutations.audience import announced_remove, announced_upsert, send, send_change
+from apps.mutations.audience import LiveList, announced_remove, send
 
 LIST = "calendar"
 TOPIC = "calendar.event.updated"
 DELETED_TOPIC = "calendar.event.deleted"
+EVENTS = LiveList(LIST, TOPIC, "calendar.event.removed")
 
 
 def event_changed(
@@ -23,13 +24,7 @@ def event_changed(
     removal, never the record."""
     new_viewers = viewers(event.visibility, event.owner_id)
     old_viewers = viewers(old_visibility, old_owner_id) if old_visibility is not None else new_viewers
-    send_change(
-        old_viewers,
-        new_viewers,
-        topic=TOPIC,
-        upsert=announced_upsert(LIST, event_record(event), announce_key),
-        removal=announced_remove(LIST, event.pk, "calendar.event.removed"),
-    )
+    EVENTS.changed(event_record(event), announce_key, new_viewers, old_viewers)
 
 
 def event_deleted(event_id: int, visibility: str, owner_id: int | None) -> None:

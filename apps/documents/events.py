@@ -7,12 +7,19 @@ from apps.documents.models import Document, Folder
 from apps.documents.records import document_record, extraction_record
 from apps.documents.visibility import document_viewers, folder_viewers
 from apps.mutations import actions
-from apps.mutations.audience import EVERYONE, Viewers, announced_remove, announced_upsert, send, send_change
+from apps.mutations.audience import (
+    EVERYONE,
+    LiveList,
+    Viewers,
+    announced_remove,
+    send,
+)
 
 LIST = "documents"
 TOPIC = "documents.document.updated"
 FOLDERS_TOPIC = "documents.folders"
 REFRESH = "documents"
+DOCUMENTS = LiveList(LIST, TOPIC, "documents.document.removed")
 
 
 def _reload() -> dict:
@@ -21,13 +28,8 @@ def _reload() -> dict:
 
 def document_changed(document: Document, announce_key: str, old_viewers: Viewers | None = None) -> None:
     """A document was created or changed; people who lost sight of it get only a removal."""
-    new_viewers = document_viewers(document)
-    send_change(
-        old_viewers if old_viewers is not None else new_viewers,
-        new_viewers,
-        topic=TOPIC,
-        upsert=[*announced_upsert(LIST, document_record(document), announce_key), _reload()],
-        removal=announced_remove(LIST, document.pk, "documents.document.removed"),
+    DOCUMENTS.changed(
+        document_record(document), announce_key, document_viewers(document), old_viewers, also=[_reload()]
     )
 
 

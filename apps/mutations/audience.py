@@ -7,6 +7,8 @@ and people who lost sight of a record get a bare removal, never the record itsel
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -53,3 +55,32 @@ def send_change(
     elif old_viewers - new_viewers:
         send(old_viewers - new_viewers, topic, removal)
     send(new_viewers, topic, upsert)
+
+
+@dataclass(frozen=True)
+class LiveList:
+    """A list the pages keep live: its name, the topic of its change events, and the announce
+    key of the removal sent to people who lost sight of a record."""
+
+    name: str
+    topic: str
+    removed_key: str
+
+    def changed(
+        self,
+        record: dict[str, Any],
+        announce_key: str,
+        new_viewers: Viewers,
+        old_viewers: Viewers | None = None,
+        *,
+        also: Iterable[dict] = (),
+    ) -> None:
+        """`send_change` of one record: the upsert (and the actions `also`) to its viewers, the
+        removal to those who saw it before (`old_viewers`, default: the same people) but no more."""
+        send_change(
+            old_viewers if old_viewers is not None else new_viewers,
+            new_viewers,
+            topic=self.topic,
+            upsert=[*announced_upsert(self.name, record, announce_key), *also],
+            removal=announced_remove(self.name, record["id"], self.removed_key),
+        )

@@ -4,7 +4,7 @@ owner only, and people who lose sight of a record get a bare removal."""
 
 from __future__ import annotations
 
-from apps.mutations.audience import Viewers, announced_remove, announced_upsert, send, send_change
+from apps.mutations.audience import LiveList, Viewers, announced_remove, announced_upsert, send
 from apps.notes.models import Note, NoteFolder, NotePage
 from apps.notes.records import folder_record, note_record, page_record
 from apps.notes.visibility import viewers
@@ -15,6 +15,7 @@ PAGE_TOPIC = "notizen.page.updated"
 FOLDERS = "note-folders"
 NOTES = "notes"
 PAGES = "note-pages"
+LIVE_NOTES = LiveList(NOTES, NOTE_TOPIC, "notizen.note.removed")
 
 
 def folder_changed(folder: NoteFolder, announce_key: str) -> None:
@@ -27,14 +28,7 @@ def folder_deleted(folder_id: int, folder_viewers: Viewers) -> None:
 
 def note_changed(note: Note, announce_key: str, old_viewers: Viewers | None = None) -> None:
     """A note was created or changed; when it became private the others get only a removal."""
-    new_viewers = viewers(note)
-    send_change(
-        old_viewers if old_viewers is not None else new_viewers,
-        new_viewers,
-        topic=NOTE_TOPIC,
-        upsert=announced_upsert(NOTES, note_record(note), announce_key),
-        removal=announced_remove(NOTES, note.pk, "notizen.note.removed"),
-    )
+    LIVE_NOTES.changed(note_record(note), announce_key, viewers(note), old_viewers)
 
 
 def note_deleted(note_id: int, note_viewers: Viewers) -> None:

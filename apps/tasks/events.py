@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from apps.mutations import actions
-from apps.mutations.audience import announced_remove, announced_upsert, send, send_change
+from apps.mutations.audience import LiveList, announced_remove, send
 from apps.mutations.services import record_mutation
 from apps.tasks.models import Board, Task
 from apps.tasks.records import task_record
@@ -13,6 +13,7 @@ from apps.tasks.visibility import viewers
 LIST = "tasks"
 TOPIC = "aufgaben.task.updated"
 BOARDS_TOPIC = "aufgaben.boards"
+TASKS = LiveList(LIST, TOPIC, "aufgaben.task.removed")
 
 
 def task_changed(task: Task, announce_key: str, old_board: Board | None = None) -> None:
@@ -22,13 +23,7 @@ def task_changed(task: Task, announce_key: str, old_board: Board | None = None) 
     old_viewers = (
         viewers(old_board) if old_board is not None and old_board.pk != task.board_id else new_viewers
     )
-    send_change(
-        old_viewers,
-        new_viewers,
-        topic=TOPIC,
-        upsert=announced_upsert(LIST, task_record(task), announce_key),
-        removal=announced_remove(LIST, task.pk, "aufgaben.task.removed"),
-    )
+    TASKS.changed(task_record(task), announce_key, new_viewers, old_viewers)
 
 
 def task_deleted(task_id: int, board: Board) -> None:
