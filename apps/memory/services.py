@@ -109,6 +109,23 @@ def _audit(memory: Memory, principal: Principal | None, action: str, *, before=N
     )
 
 
+def _changed(
+    memory: Memory, principal: Principal | None, action: str, event: str, *, before=None, note=""
+) -> None:
+    """Audit one change of `memory` and send its live event."""
+    _audit(memory, principal, action, before=before, note=note)
+    events.changed(memory, event)
+
+
+def _withdraw(principal: Principal, memory: Memory, note: str) -> None:
+    before = snapshot(memory)
+    memory.assertion = Assertion.RETRACTED
+    memory.save(update_fields=["assertion", "updated_at"])
+    _changed(
+        memory, principal, MemoryRevision.Action.RETRACTED, "memory.memory.updated", before=before, note=note
+    )
+
+
 # --- storing ----------------------------------------------------------------------------------
 @transaction.atomic
 def store(
@@ -182,8 +199,7 @@ def store(
     MemorySource.objects.create(
         memory=memory, kind=source_kind, ref=source_ref, quote=quote, added_by=principal.audit_actor
     )
-    _audit(memory, principal, MemoryRevision.Action.CREATED)
-    events.changed(memory, "memory.memory.created")
+    _changed(memory, principal, MemoryRevision.Action.CREATED, "memory.memory.created")
     jobs.enqueue_check(memory.pk)
     return Stored(memory, "created", notices)
 
@@ -217,8 +233,14 @@ def _confirm(principal, memory: Memory, source_kind, source_ref, quote, why: dic
     note = why.get("reason", "")
     if "similarity" in why:
         note = f"{note} ({why['similarity']:.3f})"
-    _audit(memory, principal, MemoryRevision.Action.CONFIRMED, before=before, note=note)
-    events.changed(memory, "memory.memory.confirmed")
+    _changed(
+        memory,
+        principal,
+        MemoryRevision.Action.CONFIRMED,
+        "memory.memory.confirmed",
+        before=before,
+        note=note,
+    )
     return Stored(
         memory,
         "confirmed",
@@ -233,8 +255,10 @@ def _dispute(principal: Principal | None, memory_id: int, challenger: Memory) ->
     before = snapshot(existing)
     existing.assertion = Assertion.DISPUTED
     existing.save(update_fields=["assertion", "updated_at"])
-    _audit(existing, principal, MemoryRevision.Action.DISPUTED, before=before, note=f"memory:{challenger.pk}")
-    events.changed(existing, "memory.memory.updated")
+    note = f"memory:{challenger.pk}"
+    _changed(
+        existing, principal, MemoryRevision.Action.DISPUTED, "memory.memory.updated", before=before, note=note
+    )
 
 
 def _settle(principal: Principal, memory: Memory, note: str) -> None:
@@ -246,8 +270,9 @@ def _settle(principal: Principal, memory: Memory, note: str) -> None:
         Assertion.CONFIRMED if memory.confirmations > 1 or memory.reviewed_by_id else Assertion.ASSERTED
     )
     memory.save(update_fields=["assertion", "updated_at"])
-    _audit(memory, principal, MemoryRevision.Action.RESTORED, before=before, note=note)
-    events.changed(memory, "memory.memory.updated")
+    _changed(
+        memory, principal, MemoryRevision.Action.RESTORED, "memory.memory.updated", before=before, note=note
+    )
 
 
 # --- reviewing --------------------------------------------------------------------------------
@@ -347,19 +372,8 @@ def review(
 
 def _supersede(principal: Principal, old_id: int, newer: Memory) -> None:
     old = Memory.objects.select_for_update().filter(pk=old_id).first()
-    if old is None or old.assertion == Assertion.RETRACTED:
-        return
-    before = snapshot(old)
-    old.assertion = Assertion.RETRACTED
-    old.save(update_fields=["assertion", "updated_at"])
-    _audit(
-        old,
-        principal,
-        MemoryRevision.Action.RETRACTED,
-        before=before,
-        note=f"superseded by memory:{newer.pk}",
-    )
-    events.changed(old, "memory.memory.updated")
+    if old is not None and old.assertion != Assertion.RETRACTED:
+        _withdraw(principal, old, f"superseded by memory:{newer.pk}")
 
 
 def _retext(memory: Memory, text: str) -> None:
@@ -426,14 +440,10 @@ def update(
             memory.save()
     except IntegrityError:
         raise _duplicate_of(memory) from None
-    _audit(
-        memory,
-        principal,
-        MemoryRevision.Action.UPDATED,
-        before=before,
-        note=validation.text(note, "note", max_length=NOTE_MAX),
+    note = validation.text(note, "note", max_length=NOTE_MAX)
+    _changed(
+        memory, principal, MemoryRevision.Action.UPDATED, "memory.memory.updated", before=before, note=note
     )
-    events.changed(memory, "memory.memory.updated")
     return memory
 
 
@@ -441,19 +451,8 @@ def update(
 def retract(principal: Principal, memory_id: Any, *, note: str = "") -> Memory:
     """Withdraw a memory: it stays in the audit trail but never reaches a model again."""
     memory = _for_decision(principal, memory_id)
-    if memory.assertion == Assertion.RETRACTED:
-        return memory
-    before = snapshot(memory)
-    memory.assertion = Assertion.RETRACTED
-    memory.save(update_fields=["assertion", "updated_at"])
-    _audit(
-        memory,
-        principal,
-        MemoryRevision.Action.RETRACTED,
-        before=before,
-        note=validation.text(note, "note", max_length=NOTE_MAX),
-    )
-    events.changed(memory, "memory.memory.updated")
+    if memory.assertion != Assertion.RETRACTED:
+        _withdraw(principal, memory, validation.text(note, "note", max_length=NOTE_MAX))
     return memory
 
 
