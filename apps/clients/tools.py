@@ -11,7 +11,7 @@ from __future__ import annotations
 from apps.clients import contracts as c
 from apps.clients import services
 from apps.clients.records import case_record, client_record
-from apps.core.contracts import page
+from apps.core.api import listed
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
 
@@ -23,8 +23,7 @@ CASES_FAMILY = "cases"
 def list_clients(ctx: ToolContext, args: c.ClientFilter) -> dict:
     """List the office's clients (Mandanten) by name, optionally filtered; returns full records and the
     total."""
-    found, total = services.list_clients(ctx.principal, **args.model_dump())
-    return page("clients", [client_record(x) for x in found], total, limit=args.limit, offset=args.offset)
+    return listed("clients", client_record, services.list_clients(ctx.principal, **args.model_dump()), args)
 
 
 @tool(name="mandanten_get", family=FAMILY, read_only=True)
@@ -60,8 +59,7 @@ def update_client(ctx: ToolContext, args: c.ClientUpdateById) -> dict:
 @tool(name="cases_list", family=CASES_FAMILY, read_only=True)
 def list_cases(ctx: ToolContext, args: c.CaseFilter) -> dict:
     """List cases (Akten), newest first, optionally of one client; returns the total."""
-    found, total = services.list_cases(ctx.principal, **args.model_dump())
-    return page("cases", [case_record(x) for x in found], total, limit=args.limit, offset=args.offset)
+    return listed("cases", case_record, services.list_cases(ctx.principal, **args.model_dump()), args)
 
 
 @tool(name="cases_get", family=CASES_FAMILY, read_only=True)

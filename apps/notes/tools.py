@@ -8,7 +8,8 @@ the services record (notizen.folder/note/page.updated); the dispatcher attaches 
 
 from __future__ import annotations
 
-from apps.core.contracts import Input, page
+from apps.core.api import listed
+from apps.core.contracts import Input
 from apps.notes import contracts as c
 from apps.notes import services
 from apps.notes.records import folder_record, note_record, page_record
@@ -33,8 +34,7 @@ def create_folder(ctx: ToolContext, args: c.NoteFolderCreate) -> dict:
 def list_notes(ctx: ToolContext, args: c.NoteFilter) -> dict:
     """List notes (most recently changed first), optionally in one folder or matching words; returns the
     total for pagination. Use notizen_get_note for the pages' content."""
-    notes, total = services.list_notes(ctx.principal, **args.model_dump())
-    return page("notes", [note_record(n) for n in notes], total, limit=args.limit, offset=args.offset)
+    return listed("notes", note_record, services.list_notes(ctx.principal, **args.model_dump()), args)
 
 
 @tool(name="notizen_get_note", read_only=True)

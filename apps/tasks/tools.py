@@ -7,7 +7,8 @@ the services record; the dispatcher attaches them to the result.
 
 from __future__ import annotations
 
-from apps.core.contracts import Input, page
+from apps.core.api import listed
+from apps.core.contracts import Input
 from apps.tasks import contracts as c
 from apps.tasks import services
 from apps.tasks.models import Comment, Task
@@ -36,8 +37,7 @@ def list_statuses(ctx: ToolContext, args: Input) -> dict:
 @tool(name="aufgaben_list_tasks", read_only=True)
 def list_tasks(ctx: ToolContext, args: c.TaskFilter) -> dict:
     """Search and list tasks with filters and pagination; returns full task records and the total count."""
-    tasks, total = services.list_tasks(ctx.principal, **args.model_dump())
-    return page("tasks", [task_record(t) for t in tasks], total, limit=args.limit, offset=args.offset)
+    return listed("tasks", task_record, services.list_tasks(ctx.principal, **args.model_dump()), args)
 
 
 @tool(name="aufgaben_get_task", read_only=True)

@@ -8,7 +8,7 @@ calls the service and answers with the records.
 
 from __future__ import annotations
 
-from apps.core.contracts import page
+from apps.core.api import listed
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
 from apps.wiki import contracts as c
@@ -20,8 +20,8 @@ from apps.wiki.records import page_record, proposal_record, search_hit
 def wiki_search(ctx: ToolContext, args: c.WikiSearch) -> dict:
     """Search the office wiki (handbook) by words; returns the best-matching pages with a snippet each
     (matches in **bold**). Open a page with wiki_get_page."""
-    found, total = services.search_pages(ctx.principal, args.query, limit=args.limit, offset=args.offset)
-    return page("results", [search_hit(p) for p in found], total, limit=args.limit, offset=args.offset)
+    found = services.search_pages(ctx.principal, args.query, limit=args.limit, offset=args.offset)
+    return listed("results", search_hit, found, args)
 
 
 @tool(name="wiki_get_page", read_only=True)
