@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +83,37 @@ def worker(log_dir: Path, env: dict[str, str], queue: str, *args: str):
     return celery_process(
         "worker", log_dir, env, "-Q", queue, "--concurrency", "1", "-l", "INFO", *args, ready=" ready."
     )
+
+
+@contextlib.contextmanager
+def started_together(*managers: contextlib.AbstractContextManager) -> Iterator[list]:
+    """Enter `managers` (process starts that each wait for their ready line: daphne, a worker,
+    beat) at the same time, one thread each, instead of one after the other; yield what they
+    returned, and exit them in reverse order as a `with a, b, c:` would. If one fails to start,
+    those that started are stopped again and its error is raised."""
+    entered: list = [None] * len(managers)
+    started = [False] * len(managers)
+    errors: list[BaseException] = []
+
+    def enter(index: int) -> None:
+        try:
+            entered[index] = managers[index].__enter__()
+            started[index] = True
+        except BaseException as exc:  # re-raised in the caller's thread below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=enter, args=(i,), daemon=True) for i in range(len(managers))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with contextlib.ExitStack() as stack:
+        for manager, ok in zip(managers, started, strict=True):
+            if ok:
+                stack.push(manager.__exit__)
+        if errors:
+            raise errors[0]
+        yield entered
 
 
 @contextlib.contextmanager

@@ -32,7 +32,7 @@ from apps.core.services import ensure_periodic_tasks
 from apps.tasks.models import Board, Task
 from clapilot import broker
 from tests.factories import UserFactory
-from tests.faults import broker_of, celery_process, process_env
+from tests.faults import broker_of, celery_process, process_env, started_together
 from tests.live import ROOT, live_daphne
 from tests.waiting import wait_for
 
@@ -168,14 +168,14 @@ def _run_and_restart(
     stop = threading.Event()
     worker_env = {**env, "LOG_LEVEL": "INFO"}
     try:
-        with (
+        with started_together(
             # embedded mode on the test's own server (env has no DATABASE_URL), not the test database
-            live_daphne(tmp_path, {**env, "DATABASE_URL": "", "REDIS_URL": ""}, log_name="daphne.log") as web,
+            live_daphne(tmp_path, {**env, "DATABASE_URL": "", "REDIS_URL": ""}, log_name="daphne.log"),
             celery_process(
                 "worker", tmp_path, worker_env, "--concurrency", "1", "-l", "INFO", ready=" ready."
             ),
             celery_process("beat", tmp_path, worker_env, "-l", "INFO", ready="beat: Starting"),
-        ):
+        ) as (web, _worker, _beat):
             port = web.port
             probes = [
                 Probe("page", port, "GET", "/aufgaben/", cookie, check=lambda d: b"USt-Voranmeldung" in d),
