@@ -12,6 +12,7 @@ from apps.calendar import contracts as c
 from apps.calendar import lifecycle, services
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record
+from apps.core.api import listed
 from apps.core.contracts import page
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
@@ -26,9 +27,8 @@ def list_events(ctx: ToolContext, args: c.EventFilter) -> dict:
     """List calendar entries (appointments and Fristen) in a time window, recurring series expanded into
     their occurrences, sorted by start; returns full records and the total. List the time range before
     creating an entry to avoid duplicates."""
-    found, total = services.list_events(ctx.principal, **args.model_dump())
-    records = [event_record(o.event, o) for o in found]
-    return page("events", records, total, limit=args.limit, offset=args.offset)
+    found = services.list_events(ctx.principal, **args.model_dump())
+    return listed("events", lambda o: event_record(o.event, o), found, args)
 
 
 @tool(name="calendar_get_event", read_only=True)

@@ -7,7 +7,8 @@ views) come from the mutation events the services record; the dispatcher attache
 
 from __future__ import annotations
 
-from apps.core.contracts import Input, page
+from apps.core.api import listed
+from apps.core.contracts import Input
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing
 from apps.documents.records import detailed_record, document_record, folder_record, share_record
@@ -19,8 +20,8 @@ from apps.tools.registry import tool
 def list_documents(ctx: ToolContext, args: c.DocumentFilter) -> dict:
     """List or search the documents you can see (newest first) with filters and pagination; returns
     metadata and extraction state, not the text (use documents_get)."""
-    found, total = services.list_documents(ctx.principal, **args.model_dump())
-    return page("documents", [document_record(d) for d in found], total, limit=args.limit, offset=args.offset)
+    found = services.list_documents(ctx.principal, **args.model_dump())
+    return listed("documents", document_record, found, args)
 
 
 @tool(name="documents_get", read_only=True, reads_foreign_content=True)
