@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from guardian.shortcuts import get_users_with_perms
 
 from apps.accounts.principal import Principal
-from apps.core.object_grants import granted_ids
+from apps.core.sharing import granted_to
 from apps.mutations.audience import EVERYONE, Viewers
 from apps.notes.models import Note, NoteFolder, NotePage, Visibility
 
@@ -26,9 +26,7 @@ FOLDER_PERMISSION = "view_notefolder"
 def _granted(user, model: type[Note] | type[NoteFolder]) -> QuerySet:
     """Ids of the private rows shared with `user` (or a group of theirs), as a subquery."""
     perm = NOTE_PERMISSION if model is Note else FOLDER_PERMISSION
-    return model.objects.filter(
-        visibility=Visibility.PRIVATE, id__in=granted_ids(user.pk, model, perm)
-    ).values("id")
+    return granted_to(user, f"notes.{perm}", model.objects.filter(visibility=Visibility.PRIVATE)).values("id")
 
 
 def _owned_or_shared(principal: Principal, prefix: str = "") -> Q:
