@@ -100,13 +100,17 @@ def _exists(cursor, name: str) -> bool:
 
 
 def _build(connection, create_test_db, template: str, base: str, verbosity: int) -> None:
-    """Migrate a fresh database named `template` (Django's own create_test_db under that name),
-    then point the connection back at the real database's settings; drop outdated templates."""
+    """Migrate a fresh database (Django's own create_test_db, under a working name), then point
+    the connection back at the real database's settings and give the database the template's
+    name: a migration that fails, or a run stopped half-way, leaves no template behind (only the
+    working copy, replaced next time). Outdated templates are dropped."""
     creation = connection.creation
+    quote = connection.ops.quote_name
     test = connection.settings_dict["TEST"]
     real_name = connection.settings_dict["NAME"]
     test_name = test.get("NAME")
-    test["NAME"] = template
+    building = f"{template}_new"
+    test["NAME"] = building
     try:
         create_test_db(verbosity, autoclobber=True, serialize=False, keepdb=False)
     finally:
@@ -116,9 +120,11 @@ def _build(connection, create_test_db, template: str, base: str, verbosity: int)
         settings.DATABASES[connection.alias]["NAME"] = real_name
         connection.settings_dict["NAME"] = real_name
     with creation._nodb_cursor() as cursor:
+        cursor.execute(f"DROP DATABASE IF EXISTS {quote(template)}")
+        cursor.execute(f"ALTER DATABASE {quote(building)} RENAME TO {quote(template)}")
         cursor.execute(
-            "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s",
-            [f"{base}\\_tpl\\_%", template],
+            "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname NOT LIKE %s",
+            [f"{base}\\_tpl\\_%", f"{template}%"],
         )
         for (outdated,) in cursor.fetchall():
-            cursor.execute(f"DROP DATABASE IF EXISTS {connection.ops.quote_name(outdated)}")
+            cursor.execute(f"DROP DATABASE IF EXISTS {quote(outdated)}")
