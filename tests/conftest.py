@@ -371,6 +371,66 @@ def pytest_configure(config):
         embedded_db.ensure_running()
 
 
+# The longest test files (subprocesses, servers, restarts, fuzzing; 5-35 s a test), slowest first.
+# Under xdist they start early, so neither worker is left with one of them at the end while the
+# other has nothing to do.
+SLOW_FIRST = (
+    "tests/core/test_fault_database_restart.py",
+    "tests/core/test_schemathesis.py",
+    "tests/core/test_fault_worker_killed.py",
+    "tests/tools/test_argument_fuzz.py",
+    "tests/core/test_untranslated.py",
+    "tests/core/test_load.py",
+    "tests/core/test_out_of_range_ints.py",
+    "tests/core/test_backup.py",
+    "tests/core/test_availability.py",
+    "tests/core/test_health.py",
+    "tests/calendar/test_migrations.py",
+    "tests/test_project.py",
+    "tests/mcp_server/test_live.py",
+    "tests/tools/test_mutation_contract.py",
+)
+
+
+def _django_order(item) -> int:
+    """pytest-django's order of a test (as Django's runner's): 0 database tests in a transaction,
+    1 transactional ones (they empty the tables: the rows the migrations wrote are gone after
+    them), 2 tests without a database."""
+    from pytest_django.fixtures import validate_django_db
+
+    marker = item.get_closest_marker("django_db")
+    transactional = uses_db = False
+    if marker:
+        transaction, reset_sequences, *_ = validate_django_db(marker)
+        uses_db, transactional = True, transaction or reset_sequences
+    fixtures = getattr(item, "fixturenames", [])
+    transactional = transactional or "transactional_db" in fixtures or "live_server" in fixtures
+    uses_db = uses_db or "db" in fixtures
+    return 1 if transactional else 0 if uses_db else 2
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under xdist, SLOW_FIRST's tests first within each of pytest-django's groups, which it has
+    sorted the items into already (if they are not in its order, nothing is moved)."""
+    if not hasattr(config, "workerinput"):
+        return
+    from django.test import TransactionTestCase
+
+    for item in items:
+        cls = getattr(item, "cls", None)
+        if isinstance(cls, type) and issubclass(cls, TransactionTestCase):
+            return  # Django test classes: pytest-django's rule for them is not repeated here
+    groups = [_django_order(item) for item in items]
+    if groups != sorted(groups):
+        return
+    rank = {path: i for i, path in enumerate(SLOW_FIRST)}
+    keys = {
+        id(item): (group, rank.get(item.nodeid.split("::")[0], len(rank)))
+        for item, group in zip(items, groups, strict=True)
+    }
+    items.sort(key=lambda item: keys[id(item)])
+
+
 def pytest_unconfigure(config):
     """Stop the embedded server again if this run started it (the xdist controller, once all
     workers are gone)."""
