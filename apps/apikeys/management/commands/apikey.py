@@ -4,6 +4,7 @@ agent from a deploy script). Same service functions as the Developer page."""
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
 
 from apps.accounts.models import User
 from apps.accounts.principal import InactivePrincipal, Principal
@@ -27,10 +28,13 @@ class Command(BaseCommand):
         revoke.add_argument("prefix", help="The key's public prefix, e.g. clp_k3j9x2ab.")
 
     def handle(self, *args, **options) -> None:
-        if options["action"] == "create":
-            self._create(options)
-        else:
-            self._revoke(options["prefix"])
+        # The command speaks English; the services' refusals it passes on must too, whatever
+        # language the calling thread has active (none from a shell: the instance's German).
+        with translation.override("en"):
+            if options["action"] == "create":
+                self._create(options)
+            else:
+                self._revoke(options["prefix"])
 
     def _create(self, options: dict) -> None:
         email = options["user"].strip()
