@@ -123,6 +123,17 @@ def private_celery_queue():
 
 
 @pytest.fixture(autouse=True)
+def instance_language():
+    """Each test starts with no language active (the instance's, German): one activated by an
+    earlier test's request or code in the same worker must not decide what this test sees."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_health_report():
     """/healthz reuses its result for a second or two; each test probes the state it set up."""
     from apps.core import health
