@@ -10,6 +10,10 @@ silently treated as anonymous). Refusal messages come from `errors` and never ec
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -17,7 +21,6 @@ from rest_framework.request import Request
 
 from apps.accounts.middleware import activate_preferences, attach_principal
 from apps.apikeys import errors, services
-from apps.apikeys.models import ApiKey, DeviceToken
 
 
 def _credential(request: Request, keyword: str) -> str | None:
@@ -48,16 +51,12 @@ def _acting_as(request: Request, user) -> None:
 
 
 class _CredentialAuthentication(BaseAuthentication):
-    """One keyword's credential: `check(raw)` returns the credential row or raises
-    `CredentialError`; `user_of(row)` is who the request then acts as."""
+    """One keyword's credential. Each subclass names its keyword, `check` (raw credential → the
+    row, or `CredentialError`) and `user_of` (the row → who the request then acts as)."""
 
     keyword: str
-
-    def check(self, raw: str):
-        raise NotImplementedError
-
-    def user_of(self, credential):
-        raise NotImplementedError
+    check: Callable[[str], Any]
+    user_of: Callable[[Any], Any]
 
     def authenticate(self, request: Request) -> tuple[object, object] | None:
         raw = _credential(request, self.keyword)
@@ -80,21 +79,13 @@ class ApiKeyAuthentication(_CredentialAuthentication):
     `ApiKeyScopes` can check what the key was granted."""
 
     keyword = "Bearer"
-
-    def check(self, raw: str) -> ApiKey:
-        return services.authenticate_api_key(raw)
-
-    def user_of(self, credential: ApiKey):
-        return credential.created_by
+    check = staticmethod(services.authenticate_api_key)
+    user_of = staticmethod(attrgetter("created_by"))
 
 
 class DeviceTokenAuthentication(_CredentialAuthentication):
     """A member's own app (mobile/desktop) signed in with `POST /api/v1/auth/token`."""
 
     keyword = "Token"
-
-    def check(self, raw: str) -> DeviceToken:
-        return services.authenticate_device_token(raw)
-
-    def user_of(self, credential: DeviceToken):
-        return credential.user
+    check = staticmethod(services.authenticate_device_token)
+    user_of = staticmethod(attrgetter("user"))
