@@ -396,7 +396,6 @@ SLOW_FIRST = (
     "tests/core/test_backup.py",
     "tests/core/test_availability.py",
     "tests/core/test_health.py",
-    "tests/calendar/test_migrations.py",
     "tests/test_project.py",
     "tests/mcp_server/test_live.py",
     "tests/tools/test_mutation_contract.py",

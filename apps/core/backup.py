@@ -312,7 +312,9 @@ def _check_migrations(manifest: dict) -> None:
     installation cannot be restored by an older one; an older backup is migrated afterwards)."""
     from django.db.migrations.loader import MigrationLoader
 
-    known = set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
+    disk = MigrationLoader(None, ignore_no_migrations=True).disk_migrations
+    # A backup taken before a squash lists the migrations the squashed one replaces.
+    known = set(disk) | {old for migration in disk.values() for old in migration.replaces}
     unknown = sorted(
         f"{app}.{name}"
         for app, names in (manifest.get("migrations") or {}).items()

@@ -3,7 +3,9 @@ that cannot work fails here, at start, instead of the first time someone uses it
 
 from __future__ import annotations
 
-from django.core.checks import Error, register
+from django.core.checks import Error, Tags, register
+from django.db import connections
+from django.db.migrations.loader import MigrationLoader
 from django.utils.module_loading import import_string
 
 from apps.core import plugins
@@ -31,4 +33,27 @@ def declarations(app_configs=None, **kwargs) -> list[Error]:
             collect()
         except plugins.ImproperlyDeclared as exc:
             errors.append(Error(str(exc), id="clapilot.E002"))
+    return errors
+
+
+@register(Tags.database)
+def squashed_history(databases=None, **kwargs) -> list[Error]:
+    """An installation part-way through the migrations a squashed one replaces (the replaced files
+    are gone) would see its app silently dropped from `migrate`'s plan: refuse instead."""
+    errors: list[Error] = []
+    for alias in databases or []:
+        loader = MigrationLoader(connections[alias], ignore_no_migrations=True)
+        applied = set(loader.applied_migrations)
+        for key, migration in loader.replacements.items():
+            done = [old for old in migration.replaces if old in applied]
+            if done and len(done) < len(migration.replaces):
+                errors.append(
+                    Error(
+                        f"{key[0]}: this database applied {len(done)} of the {len(migration.replaces)} "
+                        f"migrations that {key[1]} replaces, up to {done[-1][1]}",
+                        hint="Check out Clapilot 5fd30c7 (the last commit before the squash), run "
+                        "`manage.py migrate` there, then upgrade to this one.",
+                        id="clapilot.E003",
+                    )
+                )
     return errors

@@ -1,7 +1,7 @@
 """Providers and the models the copilot and the domains may call.
 
 The tables keep the names they had when these models lived in the agent app (`agent_provider`,
-`agent_modelconfig`): moving the code changed no data (see migrations/0001_initial.py)."""
+`agent_modelconfig`): moving the code changed no data."""
 
 from __future__ import annotations
 

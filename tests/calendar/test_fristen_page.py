@@ -21,10 +21,13 @@ pytestmark = pytest.mark.django_db
 URL = "/kalender/fristen/"
 
 
-def _working(after_days: int) -> dt.date:
-    day = dt.date.today() + dt.timedelta(days=after_days)
-    while not is_working_day(day):
+def _working(n: int) -> dt.date:
+    """The n-th working day after today: distinct n give distinct days whatever today is (the
+    first working day on or after today + n gave one Monday for 10, 11 and 12 on a Wednesday)."""
+    day = dt.date.today()
+    while n:
         day += dt.timedelta(days=1)
+        n -= is_working_day(day)
     return day
 
 

@@ -136,7 +136,9 @@ def office(db, statuses):
     """The demo office, its admin and a chat, as the layout test samples them."""
     from apps.agent.models import ChatSession, Message
 
-    importlib.import_module("apps.deadlines.migrations.0002_common_rules").add_rules(django_apps, None)
+    importlib.import_module("apps.deadlines.migrations.0001_squashed_0002_common_rules").add_rules(
+        django_apps, None
+    )
     boss = UserFactory(
         email="chefin@kanzlei.example", full_name="Claudia Chefin", role="admin", is_superuser=True
     )

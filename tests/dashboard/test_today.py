@@ -143,26 +143,6 @@ def test_the_stale_fristen_widget_is_gone(client, anna):
     assert "Offene Fristen" not in html and "Kanzlei-Hinweis" in html
 
 
-def test_the_migration_removes_only_the_stale_demo_copy(anna):
-    import importlib
-
-    from django.apps import apps as installed
-
-    from apps.widgets import services as widgets
-
-    migration = importlib.import_module("apps.widgets.migrations.0002_remove_stale_fristen_demo_widget")
-    stale = widgets.create_widget(
-        Principal.for_user(anna), title="Offene Fristen", data={"woche": 3, "kritisch": 1, "offen": 7}
-    )
-    own = widgets.create_widget(
-        Principal.for_user(anna), title="Offene Fristen", slug="eigene", data={"offen": 7}
-    )
-    migration.remove_stale_widget(installed, None)
-    from apps.widgets.models import Widget
-
-    assert list(Widget.objects.values_list("pk", flat=True)) == [own.pk] and stale.pk != own.pk
-
-
 def test_query_count_is_constant_in_rows(client, anna, ben, statuses):
     today = timezone.localdate()
     board = Board.objects.create(name="Kanzlei")

@@ -1,14 +1,12 @@
 """No folder may pass for someone's private "Persönlich" (issue 15, defect 10): the name is
 reserved (case, spaces, punctuation and emoji ignored), no folder name carries a lock symbol,
-private folders are marked by kind (the constraint and the lock the tree draws come from it), and
-the migration repairs folders named so before."""
+private folders are marked by kind (the constraint and the lock the tree draws come from it)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from django.apps import apps as django_apps
 from django.db import IntegrityError, transaction
 
 from apps.core.errors import ReservedName
@@ -73,22 +71,6 @@ def test_the_tree_draws_the_lock_from_the_kind_only(client, anna, as_anna):
 def test_a_home_folder_is_personal_by_constraint(anna):
     with pytest.raises(IntegrityError), transaction.atomic():
         Folder.objects.create(name="Persönlich", kind=Folder.Kind.SHARED, is_home=True, tree_path="/")
-
-
-def test_the_migration_marks_home_folders_and_renames_spoofs(as_anna):
-    from importlib import import_module
-
-    migration = import_module("apps.documents.migrations.0003_folder_kind")
-    home = folders.ensure_home_folder(as_anna)
-    spoof = Folder.objects.create(name="🔒 Persönlich", kind=Folder.Kind.SHARED, tree_path="/")
-    locked = Folder.objects.create(name="🔒 Verträge", kind=Folder.Kind.SHARED, tree_path="/")
-    plain = Folder.objects.create(name="Akten", kind=Folder.Kind.SHARED, tree_path="/")
-    migration.mark_private_folders(django_apps, None)
-    assert Folder.objects.get(pk=spoof.pk).name == f"Persönlich (Ordner {spoof.pk})"
-    assert Folder.objects.get(pk=locked.pk).name == "Verträge"
-    assert Folder.objects.get(pk=plain.pk).name == "Akten"
-    home.refresh_from_db()
-    assert (home.name, home.kind, home.is_home) == ("Persönlich", Folder.Kind.PERSONAL, True)
 
 
 def test_note_folders_cannot_carry_a_lock_either(as_anna):

@@ -75,7 +75,9 @@ def office(transactional_db, statuses):
     """The demo office (every app's demo loader) and its admin, plus a chat with a few turns."""
     # A transactional test's flush also empties what data migrations wrote (the Fristen rules
     # the calendar's demo Fristen are computed by); the migration's own step puts them back.
-    importlib.import_module("apps.deadlines.migrations.0002_common_rules").add_rules(django_apps, None)
+    importlib.import_module("apps.deadlines.migrations.0001_squashed_0002_common_rules").add_rules(
+        django_apps, None
+    )
     admin = UserFactory(
         email="chefin@kanzlei.example", full_name="Claudia Chefin", role="admin", is_superuser=True
     )

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
+        ('accounts', '0001_squashed_0002_user_mute_toasts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
