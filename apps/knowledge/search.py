@@ -82,6 +82,77 @@ def _filters(principal: Principal, scope: str, source_types, file_ids) -> tuple[
 
 
 TUNE = "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true);\n"
+# The fused score of a row ranked by `ranked_ctes` (a rank missing from one list adds nothing).
+FUSED_SCORE = f"COALESCE(1.0 / ({RRF_K} + vr.r), 0) + COALESCE(1.0 / ({RRF_K} + fts.r), 0)"
+NO_TEXT = "fts AS (SELECT NULL::bigint AS id, NULL::bigint AS r WHERE FALSE)"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What a hybrid search ranks: rows of `table` (aliased `alias`, with the columns `embedding`,
+    `embedding_model` and `search`) matching `where`; the full-text tiers match `text_where`
+    (default `where`), newest first when `newest_first` (else whichever rows the plan reads)."""
+
+    table: str
+    alias: str
+    where: str
+    params: list
+    text_where: str | None = None
+    text_params: list | None = None
+    newest_first: bool = False
+
+
+def ranked_ctes(
+    ranking: Ranking, literal: str, model: str, any_words: str, candidates: int, scan_cap: int
+) -> tuple[str, list]:
+    """The CTEs `vec`, `vr` (vector ranks) and `fts` (text ranks) of one hybrid search, and their
+    parameters: the caller selects from `(SELECT id FROM vr UNION SELECT id FROM fts)` and orders
+    by `FUSED_SCORE`. Full text is bounded: rows with all the words first, then any of them; each
+    tier stops after `scan_cap` matches, so a query of very common words cannot rank half the
+    table."""
+    t, a, where = ranking.table, ranking.alias, ranking.where
+    vec = f"""vec AS MATERIALIZED (
+            SELECT {a}.id, {a}.embedding <=> %s::vector AS dist
+            FROM {t} {a}
+            WHERE {a}.embedding_model = %s AND {where}
+            ORDER BY {a}.embedding <=> %s::vector
+            LIMIT %s
+        ),
+        vr AS (SELECT id, row_number() OVER (ORDER BY dist, id) AS r FROM vec)"""  # noqa: S608 (constant fragments)
+    params = [literal, model, *ranking.params, literal, candidates]
+    if not any_words:
+        return f"{vec},\n        {NO_TEXT}", params
+    text_where = ranking.text_where or where
+    text_params = ranking.params if ranking.text_params is None else ranking.text_params
+    order = f"ORDER BY {a}.id DESC " if ranking.newest_first else ""
+    tier = (
+        f"(SELECT {a}.id FROM {t} {a} WHERE {text_where}"  # noqa: S608 (constant fragments)
+        f" AND {a}.search @@ to_tsquery('german', %s) {order}LIMIT %s)"
+    )
+    fts = f"""tier AS MATERIALIZED ({tier} UNION {tier}),
+        fts AS (
+            SELECT {a}.id, row_number() OVER (
+                ORDER BY {a}.search @@ to_tsquery('german', %s) DESC,
+                         ts_rank({a}.search, to_tsquery('german', %s)) DESC, {a}.id
+            ) AS r
+            FROM tier JOIN {t} {a} ON {a}.id = tier.id
+            ORDER BY r LIMIT %s
+        )"""  # noqa: S608 (constant fragments; values are parameters)
+    all_words = any_words.replace(" | ", " & ")
+    params += [*text_params, all_words, scan_cap, *text_params, any_words, scan_cap]
+    params += [all_words, any_words, candidates]
+    return f"{vec},\n        {fts}", params
+
+
+def tuned_rows(sql: str, params: list, candidates: int) -> list[tuple]:
+    """Rows of `sql`, run with the HNSW settings for `candidates`. The settings go in the same
+    message as the statement: several statements in one simple query run as one implicit
+    transaction (Django's psycopg cursors bind client-side), so a search is one round trip instead
+    of five (BEGIN, two settings, the search, COMMIT)."""
+    with connection.cursor() as cur:
+        cur.execute(TUNE + sql, [str(max(EF_SEARCH, candidates)), *params])
+        cur.nextset()
+        return cur.fetchall()
 
 
 def hybrid_search(
@@ -105,45 +176,23 @@ def hybrid_search(
     where, where_params = _filters(principal, scope, source_types, file_ids)
     config = config or embeddings.load_config()
     vector = query_vector if query_vector is not None else embeddings.embed_query(query, config)
-    literal = vector_literal(vector)
     candidates = max(limit * 4, MIN_CANDIDATES)
+    ranking = Ranking(
+        "knowledge_chunk",
+        "c",
+        where,
+        where_params,
+        text_where=f"c.embedding_model = %s AND {where}",
+        text_params=[config.model_id, *where_params],
+    )
     any_words = text_query(query) if use_text else ""
-    all_words = any_words.replace(" | ", " & ")
-    model = config.model_id
-    # Full text, bounded: passages with all the words first, then any of them; each tier stops
-    # after FTS_SCAN_CAP matches, so a query of very common words cannot rank half the table.
-    text_cte = (
-        f"""tier AS MATERIALIZED (
-            (SELECT c.id FROM knowledge_chunk c
-             WHERE c.embedding_model = %s AND {where} AND c.search @@ to_tsquery('german', %s) LIMIT %s)
-            UNION
-            (SELECT c.id FROM knowledge_chunk c
-             WHERE c.embedding_model = %s AND {where} AND c.search @@ to_tsquery('german', %s) LIMIT %s)
-        ),
-        fts AS (
-            SELECT c.id, row_number() OVER (
-                ORDER BY c.search @@ to_tsquery('german', %s) DESC,
-                         ts_rank(c.search, to_tsquery('german', %s)) DESC, c.id
-            ) AS r
-            FROM tier JOIN knowledge_chunk c ON c.id = tier.id
-            ORDER BY r LIMIT %s
-        )"""  # noqa: S608 (fragments from constants; values are parameters)
-        if any_words
-        else "fts AS (SELECT NULL::bigint AS id, NULL::bigint AS r WHERE FALSE)"
+    ctes, params = ranked_ctes(
+        ranking, vector_literal(vector), config.model_id, any_words, candidates, FTS_SCAN_CAP
     )
     sql = f"""
-        WITH vec AS MATERIALIZED (
-            SELECT c.id, c.embedding <=> %s::vector AS dist
-            FROM knowledge_chunk c
-            WHERE c.embedding_model = %s AND {where}
-            ORDER BY c.embedding <=> %s::vector
-            LIMIT %s
-        ),
-        vr AS (SELECT id, row_number() OVER (ORDER BY dist, id) AS r FROM vec),
-        {text_cte}
+        WITH {ctes}
         SELECT c.id, c.file_id, c.ordinal, c.heading, c.text, f.source_type, f.source_id, f.title,
-               f.path, f.scope, vr.r, fts.r,
-               COALESCE(1.0 / ({RRF_K} + vr.r), 0) + COALESCE(1.0 / ({RRF_K} + fts.r), 0) AS score
+               f.path, f.scope, vr.r, fts.r, {FUSED_SCORE} AS score
         FROM (SELECT id FROM vr UNION SELECT id FROM fts) AS ids
         JOIN knowledge_chunk c ON c.id = ids.id
         JOIN knowledge_knowledgefile f ON f.id = c.file_id
@@ -152,27 +201,7 @@ def hybrid_search(
         ORDER BY score DESC, c.id
         LIMIT %s
     """  # noqa: S608 (fragments are built here from constants; values are parameters)
-    params: list = [literal, model, *where_params, literal, candidates]
-    if any_words:
-        params += [
-            model,
-            *where_params,
-            all_words,
-            FTS_SCAN_CAP,
-            model,
-            *where_params,
-            any_words,
-            FTS_SCAN_CAP,
-        ]
-        params += [all_words, any_words, candidates]
-    params.append(limit)
-    # The transaction's HNSW settings in the same message as the search: several statements in one
-    # simple query run as one implicit transaction (Django's psycopg cursors bind client-side),
-    # one round trip instead of five (BEGIN, two settings, the search, COMMIT).
-    with connection.cursor() as cur:
-        cur.execute(TUNE + sql, [str(max(EF_SEARCH, candidates)), *params])
-        cur.nextset()
-        rows = cur.fetchall()
+    rows = tuned_rows(sql, [*params, limit], candidates)
     hits = [
         Hit(
             chunk_id=row[0],

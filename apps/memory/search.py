@@ -16,7 +16,15 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.knowledge import embeddings
-from apps.knowledge.search import EF_SEARCH, MIN_CANDIDATES, RRF_K, TUNE, text_query, vector_literal
+from apps.knowledge.search import (
+    FUSED_SCORE,
+    MIN_CANDIDATES,
+    Ranking,
+    ranked_ctes,
+    text_query,
+    tuned_rows,
+    vector_literal,
+)
 from apps.memory.models import Memory
 from apps.memory.records import from_joined_row, joined_select
 from apps.memory.visibility import Reader, usable_sql
@@ -47,63 +55,24 @@ class Filters:
         return " AND ".join(clauses), params
 
 
-# The transaction's HNSW settings go in the same message as the statement they tune (the knowledge
-# store's `TUNE`): several statements in one simple query run as one implicit transaction
-# (Django's psycopg cursors bind client-side), so a search is one round trip.
-def tuned_rows(sql: str, params: list, candidates: int) -> list[tuple]:
-    """Rows of `sql`, run with the HNSW settings for `candidates` in one round trip."""
-    with connection.cursor() as cur:
-        cur.execute(TUNE + sql, [str(max(EF_SEARCH, candidates)), *params])
-        cur.nextset()
-        return cur.fetchall()
-
-
 def _ranked_sql(filters: Filters, query: str, vector, limit: int, model: str) -> tuple[str, list, int]:
     """The hybrid ranking as SQL: (id, score) of the best `limit` usable memories, best first."""
     where, params = filters.sql("m")
-    literal = vector_literal(vector)
     candidates = max(limit * 4, MIN_CANDIDATES)
-    any_words = text_query(query)
-    all_words = any_words.replace(" | ", " & ")
-    if any_words:
-        text_cte = f"""tier AS MATERIALIZED (
-            (SELECT m.id FROM memory_memory m
-             WHERE {where} AND m.search @@ to_tsquery('german', %s) ORDER BY m.id DESC LIMIT %s)
-            UNION
-            (SELECT m.id FROM memory_memory m
-             WHERE {where} AND m.search @@ to_tsquery('german', %s) ORDER BY m.id DESC LIMIT %s)
-        ),
-        fts AS (
-            SELECT m.id, row_number() OVER (
-                ORDER BY m.search @@ to_tsquery('german', %s) DESC,
-                         ts_rank(m.search, to_tsquery('german', %s)) DESC, m.id
-            ) AS r
-            FROM tier JOIN memory_memory m ON m.id = tier.id
-            ORDER BY r LIMIT %s
-        )"""  # noqa: S608 (fragments are constants; values are parameters)
-        text_params = [*params, all_words, TEXT_SCAN_CAP, *params, any_words, TEXT_SCAN_CAP]
-        text_params += [all_words, any_words, candidates]
-    else:
-        text_cte, text_params = "fts AS (SELECT NULL::bigint AS id, NULL::bigint AS r WHERE FALSE)", []
+    ranking = Ranking("memory_memory", "m", where, params, newest_first=True)
+    ctes, params = ranked_ctes(
+        ranking, vector_literal(vector), model, text_query(query), candidates, TEXT_SCAN_CAP
+    )
     sql = f"""
-        WITH vec AS MATERIALIZED (
-            SELECT m.id, m.embedding <=> %s::vector AS dist
-            FROM memory_memory m
-            WHERE m.embedding_model = %s AND {where}
-            ORDER BY m.embedding <=> %s::vector
-            LIMIT %s
-        ),
-        vr AS (SELECT id, row_number() OVER (ORDER BY dist, id) AS r FROM vec),
-        {text_cte}
-        SELECT ids.id,
-               COALESCE(1.0 / ({RRF_K} + vr.r), 0) + COALESCE(1.0 / ({RRF_K} + fts.r), 0) AS score
+        WITH {ctes}
+        SELECT ids.id, {FUSED_SCORE} AS score
         FROM (SELECT id FROM vr UNION SELECT id FROM fts) AS ids
         LEFT JOIN vr ON vr.id = ids.id
         LEFT JOIN fts ON fts.id = ids.id
         ORDER BY score DESC, ids.id
         LIMIT %s
     """  # noqa: S608 (fragments are constants; values are parameters)
-    return sql, [literal, model, *params, literal, candidates, *text_params, limit], candidates
+    return sql, [*params, limit], candidates
 
 
 def hybrid(
