@@ -1,12 +1,13 @@
-"""Admin of the copilot: Mixture-of-Agents presets, chat sessions and runs read-only. Providers
-and models are administered in the model layer (`apps.llm.admin`)."""
+"""Admin of the copilot: Mixture-of-Agents presets; chat sessions (deleted through the service), runs
+and usage to look at. Providers and models are administered in the model layer (`apps.llm.admin`)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
+from apps.agent import services
 from apps.agent.models import ChatSession, InferenceUsage, Message, MoAPreset, Run, RunEvent
-from apps.core.admin_bases import NoAddMixin, NoChangeMixin, ReadOnlyInline
+from apps.core.admin_bases import NoAddMixin, NoChangeMixin, ReadOnlyInline, ServiceAdmin
 
 
 @admin.register(MoAPreset)
@@ -36,10 +37,16 @@ class LookAndDeleteAdmin(NoAddMixin, NoChangeMixin, admin.ModelAdmin):
 
 
 @admin.register(ChatSession)
-class ChatSessionAdmin(LookAndDeleteAdmin):
+class ChatSessionAdmin(ServiceAdmin):
+    """Admins look, and delete through the service: not while the copilot answers in the chat,
+    and the owner's open chat list drops it live."""
+
     list_display = ["id", "title", "user", "updated_at"]
     search_fields = ["title", "user__email"]
     inlines = [MessageInline]
+
+    def service_delete(self, request, obj) -> None:
+        services.delete_session(request.principal, obj.pk, as_admin=True)
 
 
 @admin.register(Run)

@@ -105,13 +105,15 @@ def rename_session(principal: Principal, session_id: Any, title: Any) -> ChatSes
     return session
 
 
-def delete_session(principal: Principal, session_id: Any) -> int:
+def delete_session(principal: Principal, session_id: Any, *, as_admin: bool = False) -> int:
     """Delete a chat with its messages and runs; refused while the copilot is answering in it
-    (the run would write into a chat that is gone). Answers the deleted id."""
+    (the run would write into a chat that is gone). Answers the deleted id. `as_admin`: any
+    person's chat (the admin site), else only the principal's own."""
     with transaction.atomic():
-        session = (
-            ChatSession.objects.select_for_update().filter(pk=get_session(principal, session_id).pk).get()
-        )
+        pk = _int(session_id) if as_admin else get_session(principal, session_id).pk
+        session = ChatSession.objects.select_for_update().filter(pk=pk).first()
+        if session is None:
+            raise SessionNotFound(_("This chat does not exist or is not yours."))
         if session.runs.filter(status__in=ACTIVE).exists():
             raise RunInProgress(_("Stop the copilot before deleting this chat."))
         pk, user = session.pk, session.user

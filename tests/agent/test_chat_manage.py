@@ -116,6 +116,25 @@ def test_delete_page_asks_first_and_redirects(web, anna):
     assert web.post(reverse("chat:delete", args=[session.pk])).status_code == 404
 
 
+def test_the_admin_deletes_a_persons_chat_through_the_service(client, boss, me, anna, model):
+    """Not while the copilot answers there (the admin says so; the chat stays); afterwards the
+    owner's open chat list drops it live, as when they delete it themselves."""
+    session = _chat(me, "Weg")
+    run = services.post_user_message(me, session.pk, "Frage")  # queued: an active run
+    client.force_login(boss)
+    url = reverse("admin:agent_chatsession_delete", args=[session.pk])
+    response = client.post(url, {"post": "yes"}, follow=True)
+    assert "Stoppen Sie den Copiloten, bevor Sie diesen Chat löschen." in response.content.decode()
+    assert ChatSession.objects.filter(pk=session.pk).exists()
+
+    services.finish_run(run, Run.Status.COMPLETED)
+    response = client.post(url, {"post": "yes"})
+    assert response.status_code == 302 and not ChatSession.objects.filter(pk=session.pk).exists()
+    event = MutationEvent.objects.order_by("id").last()
+    assert event.topic == "chat.session.deleted" and event.user_id == anna.pk
+    assert client.get(reverse("admin:agent_chatsession_add")).status_code == 403
+
+
 # --- search ---------------------------------------------------------------------------------
 def test_search_finds_titles_and_message_text_of_own_chats_only(me):
     by_title = _chat(me, "Umsatzsteuer Bäckerei")
