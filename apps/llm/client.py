@@ -16,9 +16,8 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import openai
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -32,7 +31,24 @@ from apps.llm.errors import (
 from apps.llm.models import ModelConfig, Provider
 from apps.llm.neutralize import Gate
 
+if TYPE_CHECKING:
+    import openai
+
 logger = logging.getLogger(__name__)
+
+
+class _OnFirstUse:
+    """The `openai` package, imported when a model is first called: importing it builds every
+    type of the API (about a second), which every process paid at start (web, worker, beat,
+    `manage.py`, each test worker) before it ever called a model."""
+
+    def __getattr__(self, name: str) -> Any:
+        import openai
+
+        return getattr(openai, name)
+
+
+openai = _OnFirstUse()  # the module itself for type checkers (above), this at run time
 
 DEFAULT_BASE_URLS = {
     Provider.Kind.OPENAI: "https://api.openai.com/v1",
