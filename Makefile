@@ -14,6 +14,9 @@ run: $(VENV)/.base-installed
 # 3,020 tests took 292 s with two workers, 236 s with three).
 PYTEST_WORKERS ?= 3
 
+# Bytecode is kept for the tests: where PYTHONDONTWRITEBYTECODE is set (this machine sets it), every
+# worker and every server or command a test starts compiled the whole project again.
+test: export PYTHONDONTWRITEBYTECODE =
 test: $(VENV)/.dev-installed
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not e2e" $(PYTEST_ARGS)
 	$(BIN)/pytest -m e2e $(PYTEST_ARGS)
