@@ -144,6 +144,19 @@ def fresh_health_report():
 
 
 @pytest.fixture(autouse=True)
+def fresh_deadline_caches():
+    """The office's Bundesland and the Fristen rule catalog are kept per process for a few
+    seconds: a value an earlier test wrote (and rolled back) must not decide this test's holidays."""
+    from apps.deadlines import office, services
+
+    office.forget()
+    services.forget_catalog()
+    yield
+    office.forget()
+    services.forget_catalog()
+
+
+@pytest.fixture(autouse=True)
 def close_streamed_responses(monkeypatch):
     """A streamed response (a file download) is closed by the server once it is sent; Django's
     test client closes it only when the test reads it to the end. Close what a test left unread,
