@@ -1,5 +1,6 @@
-"""Admin of the copilot: Mixture-of-Agents presets; chat sessions (deleted through the service), runs
-and usage to look at. Providers and models are administered in the model layer (`apps.llm.admin`)."""
+"""Admin of the copilot: Mixture-of-Agents presets; chat sessions and runs (deleted through the
+services) and usage to look at. Providers and models are administered in the model layer
+(`apps.llm.admin`)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,9 @@ class ChatSessionAdmin(ServiceAdmin):
 
 
 @admin.register(Run)
-class RunAdmin(LookAndDeleteAdmin):
+class RunAdmin(ServiceAdmin):
+    """Runs are written by the runtime: admins look, and delete finished ones through the service."""
+
     list_display = [
         "id",
         "session",
@@ -64,6 +67,9 @@ class RunAdmin(LookAndDeleteAdmin):
     ]
     list_filter = ["status", "kind", "error_code"]
     inlines = [RunEventInline]
+
+    def service_delete(self, request, obj) -> None:
+        services.delete_run_as_admin(obj.pk)
 
 
 @admin.register(InferenceUsage)

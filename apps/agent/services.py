@@ -192,6 +192,21 @@ def get_run(principal: Principal, run_id: Any) -> Run:
     return run
 
 
+def delete_run_as_admin(run_id: Any) -> int:
+    """Delete one finished run with its events (the admin site; its chat's messages stay and
+    forget the run). Refused while it is queued or running: the worker would write into a run
+    that is gone. Answers the deleted id."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=_int(run_id)).first()
+        if run is None:
+            raise RunNotFound(_("This run does not exist or is not yours."))
+        if run.status in ACTIVE:
+            raise RunInProgress(_("Stop the copilot before deleting this run."))
+        pk = run.pk
+        run.delete()
+    return pk
+
+
 # --- posting and cancelling -----------------------------------------------------------------
 def post_user_message(
     principal: Principal,

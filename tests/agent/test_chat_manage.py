@@ -135,6 +135,21 @@ def test_the_admin_deletes_a_persons_chat_through_the_service(client, boss, me, 
     assert client.get(reverse("admin:agent_chatsession_add")).status_code == 403
 
 
+def test_the_admin_deletes_only_finished_runs(client, boss, me, model):
+    session = _chat(me, "Läufe")
+    run = services.post_user_message(me, session.pk, "Frage")  # queued: an active run
+    client.force_login(boss)
+    url = reverse("admin:agent_run_delete", args=[run.pk])
+    response = client.post(url, {"post": "yes"}, follow=True)
+    assert "Stoppen Sie den Copiloten, bevor Sie diesen Lauf löschen." in response.content.decode()
+    assert Run.objects.filter(pk=run.pk).exists()
+
+    services.finish_run(run, Run.Status.COMPLETED)
+    assert client.post(url, {"post": "yes"}).status_code == 302
+    assert not Run.objects.filter(pk=run.pk).exists()
+    assert Message.objects.filter(session=session).exists()  # the chat keeps its messages
+
+
 # --- search ---------------------------------------------------------------------------------
 def test_search_finds_titles_and_message_text_of_own_chats_only(me):
     by_title = _chat(me, "Umsatzsteuer Bäckerei")
