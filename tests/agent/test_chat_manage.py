@@ -116,20 +116,25 @@ def test_delete_page_asks_first_and_redirects(web, anna):
     assert web.post(reverse("chat:delete", args=[session.pk])).status_code == 404
 
 
+def _admin_delete_waits_for_the_run(client, admin, url, run, rows, message):
+    """The admin's delete is refused while `run` is active (the service's message shown, the row
+    kept) and goes through once the run has finished."""
+    client.force_login(admin)
+    page = client.post(url, {"post": "yes"}, follow=True).content.decode()
+    assert message in page and rows.exists()
+    services.finish_run(run, Run.Status.COMPLETED)
+    assert client.post(url, {"post": "yes"}).status_code == 302 and not rows.exists()
+
+
 def test_the_admin_deletes_a_persons_chat_through_the_service(client, boss, me, anna, model):
-    """Not while the copilot answers there (the admin says so; the chat stays); afterwards the
-    owner's open chat list drops it live, as when they delete it themselves."""
+    """Afterwards the owner's open chat list drops it live, as when they delete it themselves."""
     session = _chat(me, "Weg")
     run = services.post_user_message(me, session.pk, "Frage")  # queued: an active run
-    client.force_login(boss)
     url = reverse("admin:agent_chatsession_delete", args=[session.pk])
-    response = client.post(url, {"post": "yes"}, follow=True)
-    assert "Stoppen Sie den Copiloten, bevor Sie diesen Chat löschen." in response.content.decode()
-    assert ChatSession.objects.filter(pk=session.pk).exists()
-
-    services.finish_run(run, Run.Status.COMPLETED)
-    response = client.post(url, {"post": "yes"})
-    assert response.status_code == 302 and not ChatSession.objects.filter(pk=session.pk).exists()
+    message = "Stoppen Sie den Copiloten, bevor Sie diesen Chat löschen."
+    _admin_delete_waits_for_the_run(
+        client, boss, url, run, ChatSession.objects.filter(pk=session.pk), message
+    )
     event = MutationEvent.objects.order_by("id").last()
     assert event.topic == "chat.session.deleted" and event.user_id == anna.pk
     assert client.get(reverse("admin:agent_chatsession_add")).status_code == 403
@@ -137,16 +142,10 @@ def test_the_admin_deletes_a_persons_chat_through_the_service(client, boss, me, 
 
 def test_the_admin_deletes_only_finished_runs(client, boss, me, model):
     session = _chat(me, "Läufe")
-    run = services.post_user_message(me, session.pk, "Frage")  # queued: an active run
-    client.force_login(boss)
+    run = services.post_user_message(me, session.pk, "Frage")
     url = reverse("admin:agent_run_delete", args=[run.pk])
-    response = client.post(url, {"post": "yes"}, follow=True)
-    assert "Stoppen Sie den Copiloten, bevor Sie diesen Lauf löschen." in response.content.decode()
-    assert Run.objects.filter(pk=run.pk).exists()
-
-    services.finish_run(run, Run.Status.COMPLETED)
-    assert client.post(url, {"post": "yes"}).status_code == 302
-    assert not Run.objects.filter(pk=run.pk).exists()
+    message = "Stoppen Sie den Copiloten, bevor Sie diesen Lauf löschen."
+    _admin_delete_waits_for_the_run(client, boss, url, run, Run.objects.filter(pk=run.pk), message)
     assert Message.objects.filter(session=session).exists()  # the chat keeps its messages
 
 
