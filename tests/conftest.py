@@ -156,6 +156,18 @@ def fresh_deadline_caches():
     services.forget_catalog()
 
 
+@pytest.fixture
+def common_deadline_rules():
+    """The Fristen rules an office starts with, written again by the migration's own step: a
+    transactional test's flush empties what data migrations wrote."""
+    import importlib
+
+    from django.apps import apps as django_apps
+
+    migration = importlib.import_module("apps.deadlines.migrations.0001_squashed_0002_common_rules")
+    migration.add_rules(django_apps, None)
+
+
 @pytest.fixture(autouse=True)
 def close_streamed_responses(monkeypatch):
     """A streamed response (a file download) is closed by the server once it is sent; Django's

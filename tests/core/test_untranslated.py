@@ -9,12 +9,10 @@ msgid shown untranslated, and the test lists each page and string."""
 
 from __future__ import annotations
 
-import importlib
 import re
 from html.parser import HTMLParser
 
 import pytest
-from django.apps import apps as django_apps
 from django.contrib import admin
 from django.urls import reverse
 from django.utils import translation
@@ -132,13 +130,10 @@ def admin_paths() -> list[str]:
 
 
 @pytest.fixture
-def office(db, statuses):
+def office(db, statuses, common_deadline_rules):
     """The demo office, its admin and a chat, as the layout test samples them."""
     from apps.agent.models import ChatSession, Message
 
-    importlib.import_module("apps.deadlines.migrations.0001_squashed_0002_common_rules").add_rules(
-        django_apps, None
-    )
     boss = UserFactory(
         email="chefin@kanzlei.example", full_name="Claudia Chefin", role="admin", is_superuser=True
     )

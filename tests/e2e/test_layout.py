@@ -12,13 +12,11 @@ Screenshots of the key pages go to $CLAPILOT_SCREENSHOT_DIR (or the test's tmp d
 
 from __future__ import annotations
 
-import importlib
 import os
 from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from django.apps import apps as django_apps
 
 from apps.accounts.principal import Principal
 from apps.agent.models import ChatSession, Message
@@ -71,13 +69,8 @@ PANEL_EDGES = """summary => {
 
 
 @pytest.fixture
-def office(transactional_db, statuses):
+def office(transactional_db, statuses, common_deadline_rules):
     """The demo office (every app's demo loader) and its admin, plus a chat with a few turns."""
-    # A transactional test's flush also empties what data migrations wrote (the Fristen rules
-    # the calendar's demo Fristen are computed by); the migration's own step puts them back.
-    importlib.import_module("apps.deadlines.migrations.0001_squashed_0002_common_rules").add_rules(
-        django_apps, None
-    )
     admin = UserFactory(
         email="chefin@kanzlei.example", full_name="Claudia Chefin", role="admin", is_superuser=True
     )
