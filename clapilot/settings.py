@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "apps.widgets",
     "apps.memory",
     "apps.learning",
+    "apps.approvals",
     "apps.review",
     "apps.mcp_server",
     "apps.dashboard",

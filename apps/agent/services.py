@@ -133,7 +133,7 @@ def set_generated_title(session_id: int, title: str) -> bool:
     title = shorten(" ".join(title.split()), TITLE_MAX)
     with transaction.atomic():
         session = (
-            ChatSession.objects.select_for_update()
+            ChatSession.objects.select_for_update(of=("self",))
             .filter(pk=session_id, title_source=ChatSession.TitleSource.FALLBACK)
             .select_related("user")
             .first()
@@ -250,6 +250,8 @@ def post_user_message(
         sticky = session.runs.filter(require_neutralization=True).exists()
         run = Run.objects.create(
             session=session,
+            user=principal.user or principal.acting_user,
+            service_principal=principal.service,
             model_config=config,
             model_label=preset.virtual_id if preset else config.label,
             moa_preset=preset,

@@ -22,6 +22,9 @@ class ToolContext:
     scopes: frozenset[str] | None = None
     api_key: str | None = None  # that key's public prefix (never the secret), e.g. a memory's source
     time_zone: str | None = None  # X-User-Timezone, when the client sent one
+    # Nobody is present to decide (automations, channels, embeds): the instance's headless rule
+    # applies to what would otherwise wait for a person's approval.
+    headless: bool = False
     # Set by the agent runtime: answers True once the run is cancelled or its tool-phase budget
     # is spent. Long-running tools poll `is_cancelled()` and stop early.
     cancel_check: Callable[[], bool] | None = field(default=None, compare=False, repr=False)

@@ -94,7 +94,7 @@ def office(db, fake_openai):
     set_setting("default_chat_model", ModelConfig.objects.create(provider=provider, model_id="fake-model").pk)
     for user in (admin, office.users["anna"]):
         session = ChatSession.objects.create(user=user, title="Fuzz")
-        Run.objects.create(session=session, status=Run.Status.COMPLETED)
+        Run.objects.create(session=session, user=session.user, status=Run.Status.COMPLETED)
     return office
 
 
