@@ -22,7 +22,7 @@ def resolved_navigation(current_path: str, user=None) -> list[dict]:
         item = {"key": entry.key, "label": entry.label, "url": url, "active": False}
         if entry.badge:
             item["badge"] = import_string(entry.badge)(user)
-            item["badge_topics"] = " ".join(entry.badge_topics)
+            item["badge_topics"] = " ".join(entry.topics())
         items.append(item)
     # The entry whose page is the longest prefix of the path is the active one (/kalender/fristen/
     # is Fristen, not Kalender as well).

@@ -37,10 +37,16 @@ class NavEntry:
     order: int = 100
     # Dotted paths, imported when the navigation is drawn. `visible(user) -> bool` hides the entry
     # from people it does not serve; `badge(user) -> int` is a count shown beside the label (0:
-    # none), refreshed live when an event of one of `badge_topics` (refresh topics) arrives.
+    # none), refreshed live when an event of one of `badge_topics` (refresh topics, or the dotted
+    # path of a function returning them) arrives.
     visible: str | None = None
     badge: str | None = None
-    badge_topics: tuple[str, ...] = ()
+    badge_topics: tuple[str, ...] | str = ()
+
+    def topics(self) -> tuple[str, ...]:
+        if isinstance(self.badge_topics, str):
+            return tuple(import_string(self.badge_topics)())
+        return self.badge_topics
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,13 @@ CURATOR_JOB = "Lernen: Kurator prüft neue Fakten"
 
 class LearningConfig(DomainApp):
     """Learning objects proposed from chats (durable facts, procedure proposals) and the curator
-    that reviews them. Pages of the review queues live in apps.review; the services here are
-    their writer."""
+    that reviews them. Its review queues (`review_queue.py`) are hosted by apps.review; the
+    services here are their writer."""
 
     name = "apps.learning"
     label = "learning"
     verbose_name = _("Learning")
-    url_module = ""  # the review app owns the pages
+    url_module = ""  # the review app hosts the pages
     tool_families = [ToolFamily("learning")]  # found through tool_catalog_search
     announce = {
         "learning.object.activated": _("New office knowledge learned"),
@@ -29,6 +29,7 @@ class LearningConfig(DomainApp):
         "agent.context_providers": ["apps.learning.prompt_layer.provider"],  # the approved layer
         "agent.answer_hooks": ["apps.learning.jobs.after_answer"],  # queues the extraction
         "knowledge.sources": ["apps.learning.context.source"],  # learning:<id> in context_search
+        "review.queues": ["apps.learning.review_queue.objects", "apps.learning.review_queue.curator"],
     }
 
     def ready(self) -> None:

@@ -6,9 +6,9 @@ from apps.core.plugins import DomainApp, PeriodicJob, ToolFamily
 class MemoryConfig(DomainApp):
     """Durable memory: what the copilot remembers of the office and of each person, with people in control.
 
-    Pages (the person's memory page, the review queue) belong to `apps.review`; this app has the
-    services, the agent tools (family `memory`, core: never install-gated), `/api/v1/memory` and
-    the `memory:` source of `context_search`.
+    The person's memory page lives in `apps.review`, which also hosts the review queues declared
+    here (`review_queue.py`); this app has the services, the agent tools (family `memory`, core:
+    never install-gated), `/api/v1/memory` and the `memory:` source of `context_search`.
     """
 
     name = "apps.memory"
@@ -28,4 +28,5 @@ class MemoryConfig(DomainApp):
     extends = {
         "knowledge.sources": ["apps.memory.context.source"],  # context_search / context_get
         "agent.context_providers": ["apps.memory.agent_context.provider"],  # the remembered layer
+        "review.queues": ["apps.memory.review_queue.pending", "apps.memory.review_queue.conflicts"],
     }

@@ -4,12 +4,13 @@ from apps.core.plugins import DomainApp, NavEntry
 
 
 class ReviewConfig(DomainApp):
-    """The review queues where people decide on memories, learning objects and wiki proposals."""
+    """Hosts the review queues the domains declare (`extends = {"review.queues": [...]}`, each a
+    `apps.core.review_queues.QueueKind`): one page, the admin view and the navigation badge."""
 
     name = "apps.review"
     label = "review"
     verbose_name = _("Review")
-    # The memory page is here, not in apps.memory: pages that show and decide live in this app.
+    # The memory page still lives here; it moves to its domain with the example-domain work.
     navigation = [
         NavEntry("memory", _("Memory"), "review:memory", order=74),
         NavEntry(
@@ -19,6 +20,9 @@ class ReviewConfig(DomainApp):
             order=75,
             visible="apps.review.services.is_reviewer",
             badge="apps.review.services.waiting_count",
-            badge_topics=("memory", "learning.review", "wiki.proposals"),
+            badge_topics="apps.review.services.queue_topics",
         ),
     ]
+
+    def ready(self) -> None:
+        from apps.review import checks  # noqa: F401  (registers the queue check)

@@ -1,41 +1,23 @@
 """The review queue's two operations, shared by the staff page and the admin: which items to
-show (`QueueFilter`) and what was decided about which of them (`Decide`)."""
+show (`QueueFilter`) and what was decided about which of them (`Decide`). The filter is `apps.core.review_queues`'s,
+which the domains declaring queues read too."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Literal
 
-from django.utils import timezone
 from pydantic import Field
 
 from apps.core.contracts import Input
+from apps.core.review_queues import QueueFilter
 
 NOTE_MAX = 1000
 TEXT_MAX = 2000
 BULK_MAX = 100
 
-Age = Literal["", "1", "7", "30", "older"]
+__all__ = ["Decide", "QueueFilter"]
+
 Decision = Literal["approve", "reject", "edit", "revert"]
-
-
-class QueueFilter(Input):
-    kind: str = Field("", max_length=20, description="The queue: memory, conflict, learning, curator, wiki.")
-    state: Literal["open", "decided"] = "open"
-    scope: Literal["", "shared", "personal"] = ""
-    subject: Literal["", "client", "case", "person", "none"] = ""
-    source: str = Field("", max_length=20, description="Where the item came from (chat_run, document, …).")
-    age: Age = ""
-    q: str = Field("", max_length=200)
-
-    def created_window(self, now=None):
-        """(created_after, created_before) for the age filter: the last day/week/month, or older."""
-        now = now or timezone.now()
-        if self.age == "older":
-            return None, now - timedelta(days=30)
-        if self.age:
-            return now - timedelta(days=int(self.age)), None
-        return None, None
 
 
 class Decide(Input):

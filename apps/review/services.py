@@ -1,22 +1,39 @@
 """The review queue's decisions: the reviewer is checked here, each item is decided by its own
-domain's service (which audits it: who, when, before → after), and the outcome is reported."""
+domain's service (which audits it: who, when, before → after), and the outcome is reported.
+
+The queues are declared by the domains that own their items (`extends = {"review.queues":
+["apps.memory.review_queue.pending", …]}`, `QueueKind` instances from `apps.core.review_queues`);
+this app only hosts them: it names no domain."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.review import access
+from apps.core import plugins
+from apps.core.review_queues import POINT, Outcome, QueueKind
 from apps.review.contracts import Decide
 from apps.review.errors import DecisionNotOffered, NotAReviewer, UnknownQueue
-from apps.review.kinds import BY_KEY, KINDS, Outcome, QueueKind
+
+
+def queues() -> tuple[QueueKind, ...]:
+    """Every declared queue, in the order of the page's tabs."""
+    return tuple(sorted(plugins.contributions(POINT), key=lambda kind: kind.order))
+
+
+def queue_topics() -> tuple[str, ...]:
+    """The refresh topics the navigation badge listens to: every queue's."""
+    return tuple(dict.fromkeys(kind.topic for kind in queues()))
 
 
 def kinds_for(principal: Principal) -> list[QueueKind]:
-    """The queues this principal may look at (none: not a reviewer)."""
-    if not access.is_reviewer(principal):
+    """The queues this principal may look at: those it has a right to, and then the ones open to
+    every reviewer (none: not a reviewer)."""
+    all_queues = queues()
+    own = [kind for kind in all_queues if kind.allowed(principal)]
+    if not own:
         return []
-    return [kind for kind in KINDS if kind.allowed(principal)]
+    return [kind for kind in all_queues if kind in own or kind.open_to_reviewers]
 
 
 def require_reviewer(principal: Principal) -> list[QueueKind]:
@@ -28,7 +45,7 @@ def require_reviewer(principal: Principal) -> list[QueueKind]:
 
 def kind_for(principal: Principal, key: str) -> QueueKind:
     kinds = require_reviewer(principal)
-    kind = BY_KEY.get(key)
+    kind = next((k for k in queues() if k.key == key), None)
     if kind is None:
         raise UnknownQueue(_("There is no review queue “%(key)s”.") % {"key": key[:20]})
     if kind not in kinds:

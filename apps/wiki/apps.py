@@ -20,4 +20,5 @@ class WikiConfig(DomainApp):
     extends = {
         "knowledge.sources": ["apps.wiki.context.source"],  # context_search / context_get
         "dashboard.search_providers": ["apps.wiki.search.provider"],
+        "review.queues": ["apps.wiki.review_queue.proposals"],  # proposals, decided by reviewers
     }

@@ -1,15 +1,50 @@
-"""What every queue of the review page is: a kind of item people decide on, read and decided
-through its own domain's services. The page, the admin and the badge only talk to this."""
+"""What a review queue is: a kind of item people decide on, read and decided through its own
+domain's services. Domains declare their queues (`extends = {"review.queues": [...]}`, dotted
+paths of `QueueKind` instances); `apps.review` only hosts them (page, admin, badge). The base
+lives here, below every domain, so that a domain can declare a queue without importing the
+review app above it."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Literal
 
-from apps.accounts.principal import Principal
+from django.utils import timezone
+from pydantic import Field
+
+from apps.core.contracts import Input
 from apps.core.errors import DomainError
-from apps.review.contracts import QueueFilter
+
+# An `apps.accounts.principal.Principal` (core imports no app).
+Principal = Any
+
+# The extension point `apps.review` owns; a contribution is a `QueueKind` instance.
+POINT = "review.queues"
+
+Age = Literal["", "1", "7", "30", "older"]
+
+
+class QueueFilter(Input):
+    """Which items of a queue to show; each queue honours the fields it names in `filters`."""
+
+    kind: str = Field("", max_length=20, description="The queue: memory, conflict, learning, curator, wiki.")
+    state: Literal["open", "decided"] = "open"
+    scope: Literal["", "shared", "personal"] = ""
+    subject: Literal["", "client", "case", "person", "none"] = ""
+    source: str = Field("", max_length=20, description="Where the item came from (chat_run, document, …).")
+    age: Age = ""
+    q: str = Field("", max_length=200)
+
+    def created_window(self, now: datetime | None = None) -> tuple[datetime | None, datetime | None]:
+        """(created_after, created_before) for the age filter: the last day/week/month, or older."""
+        now = now or timezone.now()
+        if self.age == "older":
+            return None, now - timedelta(days=30)
+        if self.age:
+            return now - timedelta(days=int(self.age)), None
+        return None, None
 
 
 @dataclass
@@ -21,9 +56,11 @@ class Outcome:
 
 
 class QueueKind(ABC):
-    key: str
+    key: str  # unique across the queues; the page's `kind` parameter
     label: Any  # lazy translation
-    # Refresh topic (prefix) of the domain's live events: open queues refetch on it.
+    # Tabs are sorted by it (lower first), whatever the order of INSTALLED_APPS.
+    order: int = 100
+    # Refresh topic (prefix) of the domain's live events: open queues and the badge refetch on it.
     topic: str
     decisions: tuple[str, ...] = ("approve", "reject")
     # Which of QueueFilter's fields this queue honours (the page shows only those).
@@ -34,10 +71,13 @@ class QueueKind(ABC):
     log_template: str  # one decided item (the audit: who, when, before → after)
     # Counted in the navigation badge (a curator's decisions stand, nothing waits on them).
     waiting: bool = True
+    # Shown to everyone who may review any other queue, without a permission of its own (wiki
+    # proposals: the reviewers of memory and learning decide on them too).
+    open_to_reviewers: bool = False
 
-    @abstractmethod
     def allowed(self, principal: Principal) -> bool:
-        """Whether the principal may see and decide this queue."""
+        """Whether the principal may see and decide this queue by a right of its own."""
+        return False
 
     @abstractmethod
     def pending(self, principal: Principal, f: QueueFilter, *, limit: int, offset: int) -> tuple[list, int]:

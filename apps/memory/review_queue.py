@@ -1,5 +1,6 @@
-"""Memory: new memories waiting for review, and staged conflicts and corrections shown beside the
-approved memory they contradict. Read and decided through `apps.memory.services`."""
+"""Memory's review queues, hosted by `apps.review` (declared in `apps.py` under `review.queues`):
+new memories waiting for review, and staged conflicts and corrections shown beside the approved
+memory they contradict. Read and decided through `apps.memory.services`."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
+from apps.core.review_queues import QueueFilter, QueueKind
 from apps.memory import services as memory
 from apps.memory.models import SourceKind
 from apps.memory.visibility import can_review_shared
-from apps.review.contracts import QueueFilter
-from apps.review.kinds.base import QueueKind
 
 SUBJECTS = {
     "client": {"subject_client__isnull": False},
@@ -41,6 +41,7 @@ def filtered(qs: QuerySet, f: QueueFilter) -> QuerySet:
 class PendingMemories(QueueKind):
     key = "memory"
     label = gettext_lazy("Memories")
+    order = 10
     topic = "memory"
     decisions = ("approve", "reject", "edit")
     filters = ("q", "scope", "subject", "source", "age")
@@ -74,4 +75,9 @@ class MemoryConflicts(PendingMemories):
 
     key = "conflict"
     label = gettext_lazy("Conflicts and corrections")
+    order = 20
     conflicts = True
+
+
+pending = PendingMemories()
+conflicts = MemoryConflicts()

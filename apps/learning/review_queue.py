@@ -1,20 +1,21 @@
-"""Learning: staged facts and procedures (corrections and conflicts beside the active fact they
-would replace), and the curator's decisions, which a person may revert."""
+"""Learning's review queues, hosted by `apps.review` (declared in `apps.py` under
+`review.queues`): staged facts and procedures (corrections and conflicts beside the active fact
+they would replace), and the curator's decisions, which a person may revert."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
+from apps.core.review_queues import QueueFilter, QueueKind
 from apps.learning import services as learning
 from apps.learning.models import LearningDecision, LearningObject
-from apps.review.contracts import QueueFilter
-from apps.review.kinds.base import QueueKind
 
 
 class LearningObjects(QueueKind):
     key = "learning"
     label = gettext_lazy("Learning")
+    order = 30
     topic = "learning.review"
     decisions = ("approve", "reject", "edit")
     filters = ("q", "source", "age")
@@ -52,6 +53,7 @@ class CuratorDecisions(QueueKind):
 
     key = "curator"
     label = gettext_lazy("Curator decisions")
+    order = 40
     topic = "learning.review"
     decisions = ("revert",)
     template = "review/kinds/curator.html"
@@ -71,10 +73,11 @@ class CuratorDecisions(QueueKind):
         )
 
     def decided(self, principal, f: QueueFilter, *, limit, offset):
-        rows, total = learning.decisions(
-            principal, actor=LearningDecision.Actor.CURATOR, limit=limit, offset=offset
-        )
-        return rows, total
+        return learning.decisions(principal, actor=LearningDecision.Actor.CURATOR, limit=limit, offset=offset)
 
     def decide_one(self, principal, item_id, decision, text, note):
         learning.revert_decision(principal, item_id)
+
+
+objects = LearningObjects()
+curator = CuratorDecisions()
