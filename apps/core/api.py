@@ -40,7 +40,7 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from apps.core.contracts import page
-from apps.core.errors import DomainError
+from apps.core.errors import DECLARED, DomainError
 from apps.core.messages import validation_message
 
 INVALID_REQUEST = "invalid_request"
@@ -196,7 +196,7 @@ def parse(model: type[BaseModel], data: Any) -> BaseModel:
     try:
         return model.model_validate({k: v for k, v in data.items() if k in known})
     except ValidationError as exc:
-        raise RequestInvalid(field_errors(exc)) from None
+        raise RequestInvalid(field_errors(exc), field_codes(exc)) from None
 
 
 def dump(model: type[BaseModel], value: Any) -> Any:
@@ -214,21 +214,38 @@ def field_errors(exc: ValidationError) -> dict[str, list[str]]:
     return errors
 
 
-class RequestInvalid(Exception):
-    """Bad input on a REST call: 400 with DRF's shape (field → messages) plus code and details."""
+def field_codes(exc: ValidationError) -> dict[str, str]:
+    """The bad fields whose error has a code of the catalog (`date_out_of_range`, `invalid_url` …):
+    field → code, so a client can tell them apart without reading the message."""
+    codes: dict[str, str] = {}
+    for error in exc.errors(include_url=False):
+        if error["type"] in DECLARED:
+            codes.setdefault(
+                ".".join(str(part) for part in error["loc"]) or "non_field_errors", error["type"]
+            )
+    return codes
 
-    def __init__(self, errors: dict[str, list[str]]) -> None:
+
+class RequestInvalid(Exception):
+    """Bad input on a REST call: 400 with DRF's shape (field → messages) plus code and details
+    (`field_errors`: field → first message; `field_codes`, when any: field → catalog code)."""
+
+    def __init__(self, errors: dict[str, list[str]], codes: dict[str, str] | None = None) -> None:
         super().__init__(errors)
         self.errors = errors
+        self.codes = codes or {}
 
     def response(self) -> Response:
         first = next(iter(self.errors.items()), ("", [""]))
+        details: dict[str, Any] = {"field_errors": {k: v[0] for k, v in self.errors.items()}}
+        if self.codes:
+            details["field_codes"] = self.codes
         return Response(
             {
                 **self.errors,
                 "code": INVALID_REQUEST,
                 "message": f"{first[0]}: {first[1][0]}" if first[0] else first[1][0],
-                "details": {"field_errors": {k: v[0] for k, v in self.errors.items()}},
+                "details": details,
             },
             status=400,
         )

@@ -15,6 +15,7 @@ in the tests instead of reaching a client undocumented.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated, Any, ClassVar
 
 from pydantic import (
@@ -24,6 +25,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationInfo,
+    WithJsonSchema,
     create_model,
     field_validator,
 )
@@ -102,6 +104,44 @@ def safe_url(max_length: int = validation.URL_MAX) -> Any:
 SafeUrl = safe_url()
 
 
+# Dates and moments a caller sends: a year outside validation.YEAR_MIN–YEAR_MAX is refused with
+# the error type `date_out_of_range` (a field error on every surface). The schema says so too (a
+# pattern on the year), so clients and the model see the bound before they send.
+_YEAR_PATTERN = r"^(19[0-9]{2}|2[01][0-9]{2}|2200)-"
+
+
+def _in_range(value: Any) -> Any:
+    if isinstance(value, dt.date) and not validation.year_in_range(value):
+        raise PydanticCustomError(
+            "date_out_of_range", "{message}", {"message": validation.date_out_of_range_message()}
+        )
+    return value
+
+
+def _moment_text_in_range(value: str) -> str:
+    """A moment sent as text (the Kalender parses it with the entry's zone): refused here only when
+    it names a date outside the bound; any other problem is the service's to report."""
+    moment = validation.parsed_moment(value) if value else None
+    if moment is not None:
+        _in_range(moment)
+    return value
+
+
+Date = Annotated[
+    dt.date,
+    AfterValidator(_in_range),
+    WithJsonSchema({"type": "string", "format": "date", "pattern": _YEAR_PATTERN}),
+]
+DateTime = Annotated[
+    dt.datetime,
+    AfterValidator(_in_range),
+    WithJsonSchema({"type": "string", "format": "date-time", "pattern": _YEAR_PATTERN}),
+]
+# ISO 8601 text that a service parses itself (a Kalender start: a date, a naive time in the
+# entry's zone, or a time with offset); only its year is checked here.
+MomentText = Annotated[str, AfterValidator(_moment_text_in_range)]
+
+
 # Bounded integers for contract fields. `Input` refuses any int beyond PostgreSQL's bigint in
 # every field (ids, cursors …), so an id needs no type of its own; a field stored in an
 # IntegerField (a position) must say so, and these document their bounds (OpenAPI, tool schemas).
@@ -174,7 +214,8 @@ class ErrorOut(Output):
     """The body of every refused REST call (`apps.core.api.exception_handler`, documented on each
     operation by `apps.core.api.document_error_responses`): the stable `code` (`manage.py
     error_codes` lists them), a message to show, and details or null. Bad input (400
-    `invalid_request`) also names each bad field with its messages; DRF's own refusals (401, 403,
+    `invalid_request`) also names each bad field with its messages (`details.field_codes`: the
+    catalog code of a field's error, e.g. `date_out_of_range`); DRF's own refusals (401, 403,
     429 …) also carry its `detail` (the message again)."""
 
     model_config = ConfigDict(extra="allow")

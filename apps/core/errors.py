@@ -66,6 +66,13 @@ class InvalidUrl(InvalidInput):
     code = "invalid_url"
 
 
+class DateOutOfRange(InvalidInput):
+    """A date or moment with a year outside 1900–2200 (`apps.core.validation.YEAR_MIN`/`YEAR_MAX`):
+    no office plans that far, and year 9999 overflows every time zone conversion."""
+
+    code = "date_out_of_range"
+
+
 class NulCharacter(InvalidInput):
     """Text with a NUL character (\\0): PostgreSQL cannot store it, so it is refused at the door."""
 

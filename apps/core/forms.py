@@ -11,12 +11,34 @@ rules live once (on the model) and a page shows the same messages as the API and
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any, ClassVar
 
 from django import forms
 from pydantic import BaseModel, ValidationError
 
+from apps.core import validation
 from apps.core.messages import validation_message
+
+
+def validate_year_range(value: Any) -> None:
+    """The forms' side of the one date bound (`validation.YEAR_MIN`–`YEAR_MAX`)."""
+    if isinstance(value, dt.date) and not validation.year_in_range(value):
+        raise forms.ValidationError(validation.date_out_of_range_message(), code="date_out_of_range")
+
+
+class BoundedDateField(forms.DateField):
+    """A date field of a page form: a year outside the bound is a field error (`date_out_of_range`);
+    a date picker offers only days inside it."""
+
+    default_validators = [validate_year_range]
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        attrs = super().widget_attrs(widget)
+        if "date" in (widget.input_type, widget.attrs.get("type")):
+            attrs.setdefault("min", f"{validation.YEAR_MIN}-01-01")
+            attrs.setdefault("max", f"{validation.YEAR_MAX}-12-31")
+        return attrs
 
 
 class BaselineEditor(forms.Form):

@@ -7,12 +7,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from django.utils.translation import gettext as _
 
-from apps.core.errors import DomainError, InvalidInput, InvalidUrl
+from apps.core.errors import DateOutOfRange, DomainError, InvalidInput, InvalidUrl
 
 
 def invalid(field: str, message: str, error: type[DomainError] = InvalidInput) -> DomainError:
@@ -70,15 +70,63 @@ def date(value: Any, field: str, *, error: type[DomainError] = InvalidInput) -> 
     if value in (None, ""):
         return None
     if isinstance(value, dt.datetime):
-        return value.date()
+        return in_range(value.date(), field)
     if isinstance(value, dt.date):
-        return value
+        return in_range(value, field)
     if isinstance(value, str):
         try:
-            return dt.date.fromisoformat(value)
+            return in_range(dt.date.fromisoformat(value), field)
         except ValueError:
             pass
     raise invalid(field, _("must be a date like 2026-12-31"), error)
+
+
+# --- dates ------------------------------------------------------------------------------------
+# One bound for every date and moment a caller sends, on every surface (the contracts' `Date` and
+# `DateTime`, `BoundedDateField` on forms, `query_date` for query strings, the services through
+# `in_range`): nobody plans outside it, and year 9999 overflows a time zone conversion or a day
+# added to it (pages, the Fristen computation, the Fristenbuch).
+YEAR_MIN = 1900
+YEAR_MAX = 2200
+T = TypeVar("T", dt.date, dt.datetime)
+
+
+def year_in_range(value: dt.date | dt.datetime) -> bool:
+    return YEAR_MIN <= value.year <= YEAR_MAX
+
+
+def date_out_of_range_message() -> str:
+    return _("Enter a date between the years %(min)d and %(max)d.") % {"min": YEAR_MIN, "max": YEAR_MAX}
+
+
+def in_range(value: T, field: str) -> T:
+    """`value`, or `date_out_of_range` for `field` when its year lies outside YEAR_MIN–YEAR_MAX."""
+    if not year_in_range(value):
+        raise invalid(field, date_out_of_range_message(), DateOutOfRange)
+    return value
+
+
+def parsed_moment(text: str) -> dt.date | dt.datetime | None:
+    """The date or date and time an ISO 8601 text names (`2026-12-01`, `2026-12-01T10:00+01:00`,
+    `…Z`), or None when it names none (the field's own check then says why)."""
+    text = text.strip()
+    try:
+        if len(text) == 10:
+            return dt.date.fromisoformat(text)
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def query_date(params: Any, name: str) -> dt.date | None:
+    """A `?name=YYYY-MM-DD` of a page or download: None when missing or not a date (a hand-edited
+    link is ignored), `date_out_of_range` when its year lies outside the bound."""
+    raw = (params.get(name) or "").strip()
+    try:
+        day = dt.date.fromisoformat(raw)
+    except ValueError:
+        return None
+    return in_range(day, name)
 
 
 # --- links ------------------------------------------------------------------------------------
