@@ -108,6 +108,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Pages are closed by default: anonymous → the login page, unless `@login_not_required`
+    # (REST views and the admin authenticate the caller themselves).
+    "apps.core.closed.PagesClosedMiddleware",
     "apps.accounts.middleware.PrincipalMiddleware",
     "apps.accounts.middleware.UserPreferencesMiddleware",
     # Each request is one operation of its user: live notices skip the viewer's own changes.
@@ -117,6 +120,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Sets the known-device cookie on a successful password login (apps.accounts.lockout).
+    "apps.accounts.lockout.KnownDeviceMiddleware",
     # Last: turns a locked-out login (request.axes_locked_out) into the lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -220,15 +225,24 @@ LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
 ANONYMOUS_USER_NAME = None  # guardian: no anonymous user row
 
-# Brute-force lockout (django-axes) of every password login: after this many failures for one
-# e-mail from one client address, that e-mail is locked from that address for the cool-off (other
-# people, and the same person elsewhere, are not); a success resets the count. The client address
-# is the one the CLAPILOT_NUM_PROXIES trusted proxies name (apps.accounts.lockout.client_ip).
-# Admins lift a lock under Admin → Axes → Access attempts (or `manage.py axes_reset_username`).
+# Brute-force lockout (django-axes) of the web logins (apps.accounts.lockout): failures are counted
+# per account (any address) and per client address (any e-mail), each against its own limit; either
+# at its limit locks for the short cool-off. A browser that signed in to the account before (its
+# signed device cookie) still signs in with the right password, so nobody can lock a colleague
+# out; a success clears that account's failures only. The device-token login counts its failures
+# in its own throttles and never locks the web login. The client address is the one the
+# CLAPILOT_NUM_PROXIES trusted proxies name. Admins lift a lock under Admin → Axes → Access
+# attempts (or `manage.py axes_reset_username`).
+AXES_HANDLER = "apps.accounts.lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = env.int("CLAPILOT_LOGIN_FAILURE_LIMIT", default=10)
-AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("CLAPILOT_LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
+CLAPILOT_LOGIN_ADDRESS_FAILURE_LIMIT = env.int("CLAPILOT_LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("CLAPILOT_LOGIN_COOLOFF_MINUTES", default=10))
+CLAPILOT_KNOWN_DEVICE_DAYS = env.int("CLAPILOT_KNOWN_DEVICE_DAYS", default=180)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = False  # apps.accounts.lockout.on_logged_in: only the account's failures
+# A try while locked checks no password: it neither extends the lock nor counts for the address.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_WHITELIST_CALLABLE = "apps.accounts.lockout.exempt"
 AXES_USERNAME_FORM_FIELD = "username"  # the login form's field (it holds the e-mail)
 AXES_USERNAME_CALLABLE = "apps.accounts.lockout.username"
 AXES_CLIENT_IP_CALLABLE = "apps.accounts.lockout.client_ip"
@@ -341,9 +355,12 @@ else:
     }
 
 # --- REST API -------------------------------------------------------------------------------
-# Requests per API key (by its prefix), and failed password logins per client IP + e-mail.
+# Requests per API key (by its prefix), and failed device-token logins per client IP + e-mail,
+# per client IP and per account (apps.apikeys.throttling.LoginFailureThrottle).
 CLAPILOT_API_KEY_RATE = env.str("CLAPILOT_API_KEY_RATE", default="600/min")
 CLAPILOT_LOGIN_RATE = env.str("CLAPILOT_LOGIN_RATE", default="10/min")
+CLAPILOT_LOGIN_ADDRESS_RATE = env.str("CLAPILOT_LOGIN_ADDRESS_RATE", default="60/hour")
+CLAPILOT_LOGIN_ACCOUNT_RATE = env.str("CLAPILOT_LOGIN_ACCOUNT_RATE", default="30/hour")
 # The MCP server (/mcp/) refuses requests whose Host is not in ALLOWED_HOSTS and browser requests
 # whose Origin is not listed here (DNS rebinding); clients outside a browser send no Origin.
 CLAPILOT_MCP_ALLOWED_ORIGINS = env.list("CLAPILOT_MCP_ALLOWED_ORIGINS", default=[])
@@ -361,7 +378,12 @@ REST_FRAMEWORK = {
         "apps.apikeys.permissions.ApiKeyScopes",
     ],
     "DEFAULT_THROTTLE_CLASSES": ["apps.apikeys.throttling.ApiKeyRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"api_key": CLAPILOT_API_KEY_RATE, "login": CLAPILOT_LOGIN_RATE},
+    "DEFAULT_THROTTLE_RATES": {
+        "api_key": CLAPILOT_API_KEY_RATE,
+        "login": CLAPILOT_LOGIN_RATE,
+        "login_address": CLAPILOT_LOGIN_ADDRESS_RATE,
+        "login_account": CLAPILOT_LOGIN_ACCOUNT_RATE,
+    },
     # Reverse proxies in front of daphne whose X-Forwarded-For may be trusted for client IPs
     # (rate limits); 0 uses the socket address, so a client cannot fake its IP.
     "NUM_PROXIES": env.int("CLAPILOT_NUM_PROXIES", default=0),

@@ -8,7 +8,8 @@ from apps.core.errors import DomainError
 
 
 class LoginLocked(DomainError):
-    """Too many failed logins for this e-mail from this address: locked until the cool-off ends."""
+    """Too many failed logins for this e-mail or from this address: locked until the cool-off ends
+    (a device that signed in to the account before still may, `apps.accounts.lockout`)."""
 
     code = "login_locked"
     http_status = 429
@@ -17,9 +18,9 @@ class LoginLocked(DomainError):
         minutes = max(1, round(retry_after / 60))
         super().__init__(
             _(
-                "Too many failed login attempts. For your protection, signing in with this e-mail "
-                "address from here is blocked for %(minutes)d minutes. An administrator can lift "
-                "the block earlier."
+                "Too many failed login attempts. For your protection, signing in is blocked for "
+                "%(minutes)d minutes, except on a device you signed in with before. An administrator "
+                "can lift the block earlier."
             )
             % {"minutes": minutes},
             details={"retry_after": retry_after},

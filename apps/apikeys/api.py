@@ -16,7 +16,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from apps.accounts import lockout
-from apps.accounts.errors import LoginLocked
 from apps.apikeys import contracts as c
 from apps.apikeys import errors, services
 from apps.apikeys.models import DeviceToken
@@ -39,8 +38,9 @@ class ObtainDeviceTokenView(ApiView):
             400: OpenApiResponse(ErrorOut, description="Invalid input or wrong credentials."),
             429: OpenApiResponse(
                 ErrorOut,
-                description="Too many failed logins: `throttled` (per minute) or `login_locked` "
-                "(this e-mail from this address, until the cool-off ends); see Retry-After.",
+                description="Too many failed logins: `throttled` (this endpoint's failure limits) or "
+                "`login_locked` (the web login is locked for this e-mail or address until the cool-off "
+                "ends); see Retry-After.",
             ),
         },
         auth=[],
@@ -49,19 +49,22 @@ class ObtainDeviceTokenView(ApiView):
         """Sign in a device
 
         Exchange e-mail and password for a device token (`Authorization: Token <token>`). The token is
-        returned only in this response. Wrong credentials give one generic 400; repeated failures for the
-        same e-mail from the same address give 429 with Retry-After: `throttled` within a minute, and
-        `login_locked` once the lockout's failure limit is reached (the right password is refused too
-        until the cool-off ends or an administrator lifts the lock)."""
+        returned only in this response. Wrong credentials give one generic 400; repeated failures give
+        429 `throttled` with Retry-After (counted per e-mail + address, per address and per e-mail,
+        here only: they never lock the web login). While the web login is locked for this e-mail or
+        address, 429 `login_locked` (the right password too, except from a device that signed in to
+        this account before: it carries the device cookie this answer sets)."""
+        if lockout.token_login_locked(request._request, body.email):  # the web logins' lockout
+            return lockout.lockout_response(request._request)
         user = authenticate(request._request, username=body.email, password=body.password)
-        if getattr(request._request, "axes_locked_out", False):  # the brute-force lockout (axes)
-            raise LoginLocked(lockout.retry_after(request._request))
         if user is None:
             LoginFailureThrottle().record_failure(request, self)
             raise errors.InvalidCredentials()
         token, plaintext = services.issue_device_token(user, body.device_name)
         issued = c.IssuedToken(token=plaintext, id=token.pk, device_name=token.device_name)
-        return Response(issued.model_dump(mode="json"), status=201, headers={"Cache-Control": "no-store"})
+        response = Response(issued.model_dump(mode="json"), status=201, headers={"Cache-Control": "no-store"})
+        lockout.set_device_cookie(request._request, response, user.get_username())
+        return response
 
 
 class DeviceTokenListView(ApiView):

@@ -2,9 +2,11 @@
 
 * `ApiKeyRateThrottle` (scope `api_key`, rate `CLAPILOT_API_KEY_RATE`): per API key, counted
   atomically in the database (`RateWindow`); requests not made with an API key are not counted.
-* `LoginFailureThrottle` (scope `login`, rate `CLAPILOT_LOGIN_RATE`): failed password logins per
-  client IP + e-mail, in Django's cache (Redis with REDIS_URL, else the database cache). Only
-  failures are counted, so a member typing correctly is never slowed down.
+* `LoginFailureThrottle` (scopes `login`, `login_address`, `login_account`; rates
+  `CLAPILOT_LOGIN_RATE`, `CLAPILOT_LOGIN_ADDRESS_RATE`, `CLAPILOT_LOGIN_ACCOUNT_RATE`): failed
+  device-token logins per client IP + e-mail, per client IP and per account, in Django's cache
+  (Redis with REDIS_URL, else the database cache). Only failures are counted, so a member typing
+  correctly is never slowed down.
 
 Both answer 429 with `Retry-After` through DRF's `Throttled` (code `throttled`).
 """
@@ -15,10 +17,12 @@ import hashlib
 import math
 import time
 
+from django.core.cache import cache as default_cache
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
+from apps.accounts import lockout
 from apps.apikeys import services
 from apps.apikeys.models import ApiKey
 
@@ -64,39 +68,53 @@ class ApiKeyRateThrottle(_LiveRateMixin, BaseThrottle):
         return self.retry_after
 
 
-class LoginFailureThrottle(_LiveRateMixin, SimpleRateThrottle):
-    """Checked before the login view runs; the view calls `record_failure` after a wrong password."""
+class LoginFailureThrottle(BaseThrottle):
+    """Failed device-token logins, counted in three buckets, each with its own rate: per client
+    address + e-mail (`login`), per client address (`login_address`, any e-mail) and per account
+    (`login_account`, any address). Checked before the login view runs, refused (without counting)
+    once any bucket is full; the view calls `record_failure` after a wrong password. A known
+    device of the account (`apps.accounts.lockout.known_device`) skips the address and account
+    buckets, so nobody can throttle a colleague's own app. These counts never lock the web login."""
 
-    scope = "login"
+    BUCKETS = ("login", "login_address", "login_account")
+    cache = default_cache
+    timer = staticmethod(time.time)
 
-    def get_cache_key(self, request: Request, view) -> str | None:
-        email = str(request.data.get("email", "") if hasattr(request.data, "get") else "")
-        # Hashed: cache keys must be short and safe, and should not hold personal data.
-        ident = hashlib.sha256(f"{self.get_ident(request)}|{email.strip().lower()}".encode()).hexdigest()
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+    def _buckets(self, request: Request) -> list[tuple[str, int, float]]:
+        email = str(request.data.get("email", "") if hasattr(request.data, "get") else "").strip().lower()
+        address = self.get_ident(request)
+        idents = {"login": f"{address}|{email}", "login_address": address, "login_account": email}
+        if lockout.known_device(request._request, email) is not None:
+            del idents["login_address"], idents["login_account"]
+        buckets = []
+        for scope, ident in idents.items():
+            rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
+            if rate is None:
+                continue
+            num, duration = SimpleRateThrottle.parse_rate(None, rate)  # type: ignore[arg-type]
+            # Hashed: cache keys must be short and safe, and should not hold personal data.
+            digest = hashlib.sha256(ident.encode()).hexdigest()
+            buckets.append((f"throttle_{scope}_{digest}", num, duration))
+        return buckets
+
+    def _recent(self, key: str, duration: float, now: float) -> list[float]:
+        return [t for t in self.cache.get(key, []) if t > now - duration]
 
     def allow_request(self, request: Request, view) -> bool:
-        """Refuse once the failure budget is used up, without counting this attempt."""
-        if self.rate is None:
-            return True
-        self.key = self.get_cache_key(request, view)
-        if self.key is None:
-            return True
-        self.history = self.cache.get(self.key, [])
-        self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
-            self.history.pop()
-        if len(self.history) >= self.num_requests:
-            return self.throttle_failure()
-        return True
+        self.retry_after: float | None = None
+        now = self.timer()
+        for key, num, duration in self._buckets(request):
+            history = self._recent(key, duration, now)  # newest first
+            if len(history) >= num:
+                wait = history[num - 1] + duration - now
+                self.retry_after = max(self.retry_after or 0.0, wait)
+        return self.retry_after is None
+
+    def wait(self) -> float | None:
+        return self.retry_after
 
     def record_failure(self, request: Request, view) -> None:
-        if self.rate is None:
-            return
-        key = self.get_cache_key(request, view)
-        if key is None:
-            return
         now = self.timer()
-        history = [t for t in self.cache.get(key, []) if t > now - self.duration]
-        history.insert(0, now)
-        self.cache.set(key, history, self.duration)
+        for key, num, duration in self._buckets(request):
+            history = [now, *self._recent(key, duration, now)][:num]
+            self.cache.set(key, history, math.ceil(duration))
