@@ -61,3 +61,10 @@ class AttachmentNotFound(NotFound):
     """An attached document id that does not exist or that the caller may not see."""
 
     code = "attachment_not_found"
+
+
+class ChildRunRefused(Forbidden):
+    """A run started by another run asked for more than its parent has: another principal, tools
+    beyond the parent's allowlist, or a person's presence the parent lacks."""
+
+    code = "child_run_refused"

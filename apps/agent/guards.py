@@ -31,6 +31,7 @@ LOOP_LIMIT_DEFAULT = 3
 
 CANCELLED = "cancelled"
 PHASE_BUDGET = "phase_budget"
+LEASE_LOST = "lease_lost"  # the run was finished elsewhere (apps.agent.leases): stop silently
 
 PHASE_BUDGET_EXCEEDED = "PHASE_BUDGET_EXCEEDED"
 TOOL_LOOP_DETECTED = "TOOL_LOOP_DETECTED"

@@ -32,3 +32,15 @@ def title_job(run_id: int) -> str:
     except Exception:  # the title is a nicety: never retried, never shown as an error
         logger.exception("chat title for run %s failed", run_id)
         return "failed"
+
+
+SWEEP_TASK = "apps.agent.jobs.sweep_lost_runs"
+
+
+@shared_task(name=SWEEP_TASK, acks_late=False)
+def sweep_lost_runs() -> dict:
+    """Beat, every few seconds: finish runs whose worker died (lapsed lease) as `worker_lost`,
+    re-enqueue or fail queued runs whose job was lost (apps.agent.leases)."""
+    from apps.agent.leases import sweep
+
+    return sweep()

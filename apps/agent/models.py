@@ -195,6 +195,9 @@ class Run(ModelCall, StartedFinished):
         related_name="children",
         verbose_name=_("parent run"),
     )
+    # The run's own tool allowlist (None: every tool its agent and principal may use); a child's
+    # is never wider than its parent's (apps.agent.acting.allowed_tools intersects the chain).
+    allowed_tools = models.JSONField(_("allowed tools"), null=True, blank=True)
     # A person is present and can decide (interactive), or nobody watches (headless).
     interactive = models.BooleanField(_("interactive"), default=True)
     # The worker renews the lease while it runs; a lapsed lease means the worker died.

@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal, PrincipalError
-from apps.agent import guards, links, prompting, recovery, services, summarize, titles
+from apps.agent import acting, guards, leases, links, prompting, recovery, services, summarize, titles
 from apps.agent.guards import Stop
 from apps.agent.labels import tool_label
 from apps.agent.moa import Mixture
@@ -102,7 +102,7 @@ class _State:
 
 def run_agent(run_id: int) -> Run:
     run = Run.objects.select_related(
-        "session__user", "model_config__provider", "moa_preset__aggregator__provider"
+        "session", "user", "service_principal", "model_config__provider", "moa_preset__aggregator__provider"
     ).get(pk=run_id)
     if run.is_final:
         return run
@@ -111,9 +111,18 @@ def run_agent(run_id: int) -> Run:
             return services.finish_run(run, Run.Status.CANCELLED)
         return run  # already running elsewhere (a redelivered job)
     loop = _Loop(run)
-    with translation.override(run.session.user.language or None):
+    # The lease thread renews the run's lease while the loop runs; if the run stops being this
+    # worker's (the sweep finished it while the worker was cut off), the loop stops at its next check.
+    renewer = leases.Renewer(run, on_lost=loop.lease_lost)
+    with renewer, translation.override(_language(run)):
         loop.execute()
     return run
+
+
+def _language(run: Run) -> str | None:
+    """The language of the person the run acts for (the acting user behind a service principal)."""
+    person = run.user
+    return (person.language if person is not None else "") or None
 
 
 class _Loop:
@@ -136,6 +145,7 @@ class _Loop:
         self.notes: dict[int, str] = {}  # user message id → its attachment line (read once per run)
         self._events = threading.Lock()
         self.event_cursor: int | None = None  # mutation events above it may be this run's (links)
+        self.principal: Principal | None = None  # who the run acts as (set when the loop starts)
 
     # --- outcome ----------------------------------------------------------------------------
     def execute(self) -> None:
@@ -144,7 +154,7 @@ class _Loop:
             if self.model is None:
                 self._fail("no_model_configured", _("No model is configured for this run."), "configuration")
                 return
-            principal = Principal.for_user(run.session.user)
+            principal = acting.principal_of(run)
             with neutralize.tracking(self.demands):
                 self.gate = Gate.for_run(run)
                 if run.moa_preset is not None:
@@ -163,7 +173,7 @@ class _Loop:
         except ProviderError as exc:
             self._fail(exc.code, exc.message, "provider_error")
         except PrincipalError:
-            self._fail("forbidden", _("The user of this chat is disabled."), "principal_inactive")
+            self._fail("forbidden", _("The identity this run acts as is disabled."), "principal_inactive")
         except Exception:
             logger.exception("agent run %s failed", run.pk)
             self._fail(
@@ -172,7 +182,16 @@ class _Loop:
                 "internal",
             )
 
+    def lease_lost(self, status: str | None) -> None:
+        """Called by the lease thread: the run was finished elsewhere (the orphan sweep): stop
+        without writing anything more. A pause or the loop's own finish needs nothing."""
+        if status in Run.FINAL:
+            self.signal.trip(guards.LEASE_LOST)
+
     def _stopped(self, stop: Stop) -> None:
+        if stop.reason == guards.LEASE_LOST:
+            logger.warning("run %s was finished elsewhere while it ran; stopped", self.run.pk)
+            return
         if stop.reason == guards.CANCELLED:
             self._checkpoint(Run.Status.CANCELLED, "cancelled", _("you stopped the run."))
             services.finish_run(self.run, Run.Status.CANCELLED)
@@ -217,14 +236,8 @@ class _Loop:
     def _loop(self, principal: Principal) -> None:
         run = self.run
         tz = prompting.resolve_time_zone(run, principal.time_zone)
-        ctx = ToolContext(
-            principal=principal,
-            surface="native",
-            run_id=str(run.pk),
-            session_id=str(run.session_id),
-            time_zone=tz.key,
-            cancel_check=self.signal.check,
-        )
+        ctx = acting.tool_context(run, principal, time_zone=tz.key, cancel_check=self.signal.check)
+        self.principal = principal
         system = {"role": "system", "content": prompting.system_prompt(tz, principal.language)}
         self.checkpoint = recovery.pending(run.session)
         while True:
@@ -363,7 +376,7 @@ class _Loop:
         rows, events = [], []
         found = [[] for _c in calls]
         if batch is not None and self.event_cursor is not None:
-            user = self.run.session.user_id
+            user = self.principal.resource_scope.user_id if self.principal is not None else None
             found = links.batch_links(
                 self.run.pk, user, [c["name"] for c in calls], results, self.event_cursor
             )

@@ -7,24 +7,29 @@ owner check, run limits and live publishing are written once.
 from __future__ import annotations
 
 import json
+import os
+import socket
 import time
 from collections.abc import Iterable
+from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.agent import live
+from apps.agent import acting, live
 from apps.agent.errors import (
     AttachmentNotFound,
     CancelUnconfirmed,
+    ChildRunRefused,
     InvalidChatInput,
     NoModelConfigured,
     RunInProgress,
@@ -158,7 +163,10 @@ def session_record(session: ChatSession) -> dict:
 
 
 def _session_changed(session: ChatSession, user=None) -> None:
-    """Open chat pages of the user update the chat's entry (private event, no toast: no announce_key)."""
+    """Open chat pages of the user update the chat's entry (private event, no toast: no announce_key).
+    A service principal's conversation is on nobody's chat list: no event."""
+    if (user or session.user) is None:
+        return
     record = session_record(session)
     record_mutation(
         audience="user",
@@ -225,6 +233,27 @@ def post_user_message(
     `kind` background (jobs, automations) has no tool-phase budget; `require_neutralization` is
     set by callers whose data source demands it. `document_ids` are documents attached to the
     message (already uploaded, visible to the principal): stored in the message's metadata."""
+    content, rounds = _checked(content, max_rounds)
+    config, preset = _pick_model(model_id)
+    attachments = attached_documents(principal, document_ids)
+    with transaction.atomic():
+        session = ChatSession.objects.select_for_update().get(pk=get_session(principal, session_id).pk)
+        metadata = {"document_ids": [a["id"] for a in attachments], "attachments": attachments}
+        return _queue_run(
+            principal,
+            session,
+            content,
+            model=(config, preset),
+            rounds=rounds,
+            kind=kind,
+            budget=budget,
+            time_zone=time_zone,
+            require_neutralization=require_neutralization,
+            metadata=metadata if attachments else {},
+        )
+
+
+def _checked(content: str, max_rounds: Any) -> tuple[str, int]:
     content = (content or "").strip()
     if not content:
         raise InvalidChatInput(_("The message is empty."))
@@ -233,45 +262,177 @@ def post_user_message(
     rounds = 25 if max_rounds in (None, "") else _int(max_rounds)
     if rounds is None or not 1 <= rounds <= 100:
         raise InvalidChatInput(_("max_rounds must be between 1 and 100."))
-    config, preset = _pick_model(model_id)
-    attachments = attached_documents(principal, document_ids)
-    with transaction.atomic():
-        session = ChatSession.objects.select_for_update().get(pk=get_session(principal, session_id).pk)
-        if session.runs.filter(status__in=ACTIVE).exists():
-            raise RunInProgress(_("The copilot is still answering in this chat."))
-        fresh = not session.title
-        if fresh:
-            session.title = fallback_title(content)
-        session.save(update_fields=["title", "updated_at"])
-        if fresh:
-            _session_changed(session, principal.user)
-        # A chat whose earlier run read a source marked "neutralize always" carries that data in
-        # its transcript: every later run of the chat is neutralized, too.
-        sticky = session.runs.filter(require_neutralization=True).exists()
-        run = Run.objects.create(
-            session=session,
-            user=principal.user or principal.acting_user,
-            service_principal=principal.service,
-            model_config=config,
-            model_label=preset.virtual_id if preset else config.label,
-            moa_preset=preset,
-            kind=kind,
-            require_neutralization=require_neutralization or sticky,
-            max_rounds=rounds,
-            budget=_decimal(budget),
-            time_zone=(time_zone or "")[:64],
-        )
-        metadata = {"document_ids": [a["id"] for a in attachments], "attachments": attachments}
-        Message.objects.create(
-            session=session,
-            run=run,
-            role=Message.Role.USER,
-            content=content,
-            metadata=metadata if attachments else {},
-        )
-        run_id = run.pk
-        transaction.on_commit(lambda: _enqueue(run_id))
+    return content, rounds
+
+
+def _queue_run(
+    principal: Principal,
+    session: ChatSession,
+    content: str,
+    *,
+    model: tuple[ModelConfig, Any],
+    rounds: int,
+    kind: str,
+    budget: Any = None,
+    time_zone: str = "",
+    require_neutralization: bool = False,
+    metadata: dict | None = None,
+    **run_fields: Any,
+) -> Run:
+    """In the caller's transaction, with `session` locked: the run (recording its principal) and
+    its prompt message; the job is queued once committed. One run at a time per conversation."""
+    if session.runs.filter(status__in=ACTIVE).exists():
+        raise RunInProgress(_("The copilot is still answering in this chat."))
+    fresh = not session.title
+    if fresh:
+        session.title = fallback_title(content)
+    session.save(update_fields=["title", "updated_at"])
+    if fresh:
+        _session_changed(session, principal.user)
+    # A chat whose earlier run read a source marked "neutralize always" carries that data in
+    # its transcript: every later run of the chat is neutralized, too.
+    sticky = session.runs.filter(require_neutralization=True).exists()
+    config, preset = model
+    run = Run.objects.create(
+        session=session,
+        user=principal.user or principal.acting_user,
+        service_principal=principal.service,
+        model_config=config,
+        model_label=preset.virtual_id if preset else config.label,
+        moa_preset=preset,
+        kind=kind,
+        require_neutralization=require_neutralization or sticky,
+        max_rounds=rounds,
+        budget=_decimal(budget),
+        time_zone=(time_zone or "")[:64],
+        lease_expires_at=timezone.now() + timedelta(seconds=queued_max_seconds()),
+        **run_fields,
+    )
+    Message.objects.create(
+        session=session, run=run, role=Message.Role.USER, content=content, metadata=metadata or {}
+    )
+    run_id = run.pk
+    transaction.on_commit(lambda: _enqueue(run_id))
     return run
+
+
+def start_headless_run(
+    principal: Principal,
+    content: str,
+    *,
+    kind: str,
+    parent: Run | None = None,
+    interactive: bool = False,
+    specialist_id: int | None = None,
+    allowed_tools: Any = None,
+    session_id: Any = None,
+    title: str = "",
+    model_id: Any = None,
+    max_rounds: Any = None,
+    budget: Any = None,
+    time_zone: str = "",
+) -> Run:
+    """Queue a run that no person's chat message started (an automation, a team room, an embed, a
+    delegation or a sub-agent): in the conversation `session_id` the principal owns (a user's or
+    the service principal's), else in a new one owned by it. `allowed_tools` narrows the tools
+    (None: every tool the agent may use).
+
+    A child run (`parent=`) acts as its parent's principal and never more: another principal,
+    tools beyond the parent's allowlist or a person's presence the parent lacks are refused
+    (`child_run_refused`); it inherits the parent's neutralization."""
+    if kind not in Run.Kind.values or kind == Run.Kind.CHAT:
+        raise InvalidChatInput(_("This kind of run cannot be started without a chat message."))
+    content, rounds = _checked(content, max_rounds)
+    tools = _tool_names(allowed_tools)
+    require = False
+    if parent is not None:
+        parent = Run.objects.select_related("user", "service_principal").get(pk=parent.pk)
+        tools, require = _inherit(principal, parent, tools, interactive)
+    model = _pick_model(model_id) if model_id not in (None, "") or parent is None else _parent_model(parent)
+    with transaction.atomic():
+        if session_id not in (None, ""):
+            session = (
+                ChatSession.objects.select_for_update()
+                .filter(pk=_int(session_id), **_owned_by(principal))
+                .first()
+            )
+            if session is None:
+                raise SessionNotFound(_("This chat does not exist or is not yours."))
+        else:
+            name = " ".join((title or "").split())[:TITLE_MAX]
+            source = ChatSession.TitleSource.USER if name else ChatSession.TitleSource.FALLBACK
+            session = ChatSession.objects.create(**_owned_by(principal), title=name, title_source=source)
+        return _queue_run(
+            principal,
+            session,
+            content,
+            model=model,
+            rounds=rounds,
+            kind=kind,
+            budget=budget,
+            time_zone=time_zone,
+            require_neutralization=require,
+            parent=parent,
+            interactive=bool(interactive),
+            specialist_id=specialist_id,
+            allowed_tools=sorted(tools) if tools is not None else None,
+        )
+
+
+def _owned_by(principal: Principal) -> dict:
+    """A conversation belongs to the service principal of a service call, else to the user."""
+    if principal.service is not None:
+        return {"service_principal": principal.service, "user": None}
+    return {"user": principal.user, "service_principal": None}
+
+
+def _tool_names(value: Any) -> frozenset[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        raise InvalidChatInput(_("allowed_tools must be a list of tool names."))
+    return frozenset(value)
+
+
+def _inherit(
+    principal: Principal, parent: Run, tools: frozenset[str] | None, interactive: bool
+) -> tuple[frozenset[str] | None, bool]:
+    """A child run's tools (never beyond the parent's) and neutralization; refusals as
+    `child_run_refused` with what was asked."""
+    acting_user = principal.user or principal.acting_user
+    asked = (acting_user.pk if acting_user else None, principal.service.pk if principal.service else None)
+    if asked != (parent.user_id, parent.service_principal_id):
+        raise ChildRunRefused(
+            _("A run started by another run acts as that run's identity, never as another."),
+            details={"parent_run_id": parent.pk, "reason": "principal"},
+        )
+    if interactive and not parent.interactive:
+        raise ChildRunRefused(
+            _("A run started by a run without a person present cannot wait for a person."),
+            details={"parent_run_id": parent.pk, "reason": "interactive"},
+        )
+    if parent.status in Run.FINAL:
+        raise ChildRunRefused(
+            _("The run that would start this one has already finished."),
+            details={"parent_run_id": parent.pk, "reason": "parent_finished"},
+        )
+    ceiling = acting.allowed_tools(parent)
+    if tools is None:
+        tools = ceiling
+    elif ceiling is not None and not tools <= ceiling:
+        raise ChildRunRefused(
+            _("A run started by another run cannot use tools that run may not use: %(tools)s.")
+            % {"tools": ", ".join(sorted(tools - ceiling)[:10])},
+            details={"parent_run_id": parent.pk, "reason": "tools", "tools": sorted(tools - ceiling)},
+        )
+    return tools, parent.require_neutralization
+
+
+def _parent_model(parent: Run) -> tuple[ModelConfig, Any]:
+    """A child answers with its parent's model (or its preset), unless that is gone."""
+    if parent.model_config is None:
+        return _pick_model(None)
+    return parent.model_config, parent.moa_preset
 
 
 def attached_documents(principal: Principal, document_ids: Any) -> list[dict]:
@@ -306,6 +467,12 @@ def attached_documents(principal: Principal, document_ids: Any) -> list[dict]:
 
 
 def _enqueue(run_id: int) -> None:
+    enqueue_run(run_id)
+
+
+def enqueue_run(run_id: int) -> None:
+    """Send the run's job now (callers queue it on commit). A second job for the same run is
+    harmless: only a queued run starts (`start_run`)."""
     from apps.agent.jobs import run_agent_job  # the job runs the runtime, which writes through here
 
     run_agent_job.delay(run_id)
@@ -379,18 +546,52 @@ def request_cancel(run: Run) -> Run:
     Run.objects.filter(pk=run.pk, status__in=[Run.Status.QUEUED, Run.Status.RUNNING]).update(
         status=Run.Status.CANCELLING
     )
-    run.refresh_from_db(fields=["status"])
-    return run
+    run.refresh_from_db()
+    from apps.agent import leases  # a run whose worker is gone (lease lapsed) is finished at once
+
+    return leases.cancel_if_lost(run)
 
 
 # --- recording (called by the runtime) ------------------------------------------------------
+def lease_seconds() -> float:
+    """How long a running run's lease lasts; its worker renews it every third of that."""
+    return float(getattr(settings, "CLAPILOT_RUN_LEASE_SECONDS", 30))
+
+
+def queued_max_seconds() -> float:
+    """How long a queued run may wait for a worker before the orphan sweep acts on it."""
+    return float(getattr(settings, "CLAPILOT_RUN_QUEUED_MAX_SECONDS", 600))
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"[:200]
+
+
 def start_run(run: Run) -> bool:
-    """queued → running; False when the run was cancelled or taken meanwhile."""
+    """queued → running, taking the lease for this worker; False when the run was cancelled,
+    finished or taken meanwhile. Only a queued run starts: this conditional update is what keeps
+    a redelivered job (a run already running with a live lease, or final) from calling the model
+    twice for the same round. A run requeued to resume (rounds > 0) keeps its first start."""
+    now = timezone.now()
     started = Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
-        status=Run.Status.RUNNING, started_at=timezone.now()
+        status=Run.Status.RUNNING,
+        started_at=Coalesce(F("started_at"), Value(now)),
+        lease_expires_at=now + timedelta(seconds=lease_seconds()),
+        worker=worker_name(),
     )
     run.refresh_from_db()
     return bool(started)
+
+
+def renew_lease(run_id: int, worker: str) -> bool:
+    """Extend the lease of a run this worker still holds (running or stopping): one UPDATE.
+    False once the run is no longer this worker's (finished, paused for an approval, swept)."""
+    until = timezone.now() + timedelta(seconds=lease_seconds())
+    return bool(
+        Run.objects.filter(
+            pk=run_id, status__in=[Run.Status.RUNNING, Run.Status.CANCELLING], worker=worker
+        ).update(lease_expires_at=until)
+    )
 
 
 def is_cancelling(run: Run) -> bool:
@@ -499,13 +700,23 @@ def require_neutralization(run: Run, sources: Iterable[str]) -> bool:
 def finish_run(
     run: Run, status: str, *, error_code: str = "", error_message: str = "", diagnostics=None
 ) -> Run:
-    run.status = status
-    run.error_code = error_code[:100]
-    run.error_message = error_message
+    """Write the run's final status (and its STATUS event) unless it is final already: a run the
+    orphan sweep finished while its worker was cut off stays as the sweep wrote it."""
     kept = {k: v for k, v in (run.diagnostics or {}).items() if k == NEUTRALIZATION}
-    run.diagnostics = {**kept, **(diagnostics or {})}
-    run.finished_at = timezone.now()
-    run.save(update_fields=["status", "error_code", "error_message", "diagnostics", "finished_at", "rounds"])
+    fields = dict(
+        status=status,
+        error_code=error_code[:100],
+        error_message=error_message,
+        diagnostics={**kept, **(diagnostics or {})},
+        finished_at=timezone.now(),
+        rounds=run.rounds,
+        lease_expires_at=None,
+    )
+    if not Run.objects.filter(pk=run.pk).exclude(status__in=Run.FINAL).update(**fields):
+        run.refresh_from_db()
+        return run
+    for name, value in fields.items():
+        setattr(run, name, value)
     record_event(run, RunEvent.Kind.STATUS, {"status": status, "error_code": run.error_code})
     return run
 

@@ -25,6 +25,7 @@ class ToolContext:
     # Nobody is present to decide (automations, channels, embeds): the instance's headless rule
     # applies to what would otherwise wait for a person's approval.
     headless: bool = False
+    run_kind: str | None = None  # the agent run's kind (chat, automation, delegation …); None off-run
     # Set by the agent runtime: answers True once the run is cancelled or its tool-phase budget
     # is spent. Long-running tools poll `is_cancelled()` and stop early.
     cancel_check: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
