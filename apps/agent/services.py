@@ -543,6 +543,11 @@ def cancel_and_wait(principal: Principal, run_id: Any, timeout: float | None = N
 
 
 def request_cancel(run: Run) -> Run:
+    if run.status == Run.Status.WAITING:  # paused on a staged call: no worker to signal
+        from apps.agent import waiting  # it writes through this module
+
+        if waiting.cancel_waiting(run):
+            return run
     Run.objects.filter(pk=run.pk, status__in=[Run.Status.QUEUED, Run.Status.RUNNING]).update(
         status=Run.Status.CANCELLING
     )

@@ -20,6 +20,7 @@ from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, q
 from apps.documents.models import FOLDER_NAME_MAX, TITLE_MAX
 from apps.documents.services import MARKDOWN_MAX
 from apps.documents.sharing import MAX_EXPIRY_DAYS
+from apps.tools.confirmation import TokenArgs
 
 TEXT_MAX_CHARS = 200_000  # the longest text documents_get hands the model
 CLIENTS_MAX = 50
@@ -345,5 +346,5 @@ class FolderDelete(Input):
     )
 
 
-class FolderDeleteById(FolderDelete):
+class FolderDeleteById(FolderDelete, TokenArgs):
     folder_id: int

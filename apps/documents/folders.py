@@ -232,6 +232,15 @@ def _move_subtree(folder: Folder, old_path: str) -> None:
 
 
 @transaction.atomic
+def folder_contents(principal: Principal, folder_id: Any) -> tuple[Folder, int, int]:
+    """A folder (the principal may delete) with the number of documents and subfolders a
+    recursive delete would remove with it."""
+    folder = get_folder(principal, folder_id, action="delete")
+    subtree = Folder.objects.filter(tree_path__startswith=folder.tree_path)
+    documents = Document.objects.filter(folder__in=subtree).count()
+    return folder, documents, subtree.count() - 1
+
+
 def delete_folder(principal: Principal, folder_id: Any, *, recursive: bool = False) -> int:
     """A folder with content is deleted only with `recursive`; then its documents go too (files
     removed after commit, the knowledge store told inside the transaction)."""

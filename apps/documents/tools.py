@@ -7,11 +7,14 @@ views) come from the mutation events the services record; the dispatcher attache
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from apps.core.api import listed
 from apps.core.contracts import Input
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing
 from apps.documents.records import detailed_record, document_record, folder_record, share_record
+from apps.tools import confirmation
 from apps.tools.context import ToolContext
 from apps.tools.registry import tool
 
@@ -77,7 +80,22 @@ def update_folder(ctx: ToolContext, args: c.FolderUpdateById) -> dict:
 
 @tool(name="documents_delete_folder", read_only=False)
 def delete_folder(ctx: ToolContext, args: c.FolderDeleteById) -> dict:
-    """Delete a document folder."""
+    """Delete a document folder. Deleting one with documents (recursive) cannot be undone: the first
+    call changes nothing and answers approval_token_required with a phrase the person must send in
+    the chat; then call again with the same arguments and approval_token."""
+    if args.recursive:
+        folder, documents, subfolders = folders.folder_contents(ctx.principal, args.folder_id)
+        if documents or confirmation.too_many(documents + subfolders):
+            summary = _(
+                "This deletes the folder “%(name)s” with %(docs)d documents and %(folders)d subfolders."
+            )
+            confirmation.require_token(
+                ctx,
+                "documents_delete_folder",
+                args,
+                action=_("delete folder"),
+                summary=summary % {"name": folder.name, "docs": documents, "folders": subfolders},
+            )
     return {"deleted": folders.delete_folder(ctx.principal, args.folder_id, recursive=args.recursive)}
 
 
