@@ -50,6 +50,16 @@ class RoundContext:
     messages: list[dict]
     # Documents the user attached to messages of this conversation (known files for the RAG hook).
     attached_document_ids: tuple[int, ...] = ()
+    # Who the run acts as (a user, or a service principal with the acting user): a provider reads
+    # with this scope, never with the chat's owner (a service principal's chat has none).
+    principal: Principal | None = None
+
+    def __post_init__(self) -> None:
+        if self.principal is None:  # built by hand (tests, other callers): the run's own
+            try:
+                self.principal = acting.principal_of(self.run)
+            except PrincipalError:
+                self.principal = None
 
 
 CONTEXT_PROVIDERS = "agent.context_providers"
@@ -426,6 +436,7 @@ class _Loop:
                         round=self.run.rounds + 1,
                         messages=messages,
                         attached_document_ids=self._attached_ids(),
+                        principal=self.principal,
                     )
                 )
             except Exception:

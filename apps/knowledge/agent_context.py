@@ -141,13 +141,13 @@ def _file_ids(refs: list[tuple[str, str]]) -> list[int]:
 
 
 def agent_context_provider(round_context) -> str | None:
-    """Declared for `agent.context_providers` (see apps.py): the run's own user is the principal."""
+    """Declared for `agent.context_providers` (see apps.py): reads as the run's principal."""
     messages = round_context.messages
     query = last_user_message(messages)
-    if not query.strip():
+    principal = round_context.principal
+    if not query.strip() or principal is None:
         return None
     run = round_context.run
-    principal = Principal.for_user(run.session.user)
     # Recomputed every round on purpose (no cache): a consent revoke or a deletion between two
     # rounds must not keep feeding purged text to the model.
     refs = known_refs(messages) + [

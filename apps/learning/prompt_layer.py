@@ -62,7 +62,9 @@ def render(objects: list[LearningObject]) -> str:
 
 
 def provider(round_context) -> str | None:
-    """Declared for `agent.context_providers`: the run's own user is the principal. Recomputed
+    """Declared for `agent.context_providers`: reads as the run's principal. Recomputed
     every round, so a fact rejected between two rounds is gone from the next one."""
-    principal = Principal.for_user(round_context.run.session.user)
+    principal = round_context.principal
+    if principal is None:
+        return None
     return render(select(principal, _last_user_text(round_context.messages))) or None

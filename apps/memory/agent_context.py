@@ -49,9 +49,11 @@ def remembered(
 
 
 def provider(round_context) -> str | None:
-    """Declared for `agent.context_providers`: the run's own user is the principal."""
+    """Declared for `agent.context_providers`: reads as the run's principal."""
     run = round_context.run
-    principal = Principal.for_user(run.session.user)
+    principal = round_context.principal
+    if principal is None:
+        return None
     required = bool(getattr(run, "require_neutralization", False))
     return (
         remembered(principal, last_user_message(round_context.messages), require_neutralization=required)

@@ -155,7 +155,7 @@ def test_the_runtime_hook_uses_the_runs_user_and_the_last_user_message(docs, ann
     from apps.agent.runtime import RoundContext, context_providers
 
     assert agent_context_provider in context_providers()
-    run = SimpleNamespace(pk=1, session=SimpleNamespace(user=anna))
+    run = SimpleNamespace(pk=1, user=anna, user_id=anna.pk, service_principal_id=None)
     messages = [
         {"role": "system", "content": "…"},
         {"role": "user", "content": "Was steht in meinem Entwurf?"},
