@@ -156,6 +156,17 @@ def fresh_deadline_caches():
     services.forget_catalog()
 
 
+@pytest.fixture(autouse=True)
+def fresh_approval_policies():
+    """Approval policies are kept per process: each test starts from the empty table without a
+    query (rows of an earlier test were rolled back without a signal), so query counts stay put."""
+    from apps.approvals import policy
+
+    policy.preload_empty()
+    yield
+    policy.forget()
+
+
 @pytest.fixture
 def common_deadline_rules():
     """The Fristen rules an office starts with, written again by the migration's own step: a

@@ -26,7 +26,24 @@ class ApprovalsConfig(DomainApp):
         ),
     ]
     extends = {
+        "tools.approval": ["apps.approvals.policy.STEP"],
+        "core.instance_settings": ["apps.approvals.staging.INSTANCE_SETTINGS"],
         "agent.run_cancelled": ["apps.approvals.decisions.deny_for_cancelled_run"],
         "review.queues": ["apps.approvals.review_queue.staged_calls"],
         "tools.approval_tokens": ["apps.approvals.tokens.check"],
     }
+
+    def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import m2m_changed, post_delete, post_save
+
+        from apps.approvals import policy
+        from apps.approvals.models import Policy
+
+        for signal in (post_save, post_delete):
+            signal.connect(policy.policy_changed, sender=Policy, dispatch_uid="approvals.policy_changed")
+        m2m_changed.connect(
+            policy.policy_changed,
+            sender=get_user_model().groups.through,
+            dispatch_uid="approvals.groups_changed",
+        )

@@ -66,3 +66,17 @@ class ApprovalTokenInvalid(Forbidden):
     the phrase was not sent by the person as a new message of this chat."""
 
     code = "approval_token_invalid"
+
+
+class PolicyInvalid(InvalidInput):
+    """A policy names a tool that does not exist, an operation the tool does not have, an
+    operation both allowed and forbidden, or a group row that allows (group rows only forbid)."""
+
+    code = "approval_policy_invalid"
+
+
+class PolicyAgentChange(Forbidden):
+    """A policy may not let an agent change agents without asking: such operations are always
+    approved one by one."""
+
+    code = "approval_policy_agent_change"

@@ -128,6 +128,14 @@ class StandingApproval(CreatedAt):
         verbose_name = _("standing approval")
         verbose_name_plural = _("standing approvals")
         ordering = ["-id"]
+        indexes = [
+            # The approval step's lookup for a call that would be staged.
+            models.Index(
+                fields=["user", "tool", "operation"],
+                name="approvals_standing_lookup",
+                condition=models.Q(revoked_at__isnull=True),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.tool}:{self.operation}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from apps.tools import gating, registry
+from apps.tools import approval, gating, registry
 from apps.tools.context import ToolContext
 from apps.tools.registry import Tool, normalize_family
 
@@ -23,6 +23,7 @@ def visible_tools(ctx: ToolContext) -> list[Tool]:
             installed[t.module] = gating.is_installed(t.module)
         return installed[t.module]
 
+    step = approval.step()  # hides what the agent's policy forbids
     return [
         t
         for t in registry.all_tools()
@@ -30,6 +31,7 @@ def visible_tools(ctx: ToolContext) -> list[Tool]:
         and (ctx.allowed_tools is None or t.name in ctx.allowed_tools)
         and t.reachable_with(ctx.scopes)
         and module_ok(t)
+        and (step is None or step.offered(t, ctx))
     ]
 
 
@@ -43,6 +45,7 @@ def describe(t: Tool) -> dict:
         "module": t.module,
         "read_only": t.read_only,
         "reads_foreign_content": t.reads_foreign_content,
+        "operations": list(t.operations),
         "surfaces": sorted(t.surfaces),
         "parameters": t.schema,
     }

@@ -8,6 +8,16 @@ from dataclasses import dataclass, field
 from apps.accounts.principal import Principal
 
 
+class ForeignContent:
+    """Mutable beside the frozen context: set by the dispatcher when a tool that reads foreign
+    content succeeds; the runtime persists it on the run so it survives a resume."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self, seen: bool = False) -> None:
+        self.seen = seen
+
+
 @dataclass(frozen=True)
 class ToolContext:
     principal: Principal
@@ -26,6 +36,13 @@ class ToolContext:
     # applies to what would otherwise wait for a person's approval.
     headless: bool = False
     run_kind: str | None = None  # the agent run's kind (chat, automation, delegation …); None off-run
+    # The approval step let this call pass (erlaubt, a standing approval, or a person approved this
+    # very call): a tool with its own rights check skips it then (the seed's FreigabeGeprueft).
+    approved: bool = False
+    call_id: str = ""  # the model's tool call id (agent runs): a staged call records it
+    # What this run has read so far that came from outside (documents, notes, memory …): once
+    # seen, operations staged by default need a person's approval even where a policy allows them.
+    foreign: ForeignContent = field(default_factory=ForeignContent, compare=False, repr=False)
     # Set by the agent runtime: answers True once the run is cancelled or its tool-phase budget
     # is spent. Long-running tools poll `is_cancelled()` and stop early.
     cancel_check: Callable[[], bool] | None = field(default=None, compare=False, repr=False)

@@ -65,6 +65,7 @@ class ToolDescription(Output):
     module: str | None = Field(description="The installable module that gates the tool; null: never gated.")
     read_only: bool
     reads_foreign_content: bool
+    operations: list[str] = Field(description="The operations a policy names for this tool (approvals).")
     surfaces: list[str]
     parameters: dict[str, Any] = Field(description="The arguments' JSON schema (OpenAI function calling).")
 

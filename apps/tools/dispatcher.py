@@ -2,7 +2,8 @@
 
 Steps, in order, each a small function that returns a failure result or None:
 resolve → module gate → principal/allowlist/scope → user context → argument validation →
-approval policy → execution in a transaction → serialization check → mutation publish (on
+preflight (the tool's hard limits) → approval (`apps.tools.approval`: allow, stage or deny) →
+execution in a transaction → serialization check → mutation publish (on
 commit, by the services that recorded it; the direct result leaves what the all-user fan-out
 delivers to the stream: `mutations.services.direct_ui_actions`). Every call leaves one compact
 audit row.
@@ -21,7 +22,7 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -35,7 +36,7 @@ from apps.core import jsontext
 from apps.core.errors import DomainError
 from apps.mutations.origin import mutation_origin
 from apps.mutations.services import direct_ui_actions
-from apps.tools import gating, registry
+from apps.tools import approval, gating, registry
 from apps.tools.context import ToolContext
 from apps.tools.registry import Tool
 from apps.tools.results import ToolOutput, ToolResult
@@ -48,6 +49,7 @@ MAX_PARALLEL = 8
 class ToolCall:
     name: str
     arguments: Any
+    call_id: str = ""  # the model's tool call id: a staged call records it (its run resumes there)
 
 
 class _SerializationFailed(Exception):
@@ -134,16 +136,82 @@ def _validate(t: Tool, raw_args: Any) -> BaseModel | ToolResult:
         )
 
 
-def approval_policy(t: Tool, args: BaseModel, ctx: ToolContext) -> ToolResult | None:
-    """Hook for the approvals feature: stage risky operations for a human. Today all pass."""
+def _preflight(t: Tool, args: BaseModel, ctx: ToolContext) -> ToolResult | None:
+    """The tool's hard limits, before anyone is asked to approve a call that could never run."""
+    if t.preflight is None:
+        return None
+    try:
+        t.preflight(args, ctx)
+    except DomainError as exc:
+        return ToolResult.failure(exc.code or "tool_error", exc.message, output=exc.details)
     return None
+
+
+def _approval(t: Tool, args: BaseModel, ctx: ToolContext) -> ToolContext | ToolResult:
+    """The approval step: the context to execute with (marked approved when a policy, a standing
+    approval or a person let the call pass), or the answer for a refused or staged call."""
+    if ctx.approved:  # a person approved exactly this call (apps.approvals executes it)
+        return ctx
+    step = approval.step()
+    if step is None:
+        return ctx
+    try:
+        decision = step.decide(t, args, ctx)
+    except DomainError as exc:  # the object a narrowed standing approval would cover is not there
+        return ToolResult.failure(exc.code or "tool_error", exc.message, output=exc.details)
+    except Exception:
+        return _step_failed(t)
+    if decision.verdict == approval.ALLOW:
+        return replace(ctx, approved=True) if decision.approved else ctx
+    if decision.verdict == approval.DENY:
+        return ToolResult.failure(
+            "approval_forbidden",
+            _("“%(name)s” is forbidden for this agent; do not try it again.") % {"name": t.name},
+            output={"operation": decision.operation},
+        )
+    try:
+        staged = step.stage(t, args, decision, ctx)
+    except DomainError as exc:  # the preview found no such object, for instance
+        return ToolResult.failure(exc.code or "tool_error", exc.message, output=exc.details)
+    except Exception:
+        return _step_failed(t)
+    output = {
+        "staged_id": staged.staged_id,
+        "preview": staged.preview,
+        "operation": staged.operation,
+        "reason": staged.reason,
+    }
+    if staged.headless_rule:
+        message = (
+            _("Nobody is present to approve this call, so it was not executed; its owner is told.")
+            if staged.staged_id is not None
+            else _("Nobody is present to approve this call, so it was refused.")
+        )
+        return ToolResult.failure("approval_unavailable_headless", message, output=output)
+    return ToolResult.failure(
+        "approval_required",
+        _(
+            "This call waits for a person's approval and was not executed yet. Do not retry it: "
+            "the result follows once a person decides."
+        ),
+        output=output,
+    )
+
+
+def _step_failed(t: Tool) -> ToolResult:
+    logger.exception("the approval step failed for tool %s", t.name)
+    return ToolResult.failure(
+        "CLAPILOT_TOOL_EXECUTION_FAILED",
+        _("The tool “%(name)s” failed unexpectedly. Nothing was changed.") % {"name": t.name},
+    )
 
 
 def _transaction_for(t: Tool):
     """Writing tools run in one transaction (all or nothing, events published on commit). A
     read-only tool gains nothing from one at READ COMMITTED (each statement has its own snapshot
-    either way) and skipping it saves two round trips per call."""
-    return contextlib.nullcontext() if t.read_only else transaction.atomic()
+    either way) and skipping it saves two round trips per call; a meta-tool (`atomic=False`)
+    leaves it to the inner dispatch."""
+    return contextlib.nullcontext() if t.read_only or not t.atomic else transaction.atomic()
 
 
 def _execute(t: Tool, args: BaseModel, ctx: ToolContext, audit: _Audit) -> ToolResult:
@@ -174,6 +242,8 @@ def _execute(t: Tool, args: BaseModel, ctx: ToolContext, audit: _Audit) -> ToolR
             "CLAPILOT_TOOL_EXECUTION_FAILED",
             _("The tool “%(name)s” failed unexpectedly. Nothing was changed.") % {"name": t.name},
         )
+    if t.reads_foreign_content:
+        ctx.foreign.seen = True  # the run has read outside text: the approval step tightens
     events = origin.collected
     return ToolResult(
         ok=True,
@@ -186,7 +256,9 @@ def _execute(t: Tool, args: BaseModel, ctx: ToolContext, audit: _Audit) -> ToolR
 
 
 # --- the pipeline ---------------------------------------------------------------------------
-def dispatch(name: str, raw_args: Any, ctx: ToolContext) -> ToolResult:
+def dispatch(name: str, raw_args: Any, ctx: ToolContext, *, call_id: str = "") -> ToolResult:
+    if call_id and call_id != ctx.call_id:
+        ctx = replace(ctx, call_id=call_id)
     audit = _Audit(name, raw_args, ctx)
     with translation.override(ctx.principal.language):
         result = _run_steps(name, raw_args, ctx, audit)
@@ -207,10 +279,13 @@ def _run_steps(name: str, raw_args: Any, ctx: ToolContext, audit: _Audit) -> Too
     args = _validate(t, raw_args)
     if isinstance(args, ToolResult):
         return args
-    staged = approval_policy(t, args, ctx)
-    if staged is not None:
-        return staged
-    return _execute(t, args, ctx, audit)
+    failure = _preflight(t, args, ctx)
+    if failure is not None:
+        return failure
+    decided = _approval(t, args, ctx)
+    if isinstance(decided, ToolResult):
+        return decided
+    return _execute(t, args, decided, audit)
 
 
 def args_digest(raw_args: Any) -> str:
@@ -300,9 +375,9 @@ def execute_batch(calls: list[ToolCall], ctx: ToolContext) -> list[ToolResult]:
                 pool.submit(
                     contextvars.copy_context().run,
                     _in_own_connection,
-                    lambda c=c: dispatch(c.name, c.arguments, ctx),
+                    lambda c=c: dispatch(c.name, c.arguments, ctx, call_id=c.call_id),
                 )
                 for c in calls
             ]
             return [f.result() for f in futures]
-    return [dispatch(c.name, c.arguments, ctx) for c in calls]
+    return [dispatch(c.name, c.arguments, ctx, call_id=c.call_id) for c in calls]

@@ -37,6 +37,13 @@ ENVELOPE_CODES = {
     "CLAPILOT_TOOL_EXECUTION_FAILED": ("tools", "A tool failed unexpectedly (logged with a traceback)."),
     "CLAPILOT_TOOL_OUTPUT_SERIALIZATION_FAILED": ("tools", "A tool's output could not be serialized."),
     "CLAPILOT_NO_USER_CONTEXT": ("tools", "The tool needs a signed-in person, and the call has none."),
+    # The approval step (apps.tools.approval).
+    "approval_required": ("tools", "The call waits for a person's approval (`output.staged_id`); HTTP 202."),
+    "approval_forbidden": ("tools", "The agent's policy forbids this tool or operation (verboten)."),
+    "approval_unavailable_headless": (
+        "tools",
+        "Nobody is present to approve the call: not executed, recorded for its owner (or refused).",
+    ),
     # `POST /api/v1/tools/execute` answers its own request errors in the same envelope (and
     # `payload_too_large`, declared in apps.core.errors).
     "invalid_json": ("tools", "The execute request's body is not valid JSON (400)."),

@@ -8,13 +8,20 @@ The args model (pydantic v2) is taken from the handler's `args` annotation; the 
 function-calling schema is derived from it (see `schema.py`). The description the model reads is
 `description=`, else the handler's docstring (a paragraph's lines joined by spaces); the family is
 `family=`, else the one tool family the handler's app declares.
+
+Each tool also declares what the approval step (`apps.tools.approval`) needs: its `operations`
+(the rows of the rights table), how a call's operation follows from its validated content
+(`operation_key`, or one fixed `operation`), the `default` classification per operation (run or
+stage), a `preflight` for hard limits, a `preview` in words for the person who decides, the object
+a call touches (`scope`, for narrowed standing approvals), `always_ask` (changes to agents) and
+the per-agent configuration model (`config_model`).
 """
 
 from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +34,40 @@ from apps.core.plugins import ToolFamily
 from apps.tools.schema import strict_schema
 
 SURFACES = frozenset({"native", "live", "api"})
+# The live-voice surface is opt-in per tool: reads and harmless writes only, never deletes.
+DEFAULT_SURFACES = frozenset({"native", "api"})
+WITH_LIVE = SURFACES  # `surfaces=WITH_LIVE`: a read or a harmless write opts into live voice
+
+# The classification of an operation without a policy (the seed's Vorgabe).
+RUN, STAGE = "run", "stage"
+CLASSIFICATIONS = frozenset({RUN, STAGE})
+# The standard rule for operations a tool does not classify itself: deletes, mass changes and
+# external side effects wait for a person; reads and ordinary creates and updates run.
+STAGED_BY_DEFAULT = frozenset(
+    {"delete", "mass_update", "mass_delete", "cancel", "share", "send", "external", "destroy"}
+)
+# The operation of a writing tool without a declaration, from the verb in its name.
+_VERBS = {
+    "create": "create",
+    "add": "create",
+    "propose": "create",
+    "store": "create",
+    "update": "update",
+    "move": "update",
+    "complete": "update",
+    "revoke": "update",
+    "rename": "update",
+    "delete": "delete",
+    "remove": "delete",
+    "cancel": "cancel",
+    "execute": "execute",
+}
+
+
+def derived_operation(name: str, read_only: bool) -> str:
+    if read_only:
+        return "read"
+    return next((_VERBS[w] for w in name.split("_") if w in _VERBS), "write")
 
 
 def families() -> dict[str, ToolFamily]:
@@ -56,14 +97,34 @@ class Tool:
     read_only: bool
     family: str
     also_in: tuple[str, ...] = ()
-    surfaces: frozenset[str] = SURFACES
+    surfaces: frozenset[str] = DEFAULT_SURFACES
     reads_foreign_content: bool = False
     requires_user: bool = False
     # API-key scopes that reach this tool without `tools:execute` (e.g. memory:read for
     # memory_search): a key holding one of them may list and call it, and only it.
     api_scopes: frozenset[str] = frozenset()
-    # Derives the approval operation from the call's *content* (e.g. the SQL verb).
+    # Derives the approval operation from the call's *content* (e.g. the SQL verb); without it
+    # every call has the tool's one operation (`operations`).
     operation_key: Callable[[BaseModel], str] | None = None
+    # The rows of the rights table; the default classification of each (RUN or STAGE).
+    operations: tuple[str, ...] = ()
+    defaults: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # Hard limits only (a foreign table, a path outside the workspace): raises a DomainError.
+    # Not about the operation: that is the approval step's job.
+    preflight: Callable[[BaseModel, Any], None] | None = None
+    # Changes to agents: every call needs a person's individual approval (no `*`, no standing one).
+    always_ask: bool = False
+    # The pydantic model of this tool's per-agent configuration (None: the tool has none).
+    config_model: type[BaseModel] | None = None
+    # The preview in words a person reads before deciding (`(args, ctx) -> str`, localized; may
+    # raise the domain's not-found error when the object is not visible); None: a generic text.
+    preview: Callable[[BaseModel, Any], str] | None = None
+    # The object a call touches, `(args, ctx) -> (kind, id) | None` (a board, folder, client): a
+    # standing approval narrowed to one object matches only calls that touch it.
+    scope: Callable[[BaseModel, Any], tuple[str, int] | None] | None = None
+    # Writing tools run in one transaction; a meta-tool whose inner dispatch opens its own
+    # (tool_execute) does not, so a staged inner call is not rolled back with the outer failure.
+    atomic: bool = True
     # What people read for this tool (chat tool steps), a lazily translated string; None: the
     # chat humanizes the name (apps.agent.labels).
     label: Any = None
@@ -97,7 +158,16 @@ class Tool:
     def operation(self, args: BaseModel) -> str:
         if self.operation_key is not None:
             return self.operation_key(args)
-        return "read" if self.read_only else "write"
+        return self.operations[0]
+
+    def default_for(self, operation: str) -> str:
+        """RUN or STAGE without a policy: the tool's own classification, else the standard rule."""
+        declared = self.defaults.get(operation)
+        if declared is not None:
+            return declared
+        if self.read_only or operation == "read":
+            return RUN
+        return STAGE if operation in STAGED_BY_DEFAULT else RUN
 
     def openai_function(self) -> dict:
         """The `tools=[…]` entry for chat completions (strict mode)."""
@@ -126,6 +196,15 @@ def register(t: Tool) -> Tool:
     unknown = set(t.surfaces) - SURFACES
     if unknown:
         raise RegistryError(f"{t.name}: unknown surfaces {sorted(unknown)}")
+    if not t.operations:
+        raise RegistryError(f"{t.name}: declare its operations")
+    if t.operation_key is None and len(t.operations) != 1:
+        raise RegistryError(f"{t.name}: several operations need an operation_key")
+    wrong = {op: c for op, c in t.defaults.items() if op not in t.operations or c not in CLASSIFICATIONS}
+    if wrong:
+        raise RegistryError(f"{t.name}: defaults for unknown operations or classifications {wrong}")
+    if "live" in t.surfaces and any(t.default_for(op) == STAGE for op in t.operations):
+        raise RegistryError(f"{t.name}: the live surface never gets operations that wait for a person")
     _REGISTRY[t.name] = t
     return t
 
@@ -137,18 +216,34 @@ def tool(
     description: str | None = None,
     family: str | None = None,
     also_in: Iterable[str] = (),
-    surfaces: Iterable[str] = SURFACES,
+    surfaces: Iterable[str] = DEFAULT_SURFACES,
     reads_foreign_content: bool = False,
     requires_user: bool = False,
     api_scopes: Iterable[str] = (),
     operation_key: Callable[[BaseModel], str] | None = None,
+    operation: str | None = None,
+    operations: Iterable[str] = (),
+    default: str | Mapping[str, str] | None = None,
+    preflight: Callable[[BaseModel, Any], None] | None = None,
+    always_ask: bool = False,
+    config_model: type[BaseModel] | None = None,
+    preview: Callable[[BaseModel, Any], str] | None = None,
+    scope: Callable[[BaseModel, Any], tuple[str, int] | None] | None = None,
+    atomic: bool = True,
     label: Any = None,
 ):
     """Declare a tool. The handler is `(ctx, args) -> ToolOutput | JSON-able value`. `label`: the
-    human name the chat shows for a call (e.g. `gettext_lazy("Create task")`)."""
+    human name the chat shows for a call (e.g. `gettext_lazy("Create task")`).
+
+    Approval data: `operation` (the one operation of every call; default from the read-only flag
+    and the verb in the name), or `operations` with an `operation_key` deriving a call's operation
+    from its validated arguments; `default`: RUN or STAGE for every operation, or per operation
+    (else the standard rule); `surfaces` default to native + api (the live surface is opt-in)."""
 
     def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
         args_model = _args_model_of(handler)
+        ops = tuple(operations) or (operation or derived_operation(name, read_only),)
+        defaults = dict.fromkeys(ops, default) if isinstance(default, str) else dict(default or {})
         register(
             Tool(
                 name=name,
@@ -163,6 +258,14 @@ def tool(
                 requires_user=requires_user,
                 api_scopes=frozenset(api_scopes),
                 operation_key=operation_key,
+                operations=ops,
+                defaults=defaults,
+                preflight=preflight,
+                always_ask=always_ask,
+                config_model=config_model,
+                preview=preview,
+                scope=scope,
+                atomic=atomic,
                 label=label,
                 schema=strict_schema(args_model),
             )

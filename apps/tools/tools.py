@@ -12,7 +12,7 @@ from apps.tools import catalog, gating, registry
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.errors import ForwardedToolFailure, InvalidArguments, UnknownFamily
-from apps.tools.registry import normalize_family, tool
+from apps.tools.registry import WITH_LIVE, normalize_family, tool
 
 
 class CatalogSearchArgs(Args):
@@ -63,9 +63,13 @@ class ToolExecuteArgs(Args):
     )
 
 
-@tool(name="tool_execute", read_only=False)
+# The inner dispatch decides about the tool it calls (and opens its own transaction, so a staged
+# inner call survives the forwarded failure).
+@tool(name="tool_execute", read_only=False, operation="execute", default="run", atomic=False)
 def tool_execute(ctx: ToolContext, args: ToolExecuteArgs):
     """Call a tool found with tool_catalog_search by name, with its arguments as a JSON string."""
+    from dataclasses import replace
+
     from apps.tools.dispatcher import dispatch
     from apps.tools.results import ToolOutput
 
@@ -75,7 +79,7 @@ def tool_execute(ctx: ToolContext, args: ToolExecuteArgs):
         arguments = jsontext.loads(args.arguments or "{}")
     except ValueError as exc:
         raise InvalidArguments(_("“arguments” is not valid JSON.")) from exc
-    inner = dispatch(args.tool, arguments, ctx)
+    inner = dispatch(args.tool, arguments, replace(ctx, approved=False) if ctx.approved else ctx)
     if not inner.ok:
         raise ForwardedToolFailure(inner.message, code=inner.code, details=inner.output)
     return ToolOutput(
@@ -99,7 +103,7 @@ def known_modules() -> list[str]:
     return sorted({t.module for t in registry.all_tools() if t.module} | gating.MINIMAL_MODULES)
 
 
-@tool(name="clapilot_context_status", read_only=True)
+@tool(name="clapilot_context_status", surfaces=WITH_LIVE, read_only=True)
 def clapilot_context_status(ctx: ToolContext, args: NoArgs) -> dict:
     """Who you act for: user, language, time zone, current time and which modules are installed."""
     p = ctx.principal
@@ -118,7 +122,7 @@ def clapilot_context_status(ctx: ToolContext, args: NoArgs) -> dict:
     }
 
 
-@tool(name="session_status", read_only=True)
+@tool(name="session_status", surfaces=WITH_LIVE, read_only=True)
 def session_status(ctx: ToolContext, args: NoArgs) -> dict:
     """State of the current session: run and session ids, surface, time and how many tools you can see."""
     now, tz = _now(ctx)
