@@ -8,21 +8,25 @@ after they write (`calendar_get_event`): the read-back is authoritative.
 
 from __future__ import annotations
 
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
 from apps.calendar import contracts as c
 from apps.calendar import lifecycle, services
+from apps.calendar.errors import DeadlineNotDeletable
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record
 from apps.core.api import listed
 from apps.core.contracts import page
 from apps.tools.context import ToolContext
-from apps.tools.registry import tool
+from apps.tools.registry import WITH_LIVE, tool
 
 
 def _origin(ctx: ToolContext) -> str:
     return CalendarEvent.Source.API if ctx.surface == "api" else CalendarEvent.Source.AGENT
 
 
-@tool(name="calendar_list_events", read_only=True)
+@tool(name="calendar_list_events", surfaces=WITH_LIVE, read_only=True)
 def list_events(ctx: ToolContext, args: c.EventFilter) -> dict:
     """List calendar entries (appointments and Fristen) in a time window, recurring series expanded into
     their occurrences, sorted by start; returns full records and the total. List the time range before
@@ -31,13 +35,13 @@ def list_events(ctx: ToolContext, args: c.EventFilter) -> dict:
     return listed("events", lambda o: event_record(o.event, o), found, args)
 
 
-@tool(name="calendar_get_event", read_only=True)
+@tool(name="calendar_get_event", surfaces=WITH_LIVE, read_only=True)
 def get_event(ctx: ToolContext, args: c.EventId) -> dict:
     """Get one calendar entry."""
     return {"event": event_record(services.get_event(ctx.principal, args.event_id))}
 
 
-@tool(name="calendar_create_event", read_only=False)
+@tool(name="calendar_create_event", surfaces=WITH_LIVE, read_only=False)
 def create_event(ctx: ToolContext, args: c.EventCreate) -> dict:
     """Create an appointment or a Frist (kind=deadline, start = due moment; responsible defaults to you,
     a Vorfrist to the rule's or 7 days before). Read it back with calendar_get_event before reporting
@@ -46,7 +50,7 @@ def create_event(ctx: ToolContext, args: c.EventCreate) -> dict:
     return {"event": event_record(event)}
 
 
-@tool(name="calendar_update_event", read_only=False)
+@tool(name="calendar_update_event", surfaces=WITH_LIVE, read_only=False)
 def update_event(ctx: ToolContext, args: c.EventUpdateById) -> dict:
     """Change some fields of a calendar entry; fields you leave out stay as they are. Use clear_fields to
     empty a field. Moving a Frist's due date needs a reason (it goes into the Fristenbuch)."""
@@ -60,14 +64,45 @@ def update_event(ctx: ToolContext, args: c.EventUpdateById) -> dict:
     return {"event": event_record(event)}
 
 
-@tool(name="calendar_delete_event", read_only=False)
+def _when(event: CalendarEvent, ctx: ToolContext) -> str:
+    return formats.date_format(timezone.localtime(event.start, ctx.principal.time_zone), "SHORT_DATE_FORMAT")
+
+
+def _delete_preview(args: c.EventId, ctx: ToolContext) -> str:
+    event = services.get_event(ctx.principal, args.event_id)
+    if event.is_deadline:  # refused before anyone is asked: a Frist is only ever cancelled
+        raise DeadlineNotDeletable(
+            _("A Frist is never deleted: cancel it with a reason, so the Fristenbuch keeps it.")
+        )
+    return _("Deletes the appointment “%(title)s” on %(date)s.") % {
+        "title": event.title,
+        "date": _when(event, ctx),
+    }
+
+
+def _cancel_preview(args: c.DeadlineCancelById, ctx: ToolContext) -> str:
+    event = services.get_event(ctx.principal, args.event_id)
+    return _("Cancels the Frist “%(title)s” due %(date)s (reason: %(reason)s).") % {
+        "title": event.title,
+        "date": _when(event, ctx),
+        "reason": args.reason,
+    }
+
+
+@tool(
+    name="calendar_delete_event",
+    read_only=False,
+    operation="delete",
+    default="stage",
+    preview=_delete_preview,
+)
 def delete_event(ctx: ToolContext, args: c.EventId) -> dict:
     """Delete an appointment for good. Fristen are never deleted (deadline_not_deletable): cancel them with
     calendar_cancel_deadline."""
     return {"deleted": services.delete_event(ctx.principal, args.event_id)}
 
 
-@tool(name="calendar_list_deadlines", read_only=True)
+@tool(name="calendar_list_deadlines", surfaces=WITH_LIVE, read_only=True)
 def list_deadlines(ctx: ToolContext, args: c.DeadlineFilter) -> dict:
     """The Fristenkontrolle: Fristen by responsible person, deputy, status (default open), due period,
     client, case and criticality; overdue first, then by due date; full records (responsible, deputy,
@@ -78,7 +113,7 @@ def list_deadlines(ctx: ToolContext, args: c.DeadlineFilter) -> dict:
     return page("deadlines", records, total, limit=args.limit, offset=args.offset)
 
 
-@tool(name="calendar_complete_deadline", read_only=False)
+@tool(name="calendar_complete_deadline", surfaces=WITH_LIVE, read_only=False)
 def complete_deadline(ctx: ToolContext, args: c.DeadlineCompleteById) -> dict:
     """Mark an open Frist done: say how it was met (e.g. "Einspruch eingelegt"), optionally with a link to
     the document or task that met it. Refused with deadline_not_open when it is already done or
@@ -89,7 +124,13 @@ def complete_deadline(ctx: ToolContext, args: c.DeadlineCompleteById) -> dict:
     return {"event": event_record(event)}
 
 
-@tool(name="calendar_cancel_deadline", read_only=False)
+@tool(
+    name="calendar_cancel_deadline",
+    read_only=False,
+    operation="cancel",
+    default="stage",
+    preview=_cancel_preview,
+)
 def cancel_deadline(ctx: ToolContext, args: c.DeadlineCancelById) -> dict:
     """Cancel (strike) an open Frist that no longer applies, with the reason. Fristen are never deleted; the
     Fristenbuch keeps them."""

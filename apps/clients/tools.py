@@ -13,26 +13,26 @@ from apps.clients import services
 from apps.clients.records import case_record, client_record
 from apps.core.api import listed
 from apps.tools.context import ToolContext
-from apps.tools.registry import tool
+from apps.tools.registry import WITH_LIVE, tool
 
 FAMILY = "mandanten"
 CASES_FAMILY = "cases"
 
 
-@tool(name="mandanten_list", family=FAMILY, read_only=True)
+@tool(name="mandanten_list", surfaces=WITH_LIVE, family=FAMILY, read_only=True)
 def list_clients(ctx: ToolContext, args: c.ClientFilter) -> dict:
     """List the office's clients (Mandanten) by name, optionally filtered; returns full records and the
     total."""
     return listed("clients", client_record, services.list_clients(ctx.principal, **args.model_dump()), args)
 
 
-@tool(name="mandanten_get", family=FAMILY, read_only=True)
+@tool(name="mandanten_get", surfaces=WITH_LIVE, family=FAMILY, read_only=True)
 def get_client(ctx: ToolContext, args: c.ClientId) -> dict:
     """Get one client (Mandant)."""
     return {"client": client_record(services.get_client(ctx.principal, args.client_id))}
 
 
-@tool(name="mandanten_search", family=FAMILY, read_only=True)
+@tool(name="mandanten_search", surfaces=WITH_LIVE, family=FAMILY, read_only=True)
 def search_clients(ctx: ToolContext, args: c.ClientSearch) -> dict:
     """Find clients by name words (prefixes, German stemming) or client number."""
     found = services.search_clients(ctx.principal, args.query, limit=args.limit)
@@ -56,13 +56,13 @@ def update_client(ctx: ToolContext, args: c.ClientUpdateById) -> dict:
 
 
 # --- cases (optional module) ------------------------------------------------------------------
-@tool(name="cases_list", family=CASES_FAMILY, read_only=True)
+@tool(name="cases_list", surfaces=WITH_LIVE, family=CASES_FAMILY, read_only=True)
 def list_cases(ctx: ToolContext, args: c.CaseFilter) -> dict:
     """List cases (Akten), newest first, optionally of one client; returns the total."""
     return listed("cases", case_record, services.list_cases(ctx.principal, **args.model_dump()), args)
 
 
-@tool(name="cases_get", family=CASES_FAMILY, read_only=True)
+@tool(name="cases_get", surfaces=WITH_LIVE, family=CASES_FAMILY, read_only=True)
 def get_case(ctx: ToolContext, args: c.CaseId) -> dict:
     """Get one case."""
     return {"case": case_record(services.get_case(ctx.principal, args.case_id))}

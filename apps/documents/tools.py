@@ -13,13 +13,14 @@ from apps.core.api import listed
 from apps.core.contracts import Input
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing
+from apps.documents.errors import FolderProtected
 from apps.documents.records import detailed_record, document_record, folder_record, share_record
 from apps.tools import confirmation
 from apps.tools.context import ToolContext
-from apps.tools.registry import tool
+from apps.tools.registry import WITH_LIVE, tool
 
 
-@tool(name="documents_list", read_only=True)
+@tool(name="documents_list", surfaces=WITH_LIVE, read_only=True)
 def list_documents(ctx: ToolContext, args: c.DocumentFilter) -> dict:
     """List or search the documents you can see (newest first) with filters and pagination; returns
     metadata and extraction state, not the text (use documents_get)."""
@@ -27,7 +28,7 @@ def list_documents(ctx: ToolContext, args: c.DocumentFilter) -> dict:
     return listed("documents", document_record, found, args)
 
 
-@tool(name="documents_get", read_only=True, reads_foreign_content=True)
+@tool(name="documents_get", surfaces=WITH_LIVE, read_only=True, reads_foreign_content=True)
 def get_document(ctx: ToolContext, args: c.DocumentRead) -> dict:
     """Load one document: metadata, extraction state and its readable text (extracted from PDF, Word, text,
     Markdown, HTML or e-mail), shortened to max_chars."""
@@ -42,7 +43,7 @@ def get_document(ctx: ToolContext, args: c.DocumentRead) -> dict:
     }
 
 
-@tool(name="documents_list_folders", read_only=True)
+@tool(name="documents_list_folders", surfaces=WITH_LIVE, read_only=True)
 def list_folders(ctx: ToolContext, args: Input) -> dict:
     """List the document folders you can see as a tree (path of ids, depth), including your private
     “Persönlich” folder. Documents without a folder are in the root “Dokumente”."""
@@ -78,7 +79,51 @@ def update_folder(ctx: ToolContext, args: c.FolderUpdateById) -> dict:
     return {"folder": folder_record(folder)}
 
 
-@tool(name="documents_delete_folder", read_only=False)
+def _document_named(args: c.DocumentId, ctx: ToolContext, action: str) -> dict:
+    """Looked up with the right the call needs: nobody is asked to approve what cannot run."""
+    document = services.get_document(ctx.principal, args.document_id, action=action, with_text=False)
+    folder = document.folder.name if document.folder_id else _("Documents")
+    return {"title": document.title, "folder": folder}
+
+
+def _delete_preview(args: c.DocumentId, ctx: ToolContext) -> str:
+    return _("Deletes the document “%(title)s” in the folder “%(folder)s” for good.") % _document_named(
+        args, ctx, "delete"
+    )
+
+
+def _share_preview(args: c.DocumentId, ctx: ToolContext) -> str:
+    return _("Creates a public link to the document “%(title)s” (folder “%(folder)s”).") % _document_named(
+        args, ctx, "change"
+    )
+
+
+def _folder_of_document(args: c.DocumentId, ctx: ToolContext) -> tuple[str, int] | None:
+    document = services.get_document(ctx.principal, args.document_id, with_text=False)
+    return ("folder", document.folder_id) if document.folder_id else None
+
+
+def _folder_preview(args: c.FolderDeleteById, ctx: ToolContext) -> str:
+    folder = folders.get_folder(ctx.principal, args.folder_id, action="delete")
+    if folder.is_home:
+        raise FolderProtected(_("Your “Persönlich” folder cannot be deleted."))
+    if args.recursive:
+        return _("Deletes the folder “%(name)s” with all its documents and subfolders.") % {
+            "name": folder.name
+        }
+    return _("Deletes the empty folder “%(name)s”.") % {"name": folder.name}
+
+
+@tool(
+    name="documents_delete_folder",
+    read_only=False,
+    # Deleting a folder with its contents is a mass deletion: its own row in the rights table.
+    operations=("delete", "mass_delete"),
+    operation_key=lambda args: "mass_delete" if args.recursive else "delete",
+    default="stage",
+    preview=_folder_preview,
+    scope=lambda args, ctx: ("folder", args.folder_id),
+)
 def delete_folder(ctx: ToolContext, args: c.FolderDeleteById) -> dict:
     """Delete a document folder. Deleting one with documents (recursive) cannot be undone: the first
     call changes nothing and answers approval_token_required with a phrase the person must send in
@@ -116,13 +161,28 @@ def move_document(ctx: ToolContext, args: c.DocumentMove) -> dict:
     return {"document": document_record(document)}
 
 
-@tool(name="documents_delete", read_only=False)
+@tool(
+    name="documents_delete",
+    read_only=False,
+    operation="delete",
+    default="stage",
+    preview=_delete_preview,
+    scope=_folder_of_document,
+)
 def delete_document(ctx: ToolContext, args: c.DocumentId) -> dict:
     """Delete a document and its file for good."""
     return {"deleted": services.delete_document(ctx.principal, args.document_id)}
 
 
-@tool(name="documents_create_share", read_only=False)
+# A public link makes the document readable outside the office: an external side effect.
+@tool(
+    name="documents_create_share",
+    read_only=False,
+    operation="share",
+    default="stage",
+    preview=_share_preview,
+    scope=_folder_of_document,
+)
 def create_share(ctx: ToolContext, args: c.ShareCreateFor) -> dict:
     """Create the public read-only share link of a document, or return the active one."""
     share, token, created = sharing.create_share(

@@ -14,10 +14,10 @@ from apps.notes import contracts as c
 from apps.notes import services
 from apps.notes.records import folder_record, note_record, page_record
 from apps.tools.context import ToolContext
-from apps.tools.registry import tool
+from apps.tools.registry import WITH_LIVE, tool
 
 
-@tool(name="notizen_list_folders", read_only=True)
+@tool(name="notizen_list_folders", surfaces=WITH_LIVE, read_only=True)
 def list_folders(ctx: ToolContext, args: Input) -> dict:
     """List the note folders you can see (a tree: parent_id links a folder to its parent), with the number
     of notes in each."""
@@ -30,21 +30,21 @@ def create_folder(ctx: ToolContext, args: c.NoteFolderCreate) -> dict:
     return {"folder": folder_record(services.create_folder(ctx.principal, **args.model_dump(mode="json")))}
 
 
-@tool(name="notizen_list_notes", read_only=True)
+@tool(name="notizen_list_notes", surfaces=WITH_LIVE, reads_foreign_content=True, read_only=True)
 def list_notes(ctx: ToolContext, args: c.NoteFilter) -> dict:
     """List notes (most recently changed first), optionally in one folder or matching words; returns the
     total for pagination. Use notizen_get_note for the pages' content."""
     return listed("notes", note_record, services.list_notes(ctx.principal, **args.model_dump()), args)
 
 
-@tool(name="notizen_get_note", read_only=True)
+@tool(name="notizen_get_note", surfaces=WITH_LIVE, reads_foreign_content=True, read_only=True)
 def get_note(ctx: ToolContext, args: c.NoteId) -> dict:
     """Load one note with all its pages (title, HTML, plain text, assets, audio attachments)."""
     note = services.get_note(ctx.principal, args.note_id)
     return {"note": note_record(note), "pages": [page_record(p) for p in services.note_pages(note)]}
 
 
-@tool(name="notizen_create_note", read_only=False)
+@tool(name="notizen_create_note", surfaces=WITH_LIVE, read_only=False)
 def create_note(ctx: ToolContext, args: c.NoteCreate) -> dict:
     """Create a note with its first page (send html or text for the page's content)."""
     note, first = services.create_note(ctx.principal, **args.service_kwargs())
@@ -60,7 +60,7 @@ def update_note(ctx: ToolContext, args: c.NoteUpdateById) -> dict:
     return {"note": note_record(note)}
 
 
-@tool(name="notizen_create_page", read_only=False)
+@tool(name="notizen_create_page", surfaces=WITH_LIVE, read_only=False)
 def create_page(ctx: ToolContext, args: c.NotePageCreateInNote) -> dict:
     """Add a page to a note."""
     return {"page": page_record(services.create_page(ctx.principal, args.note_id, **args.service_kwargs()))}

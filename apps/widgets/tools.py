@@ -12,7 +12,7 @@ import functools
 
 from apps.tools.context import ToolContext
 from apps.tools.errors import ForwardedToolFailure
-from apps.tools.registry import tool
+from apps.tools.registry import DEFAULT_SURFACES, WITH_LIVE, tool
 from apps.widgets import contracts as c
 from apps.widgets import services
 from apps.widgets.errors import NoUserContext
@@ -39,6 +39,7 @@ def widget_tools(action: str, *, read_only: bool):
                 family=family,
                 also_in=(other,),
                 read_only=read_only,
+                surfaces=WITH_LIVE if read_only else DEFAULT_SURFACES,
             )(run)
         return run
 

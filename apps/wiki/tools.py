@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from apps.core.api import listed
 from apps.tools.context import ToolContext
-from apps.tools.registry import tool
+from apps.tools.registry import WITH_LIVE, tool
 from apps.wiki import contracts as c
 from apps.wiki import proposals, services
 from apps.wiki.records import page_record, proposal_record, search_hit
 
 
-@tool(name="wiki_search", read_only=True)
+@tool(name="wiki_search", surfaces=WITH_LIVE, reads_foreign_content=True, read_only=True)
 def wiki_search(ctx: ToolContext, args: c.WikiSearch) -> dict:
     """Search the office wiki (handbook) by words; returns the best-matching pages with a snippet each
     (matches in **bold**). Open a page with wiki_get_page."""
@@ -24,7 +24,7 @@ def wiki_search(ctx: ToolContext, args: c.WikiSearch) -> dict:
     return listed("results", search_hit, found, args)
 
 
-@tool(name="wiki_get_page", read_only=True)
+@tool(name="wiki_get_page", surfaces=WITH_LIVE, reads_foreign_content=True, read_only=True)
 def wiki_get_page(ctx: ToolContext, args: c.WikiPageRef) -> dict:
     """Read one wiki page (Markdown text, current revision) by slug or page_id."""
     return {"page": page_record(services.get_page(ctx.principal, slug=args.slug, page_id=args.page_id))}

@@ -161,7 +161,10 @@ def _fuzz_tool(document, t, principal, stats, crashes, half_written) -> None:
     from apps.tools.context import ToolContext
     from apps.tools.dispatcher import dispatch
 
-    ctx = ToolContext(principal=principal, surface="native" if "native" in t.surfaces else min(t.surfaces))
+    # approved: the tools' own refusals are fuzzed here (a staged call is a write on purpose).
+    ctx = ToolContext(
+        principal=principal, surface="native" if "native" in t.surfaces else min(t.surfaces), approved=True
+    )
 
     @hypothesis.settings(
         max_examples=EXAMPLES,
