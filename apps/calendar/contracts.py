@@ -29,7 +29,18 @@ from apps.calendar.models import (
     CalendarEvent,
 )
 from apps.clients.contracts import ClientRef
-from apps.core.contracts import Input, Output, PageInput, RestBody, paged, query_field, safe_url, wrapped
+from apps.core.contracts import (
+    Date,
+    Input,
+    MomentText,
+    Output,
+    PageInput,
+    RestBody,
+    paged,
+    query_field,
+    safe_url,
+    wrapped,
+)
 
 
 def _choices(name: str, choices: type[TextChoices]) -> type[StrEnum]:
@@ -153,10 +164,10 @@ DeadlineHistory = wrapped(list[DeadlineChangeOut], "history", name="DeadlineHist
 # --- input ------------------------------------------------------------------------------------
 class EventFilter(PageInput):
     query: str | None = query_field("Words in title, description, place or client name.")
-    start: str | None = Field(
+    start: MomentText | None = Field(
         default=None, max_length=40, description=f"Window start, {MOMENT}. Default: today."
     )
-    end: str | None = Field(
+    end: MomentText | None = Field(
         default=None, max_length=40, description=f"Window end, {MOMENT}. Default: start + 31 days."
     )
     kind: Kind | None = Field(default=None, description="Only appointments (event) or Fristen (deadline).")
@@ -180,8 +191,8 @@ class DeadlineFilter(PageInput):
     )
     responsible_id: int | None = Field(default=None, description="Only Fristen this person answers for.")
     deputy_id: int | None = Field(default=None, description="Only Fristen this person is deputy for.")
-    due_from: dt.date | None = Field(default=None, description="First due day (YYYY-MM-DD).")
-    due_to: dt.date | None = Field(default=None, description="Last due day (YYYY-MM-DD).")
+    due_from: Date | None = Field(default=None, description="First due day (YYYY-MM-DD).")
+    due_to: Date | None = Field(default=None, description="Last due day (YYYY-MM-DD).")
     client_id: int | None = Field(default=None, description="Only Fristen of this client (Mandant).")
     case_id: int | None = Field(default=None, description="Only Fristen of this case (Akte).")
     criticality: Criticality | None = None
@@ -209,7 +220,7 @@ class _Body(RestBody):
 
 
 class PreDeadlineIn(Input):
-    due_date: dt.date = Field(description="The Vorfrist day (YYYY-MM-DD), not after the Frist.")
+    due_date: Date = Field(description="The Vorfrist day (YYYY-MM-DD), not after the Frist.")
     note: str = Field(default="", max_length=NOTE_MAX)
 
 
@@ -235,7 +246,7 @@ _RRULE = "RFC 5545 RRULE, must end: e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10"
 # The fields an entry is created and changed with alike (after the ones each declares itself):
 # the series' end, the reminder, and the Frist's people, case, pre-deadlines and origin.
 class _EventTail(Input):
-    recurrence_until: str | None = Field(
+    recurrence_until: MomentText | None = Field(
         default=None, max_length=40, description="Last day of the series (YYYY-MM-DD)."
     )
     remind_minutes_before: int | None = _REMIND
@@ -243,16 +254,18 @@ class _EventTail(Input):
     deputy_id: int | None = _DEPUTY
     case_id: int | None = _CASE
     pre_deadlines: list[PreDeadlineIn] | None = _PRE
-    trigger_date: dt.date | None = _TRIGGER
+    trigger_date: Date | None = _TRIGGER
     rule_code: str | None = _RULE
 
 
 class _EventCreateFields(_Body):
     title: str = Field(min_length=1, max_length=TITLE_MAX)
-    start: str = Field(
+    start: MomentText = Field(
         min_length=1, max_length=40, description=f"Start, or the due moment of a Frist; {MOMENT}."
     )
-    end: str | None = Field(default=None, max_length=40, description=f"End, {MOMENT}. Default: start + 1 h.")
+    end: MomentText | None = Field(
+        default=None, max_length=40, description=f"End, {MOMENT}. Default: start + 1 h."
+    )
     kind: Kind = Field(default=Kind.EVENT, description="event: appointment; deadline: a Frist.")
     all_day: bool = Field(default=False, description="A whole-day entry (start/end as dates).")
     time_zone: str | None = Field(default=None, max_length=64, description="IANA zone, default yours.")
@@ -280,10 +293,10 @@ class EventCreate(_EventTail, _EventCreateFields):
 
 class _EventUpdateFields(_Body):
     title: str | None = Field(default=None, min_length=1, max_length=TITLE_MAX)
-    start: str | None = Field(
+    start: MomentText | None = Field(
         default=None, min_length=1, max_length=40, description=f"{MOMENT}; the duration is kept without end."
     )
-    end: str | None = Field(default=None, max_length=40, description=MOMENT)
+    end: MomentText | None = Field(default=None, max_length=40, description=MOMENT)
     kind: Kind | None = None
     all_day: bool | None = Field(default=None, description="A whole-day entry (start/end as dates).")
     time_zone: str | None = Field(default=None, max_length=64, description="IANA zone.")
@@ -374,8 +387,8 @@ class DeadlineCancelById(DeadlineCancel):
 class HistoryFilter(Input):
     """A period of the Fristenbuch (both days inclusive)."""
 
-    since: dt.date | None = Field(default=None, description="First day (YYYY-MM-DD).")
-    until: dt.date | None = Field(default=None, description="Last day (YYYY-MM-DD).")
+    since: Date | None = Field(default=None, description="First day (YYYY-MM-DD).")
+    until: Date | None = Field(default=None, description="Last day (YYYY-MM-DD).")
 
 
 # --- the editor's recurrence picker -----------------------------------------------------------
@@ -406,11 +419,11 @@ class Recurrence(Input):
 
     frequency: Literal["none", "daily", "weekly", "monthly", "yearly"] = "none"
     interval: int = Field(default=1, ge=1, le=REPEAT_MAX_INTERVAL, description="Every n-th day/week/…")
-    until: dt.date | None = Field(default=None, description="Last day of the series.")
+    until: Date | None = Field(default=None, description="Last day of the series.")
     count: int | None = Field(
         default=None, ge=1, le=REPEAT_MAX_OCCURRENCES, description="Number of occurrences."
     )
-    starts_on: dt.date | None = Field(
+    starts_on: Date | None = Field(
         default=None, description="The entry's first day (the end may not be before it)."
     )
 

@@ -12,8 +12,9 @@ from pydantic import ValidationError
 from apps.calendar.contracts import REPEAT_MAX_INTERVAL, REPEAT_MAX_OCCURRENCES, Recurrence
 from apps.calendar.models import DESCRIPTION_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.recurrence import zone
+from apps.core import validation
 from apps.core.errors import DomainError
-from apps.core.forms import BaselineEditor, add_model_errors
+from apps.core.forms import BaselineEditor, BoundedDateField, add_model_errors
 from apps.core.web import form_errors
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
@@ -123,6 +124,14 @@ def _parse_day(text: str) -> dt.date:
     return dt.date.fromisoformat(text)
 
 
+# The picker offers only moments inside the date bound (the service refuses others: date_out_of_range).
+MOMENT_ATTRS = {
+    "type": "datetime-local",
+    "min": f"{validation.YEAR_MIN}-01-01T00:00",
+    "max": f"{validation.YEAR_MAX}-12-31T23:59",
+}
+
+
 class EventForm(BaselineEditor):
     """Create and edit. Editing saves only the fields the person changed against their hidden
     `base_<field>` (see BaselineEditor), so a save never reverts a change someone else (or the
@@ -137,12 +146,8 @@ class EventForm(BaselineEditor):
 
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     kind = forms.ChoiceField(label=_("Kind"), choices=CalendarEvent.Kind.choices)
-    start = forms.CharField(
-        label=_("Start / due"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
-    )
-    end = forms.CharField(
-        label=_("End"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
-    )
+    start = forms.CharField(label=_("Start / due"), widget=forms.DateTimeInput(attrs=MOMENT_ATTRS))
+    end = forms.CharField(label=_("End"), required=False, widget=forms.DateTimeInput(attrs=MOMENT_ATTRS))
     all_day = forms.BooleanField(label=_("All day"), required=False)
     location = forms.CharField(label=_("Location"), max_length=300, required=False)
     visibility = forms.ChoiceField(label=_("Visible to"), choices=CalendarEvent.Visibility.choices)
@@ -162,7 +167,7 @@ class EventForm(BaselineEditor):
         required=False,
         widget=forms.NumberInput(attrs={"min": 1, "max": REPEAT_MAX_INTERVAL, "inputmode": "numeric"}),
     )
-    repeat_until = forms.DateField(
+    repeat_until = BoundedDateField(
         label=_("Ends on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     repeat_count = forms.IntegerField(
@@ -264,6 +269,8 @@ class EventForm(BaselineEditor):
         try:
             day = _parse_day((self.cleaned_data.get("start") or "")[:10])
         except ValueError:
+            return None
+        if not validation.year_in_range(day):  # the save refuses it (`date_out_of_range`)
             return None
         from apps.deadlines.services import working_day
 

@@ -28,7 +28,7 @@ from apps.calendar.records import countdown_days, is_critical_soon, with_relatio
 from apps.clients import visibility as client_visibility
 from apps.clients.services import client_choices
 from apps.core import validation, web
-from apps.core.errors import DomainError
+from apps.core.errors import DateOutOfRange, DomainError
 
 PAGE_SIZE = 50
 STATUS_ALL = "all"
@@ -39,10 +39,12 @@ def _id(params: QueryDict, name: str) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 19 else None
 
 
-def _day(params: QueryDict, name: str) -> dt.date | None:
+def _day(request, params: QueryDict, name: str) -> dt.date | None:
+    """A filter's day; one outside the date bound is left out, and the page says why."""
     try:
-        return dt.date.fromisoformat((params.get(name) or "").strip())
-    except ValueError:
+        return validation.query_date(params, name)
+    except DateOutOfRange as exc:
+        messages.error(request, exc.message)
         return None
 
 
@@ -62,8 +64,8 @@ def filters_from(request, params: QueryDict) -> tuple[fristen.FristenFilter, dic
         person_id=user.pk if who == "me" and user else None,
         responsible_id=_id(params, "who") if who != "me" else None,
         status=None if status == STATUS_ALL else status,
-        due_from=_day(params, "from"),
-        due_to=_day(params, "to"),
+        due_from=_day(request, params, "from"),
+        due_to=_day(request, params, "to"),
         client_id=_id(params, "client"),
         case_id=_id(params, "case"),
         criticality=criticality or None,
@@ -291,8 +293,15 @@ def history(request, event_id: int):
 @login_required
 def export(request, fmt: str):
     """The Fristenbuch of a period as CSV or PDF (every visible Frist's changes in it); a refusal
-    goes back to the Fristen page with the reason."""
-    since, until = _day(request.GET, "since"), _day(request.GET, "until")
+    goes back to the Fristen page with the reason. A day outside the date bound (no picker sends
+    one) answers 400 with the error (`date_out_of_range`)."""
+    try:
+        since, until = (
+            validation.query_date(request.GET, "since"),
+            validation.query_date(request.GET, "until"),
+        )
+    except DateOutOfRange as exc:
+        return web.error_json(exc)
     try:
         return fristenbuch.export_response(request.principal, since, until, fmt)
     except DomainError as exc:

@@ -81,6 +81,8 @@ def parse_moment(value: Any, field: str, tz_name: str, *, all_day: bool = False)
             raise validation.invalid(
                 field, _("must be a date and time like 2026-12-01T10:00:00+01:00")
             ) from None
+    if isinstance(value, dt.date):
+        validation.in_range(value, field)
     if isinstance(value, dt.datetime):
         if all_day:
             value = value.astimezone(tz).date() if timezone.is_aware(value) else value.date()

@@ -23,7 +23,8 @@ from apps.calendar import feed, fristen_views, lifecycle, services
 from apps.calendar.forms import LOCAL_FORMAT, EventForm
 from apps.calendar.records import Occurrence, countdown_days, detail_url, event_record, is_critical_soon
 from apps.clients.services import client_choices
-from apps.core.errors import DomainError
+from apps.core import validation
+from apps.core.errors import DateOutOfRange, DomainError
 from apps.core.web import domain_errors, reported
 
 AGENDA_DAYS = 30
@@ -40,10 +41,14 @@ def _today(principal: Principal) -> dt.date:
 
 
 def _date_param(request, name: str, default: dt.date) -> dt.date:
+    """The day (or `YYYY-MM` month) a page shows: `default` when missing or not a date; one outside
+    the date bound also shows `default`, and the page says why (a grid around year 9999 would
+    overflow)."""
     raw = (request.GET.get(name) or "").strip()
     try:
-        return dt.date.fromisoformat(raw + "-01" if len(raw) == 7 else raw)
-    except ValueError:
+        return validation.query_date({name: raw + "-01" if len(raw) == 7 else raw}, name) or default
+    except DateOutOfRange as exc:
+        messages.error(request, exc.message)
         return default
 
 

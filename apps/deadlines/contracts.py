@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from apps.core.contracts import Input, Output, PageInput, paged, query_field, wrapped
+from apps.core.contracts import Date, Input, Output, PageInput, paged, query_field, wrapped
 from apps.deadlines.models import CODE_MAX, DeadlineRule
 
 Unit = StrEnum("DeadlineUnit", {m.name: m.value for m in DeadlineRule.Unit})
@@ -22,7 +22,7 @@ class DeadlineCompute(Input):
     Bad values are answered with stable codes (deadline_rule_not_found, deadline_trigger_missing,
     deadline_duration_invalid, deadline_bundesland_unknown), never written anywhere."""
 
-    trigger_date: dt.date | None = Field(
+    trigger_date: Date | None = Field(
         default=None,
         description="Day of the triggering event (Bekanntgabe, Zustellung, Verkündung); with posted=true the day the letter was posted.",
     )
@@ -54,7 +54,7 @@ class RuleFilter(PageInput):
 
 
 class WorkingDayQuery(Input):
-    date: dt.date = Field(description="The day a Frist would end on.")
+    date: Date = Field(description="The day a Frist would end on.")
     state: str | None = Field(
         default=None, max_length=10, description="Bundesland code; default: the office's."
     )

@@ -87,6 +87,8 @@ def compute_deadline(
     state: str | None = None,
 ) -> tuple[c.DeadlineResult, DeadlineRule | None, int, str]:
     """(result, the rule or None, amount, unit). Writes nothing; bad input raises a coded error."""
+    if isinstance(trigger_date, dt.date):  # the document workflow passes the model's date
+        validation.in_range(trigger_date, "trigger_date")
     found = None
     if rule:
         found = rule_for(rule)
@@ -121,7 +123,7 @@ def compute_deadline(
 
 def working_day(day: dt.date, state: str | None = None) -> dict[str, Any]:
     """The calendar forms' warning: is `day` a working day, and where would a Frist ending then end."""
-    shifted, _original, reason = c.shift_to_working_day(day, state)
+    shifted, _original, reason = c.shift_to_working_day(validation.in_range(day, "date"), state)
     message = ""
     if reason:
         message = _("%(day)s is no working day (%(reason)s): a Frist ending then ends on %(shifted)s.") % {

@@ -46,6 +46,7 @@ def moment(value: Any, field: str) -> dt.datetime | None:
         value = dt.datetime.combine(value, dt.time.min)
     if not isinstance(value, dt.datetime):
         raise validation.invalid(field, _("must be a date and time like 2026-12-31T18:00"))
+    validation.in_range(value, field)
     if timezone.is_naive(value):
         value = timezone.make_aware(value)
     return value

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
-from apps.core.contracts import Input, Output, PageInput, paged, query_field, wrapped
+from apps.core.contracts import DateTime, Input, Output, PageInput, paged, query_field, wrapped
 from apps.knowledge.search import QUERY_MAX
 from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX
 
@@ -105,10 +105,8 @@ class MemoryStore(Input):
     subject_client_id: int | None = Field(default=None, description="The client (Mandant) it is about.")
     subject_case_id: int | None = Field(default=None, description="The case (Akte) it is about.")
     subject_person_id: int | None = Field(default=None, description="The colleague it is about.")
-    valid_from: dt.datetime | None = Field(default=None, description="From when it holds (temporary facts).")
-    valid_until: dt.datetime | None = Field(
-        default=None, description="Until when it holds (temporary facts)."
-    )
+    valid_from: DateTime | None = Field(default=None, description="From when it holds (temporary facts).")
+    valid_until: DateTime | None = Field(default=None, description="Until when it holds (temporary facts).")
     quote: str | None = Field(
         default=None, max_length=QUOTE_MAX, description="The words it was taken from (evidence)."
     )
@@ -176,6 +174,6 @@ class MemoryUpdate(Input):
 
     text: str | None = Field(default=None, max_length=TEXT_BOUND)
     kind: KindName | None = None
-    valid_from: dt.datetime | None = None
-    valid_until: dt.datetime | None = None
+    valid_from: DateTime | None = None
+    valid_until: DateTime | None = None
     note: str = Field(default="", max_length=NOTE_MAX)

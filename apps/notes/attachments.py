@@ -49,12 +49,14 @@ def _timestamp(item: dict, key: str, field: str) -> str | None:
     if value is None:
         return None
     if isinstance(value, dt.datetime):
-        return value.isoformat()
+        return validation.in_range(value, f"{field}.{key}").isoformat()
     if isinstance(value, str):
         try:
-            return dt.datetime.fromisoformat(value.replace("Z", "+00:00")).isoformat()
+            moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
             pass
+        else:
+            return validation.in_range(moment, f"{field}.{key}").isoformat()
     raise validation.invalid(f"{field}.{key}", _("must be a date and time like 2026-12-31T09:30:00+01:00"))
 
 

@@ -19,6 +19,7 @@ from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import CaseRef
 from apps.core.contracts import (
     Input,
+    MomentText,
     Output,
     PageInput,
     Position,
@@ -239,7 +240,7 @@ class NoteAssetIn(Input):
     file_size: int | None = Field(default=None, ge=0)
     width: int | None = Field(default=None, ge=0)
     height: int | None = Field(default=None, ge=0)
-    created_at: str | None = None
+    created_at: MomentText | None = None
 
 
 class NoteAudioIn(Input):
@@ -249,7 +250,7 @@ class NoteAudioIn(Input):
     mime_type: str | None = Field(default=None, max_length=100, description="e.g. audio/mpeg")
     file_size: int | None = Field(default=None, ge=0, description="Bytes.")
     duration_ms: int | None = Field(default=None, ge=0)
-    created_at: str | None = Field(default=None, description="ISO 8601 with offset.")
+    created_at: MomentText | None = Field(default=None, description="ISO 8601 with offset.")
 
 
 ASSET_ITEMS = "Replaces the page's assets: id, kind (image, file, link, drawing), title, url, …"

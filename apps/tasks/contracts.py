@@ -13,6 +13,7 @@ from pydantic import Field
 from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import CaseRef, ClientRef
 from apps.core.contracts import (
+    Date,
     Input,
     Output,
     PageInput,
@@ -137,8 +138,8 @@ class TaskFilter(PageInput):
         validation_alias=legacy_alias("assignee_id", "assignee"),
         description="Only tasks assigned to this person.",
     )
-    due_from: dt.date | None = Field(default=None, description="Due on or after (YYYY-MM-DD).")
-    due_to: dt.date | None = Field(default=None, description="Due on or before (YYYY-MM-DD).")
+    due_from: Date | None = Field(default=None, description="Due on or after (YYYY-MM-DD).")
+    due_to: Date | None = Field(default=None, description="Due on or before (YYYY-MM-DD).")
     client_id: int | None = Field(default=None, description="Only tasks of this client (Mandant).")
     case_id: int | None = Field(default=None, description="Only tasks of this case (Akte).")
     query: str | None = query_field("Words in title, description, origin or client name.")
@@ -151,8 +152,8 @@ class TaskCreate(Input):
     status_id: int | None = Field(default=None, description="Column; default: the first open status.")
     assignee_id: int | None = None
     priority: Priority = "normal"
-    due_date: dt.date | None = Field(default=None, description="YYYY-MM-DD")
-    follow_up_date: dt.date | None = Field(default=None, description="Wiedervorlage date, YYYY-MM-DD")
+    due_date: Date | None = Field(default=None, description="YYYY-MM-DD")
+    follow_up_date: Date | None = Field(default=None, description="Wiedervorlage date, YYYY-MM-DD")
     client_id: int | None = Field(
         default=None, description="The Mandant the task is about (id from mandanten_search)."
     )
@@ -183,8 +184,8 @@ class TaskUpdate(Input):
     board_id: int | None = None
     assignee_id: int | None = None
     priority: Priority | None = None
-    due_date: dt.date | None = Field(default=None, description="YYYY-MM-DD")
-    follow_up_date: dt.date | None = Field(default=None, description="YYYY-MM-DD")
+    due_date: Date | None = Field(default=None, description="YYYY-MM-DD")
+    follow_up_date: Date | None = Field(default=None, description="YYYY-MM-DD")
     client_id: int | None = Field(default=None, description="Link the task to this client (Mandant).")
     case_id: int | None = Field(
         default=None, description="Link the task to this case (Akte); it must belong to the task's client."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.forms import BaselineEditor, InputModelForm
+from apps.core.forms import BaselineEditor, BoundedDateField, InputModelForm
 from apps.tasks.contracts import BoardCreate, TaskCreate
 from apps.tasks.models import DESCRIPTION_MAX, TITLE_MAX, Board, Task, TaskStatus
 
@@ -68,10 +68,10 @@ class TaskEditForm(BaselineEditor):
     board = forms.ChoiceField(label=_("Board"))
     assignee = forms.ChoiceField(label=_("Assigned to"), required=False)
     priority = forms.ChoiceField(label=_("Priority"), choices=Task.Priority.choices)
-    due_date = forms.DateField(
+    due_date = BoundedDateField(
         label=_("Due"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
-    follow_up_date = forms.DateField(
+    follow_up_date = BoundedDateField(
         label=_("Follow-up"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
