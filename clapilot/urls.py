@@ -1,7 +1,8 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
+from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from apps.core import plugins
@@ -19,8 +20,9 @@ handler500 = "apps.core.views.server_error"
 urlpatterns = [
     # Each app brings its own routes (DomainApp.urls); the order follows INSTALLED_APPS.
     *(path("", include(module)) for module in plugins.url_modules()),
-    path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # Public (pages are closed by default, apps.core.closed): the signed-out pages need both.
+    path("i18n/setlang/", login_not_required(set_language), name="set_language"),
+    path("jsi18n/", login_not_required(JavaScriptCatalog.as_view()), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its init script from its own URL: no inline script (strict CSP).

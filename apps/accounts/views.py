@@ -1,5 +1,5 @@
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_not_required
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -16,7 +16,6 @@ from apps.core.errors import DomainError
 from apps.core.web import domain_errors, form_errors
 
 
-@login_required
 def settings_page(request):
     user = request.user
     if request.method == "POST":
@@ -39,6 +38,7 @@ def settings_page(request):
     return render(request, "accounts/settings.html", {"form": form})
 
 
+@login_not_required
 @require_POST
 @domain_errors
 def switch_language(request):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db.models import Max
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
@@ -28,26 +27,22 @@ SESSIONS_SHOWN = 50
 TURNS_SHOWN = 20  # questions (with their answers) per page of a chat's history
 
 
-@login_required
 def index(request):
     return _render(request, None)
 
 
-@login_required
 @domain_errors
 def session_page(request, session_id: int):
     return _render(request, services.get_session(request.principal, session_id))
 
 
 @require_POST
-@login_required
 def new_session(request):
     session = services.create_session(request.principal)
     return redirect("chat:session", session_id=session.pk)
 
 
 @require_POST
-@login_required
 @domain_errors
 def rename_session(request, session_id: int):
     try:
@@ -63,7 +58,6 @@ def rename_session(request, session_id: int):
 
 
 @require_POST
-@login_required
 @domain_errors
 def delete_session(request, session_id: int):
     services.delete_session(request.principal, session_id)
@@ -71,7 +65,6 @@ def delete_session(request, session_id: int):
 
 
 @require_GET
-@login_required
 @domain_errors
 def older_messages(request, session_id: int):
     """The page of bubbles before `?before=<message id>` (the "older messages" button), as HTML."""
@@ -87,7 +80,6 @@ def older_messages(request, session_id: int):
 
 
 @require_POST
-@login_required
 @domain_errors(json=True)
 def upload_attachment(request):
     """One file of the composer (attach button or drag & drop), stored as a document in the

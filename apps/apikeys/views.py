@@ -5,7 +5,6 @@ into the session or a message cookie, so it exists in exactly one HTTP response.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -37,7 +36,6 @@ def _may_open(request: HttpRequest) -> bool:
     return request.user.is_admin or ApiKey.objects.filter(created_by=request.user).exists()
 
 
-@login_required
 @never_cache
 @require_http_methods(["GET", "POST"])
 def developer(request: HttpRequest) -> HttpResponse:
@@ -61,7 +59,6 @@ def developer(request: HttpRequest) -> HttpResponse:
     return render(request, "apikeys/developer.html", _developer_context(request, ApiKeyCreateForm()))
 
 
-@login_required
 @require_POST
 def revoke_key(request: HttpRequest, key_id: int) -> HttpResponse:
     if not _may_open(request):
@@ -73,14 +70,12 @@ def revoke_key(request: HttpRequest, key_id: int) -> HttpResponse:
     return HttpResponseRedirect(reverse("apikeys:developer"))
 
 
-@login_required
 @never_cache
 def devices(request: HttpRequest) -> HttpResponse:
     tokens = DeviceToken.objects.filter(user=request.user, revoked_at__isnull=True).order_by("-created_at")
     return render(request, "apikeys/devices.html", {"tokens": tokens})
 
 
-@login_required
 @require_POST
 def revoke_device(request: HttpRequest, token_id: int) -> HttpResponse:
     with reported(request) as outcome:

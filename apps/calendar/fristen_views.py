@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import QueryDict
 from django.middleware.csrf import get_token
@@ -230,7 +229,6 @@ def _page_of(params: QueryDict) -> int:
     return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 7 else 1
 
 
-@login_required
 def deadlines_page(request):
     return render(request, "calendar/deadlines.html", page_context(request, request.GET))
 
@@ -258,7 +256,6 @@ def _answer(request, done_message: str, failed: DomainError | None):
     return redirect(web.came_from(request, reverse("calendar:deadlines")))
 
 
-@login_required
 @require_POST
 def complete(request, event_id: int):
     failed = None
@@ -271,7 +268,6 @@ def complete(request, event_id: int):
     return _answer(request, _("“%(title)s” is done.") % {"title": event.title} if event else "", failed)
 
 
-@login_required
 @require_POST
 def cancel(request, event_id: int):
     failed = None
@@ -282,7 +278,6 @@ def cancel(request, event_id: int):
     return _answer(request, _("“%(title)s” was cancelled.") % {"title": event.title} if event else "", failed)
 
 
-@login_required
 @web.domain_errors
 def history(request, event_id: int):
     """A Frist's Fristenbuch as a fragment (opened inline on the Fristen page and on the Frist)."""
@@ -290,7 +285,6 @@ def history(request, event_id: int):
     return render(request, "calendar/_history.html", {"event": event, "history": lifecycle.history(event)})
 
 
-@login_required
 def export(request, fmt: str):
     """The Fristenbuch of a period as CSV or PDF (every visible Frist's changes in it); a refusal
     goes back to the Fristen page with the reason. A day outside the date bound (no picker sends

@@ -10,7 +10,6 @@ from collections import defaultdict
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -134,7 +133,6 @@ def _tabs_context(request, view: str) -> dict:
     return {"view": view, "query": (request.GET.get("q") or "").strip()[:200]}
 
 
-@login_required
 def month_page(request):
     principal = request.principal
     today = _today(principal)
@@ -204,7 +202,6 @@ def _hour_grid(days: list[dict], tz: dt.tzinfo) -> dict:
     }
 
 
-@login_required
 def week_page(request):
     principal = request.principal
     today = _today(principal)
@@ -225,7 +222,6 @@ def week_page(request):
     return render(request, "calendar/week.html", context)
 
 
-@login_required
 def agenda_page(request):
     principal = request.principal
     today = _today(principal)
@@ -273,7 +269,6 @@ def _cases(principal):
     return fristen_views.case_choices(principal)
 
 
-@login_required
 def create_page(request):
     principal = request.principal
     clients, cases = client_choices(principal), _cases(principal)
@@ -307,7 +302,6 @@ def create_page(request):
     return render(request, "calendar/form.html", {"form": form, "event": None})
 
 
-@login_required
 @domain_errors
 def detail_page(request, event_id: int):
     principal = request.principal
@@ -347,7 +341,6 @@ def _month_url(day: dt.date) -> str:
     return f"{reverse('calendar:index')}?month={day.strftime('%Y-%m')}"
 
 
-@login_required
 @require_POST
 @domain_errors
 def delete(request, event_id: int):
@@ -358,7 +351,6 @@ def delete(request, event_id: int):
     return redirect(_month_url(event.start.astimezone(principal.time_zone).date()))
 
 
-@login_required
 @require_POST
 @domain_errors(json=True)
 def move(request, event_id: int):
@@ -373,7 +365,6 @@ def move(request, event_id: int):
     return JsonResponse({"event": event_record(event)})
 
 
-@login_required
 @require_POST
 def feed_create(request):
     with reported(request) as outcome:
@@ -387,7 +378,6 @@ def feed_create(request):
     return redirect(f"{reverse('calendar:agenda')}#subscribe")
 
 
-@login_required
 @require_POST
 def feed_revoke(request, token_id: int):
     with reported(request) as outcome:

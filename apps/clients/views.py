@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -30,7 +29,6 @@ def _people():
     return get_user_model().objects.filter(is_active=True).order_by("full_name", "email")
 
 
-@login_required
 def list_page(request):
     query = (request.GET.get("q") or "").strip()[:200] or None
     status = request.GET.get("status") if request.GET.get("status") in Client.Status.values else None
@@ -49,7 +47,6 @@ def list_page(request):
     return render(request, "clients/list.html", context)
 
 
-@login_required
 def create_page(request):
     form = ClientForm(people=_people())
     if request.method == "POST":
@@ -82,7 +79,6 @@ def _rebased_after_conflict(form: ClientForm, current: Client) -> ClientForm:
     return ClientForm(data, people=form.people, client=current)
 
 
-@login_required
 @domain_errors
 def detail_page(request, client_id: int):
     principal = request.principal
@@ -125,7 +121,6 @@ def detail_page(request, client_id: int):
     return render(request, "clients/detail.html", context)
 
 
-@login_required
 @require_POST
 @domain_errors
 def case_neutralize(request, client_id: int, case_id: int):
@@ -144,7 +139,6 @@ def case_neutralize(request, client_id: int, case_id: int):
     return redirect("clients:detail", client_id=client.pk)
 
 
-@login_required
 @domain_errors
 def case_page_view(request, case_id: int, client_id: int | None = None):
     """The case page (Akte): its facts and everything linked to it that the viewer may see, live.
@@ -163,7 +157,6 @@ def case_page_view(request, case_id: int, client_id: int | None = None):
     return render(request, "clients/case_detail.html", context)
 
 
-@login_required
 @require_POST
 @domain_errors
 def case_status(request, case_id: int):

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
@@ -25,7 +24,6 @@ from apps.core.web import error_json
 
 
 @require_GET
-@login_required
 def search(request):
     """People and groups to share with: name, e-mail or group name contains `q`."""
     return JsonResponse(
@@ -69,7 +67,6 @@ def share_view(
     keyword, `<int:note_id>` …)."""
 
     @share_methods
-    @login_required
     def view(request, **url_kwargs):
         (record_id,) = url_kwargs.values()
         return share_endpoint(

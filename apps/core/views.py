@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.contrib.auth.decorators import login_not_required
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, JsonResponse
 from django.template import loader
@@ -9,6 +10,7 @@ from django.views.decorators.http import require_GET
 from apps.core import health
 
 
+@login_not_required
 @require_GET
 @never_cache
 def healthz(request):
@@ -50,6 +52,7 @@ def server_error(request):
     return _error_page(request, "errors/500.html", 500)
 
 
+@login_not_required
 @require_GET
 @cache_control(max_age=86400, public=True)
 def favicon(request):

@@ -3,7 +3,6 @@ header-search.js fetches as the person types (/suche/vorschlaege/)."""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -29,14 +28,12 @@ def _context(request, *, quick: bool) -> tuple[dict, int]:
 
 
 @require_GET
-@login_required
 def results(request):
     context, status = _context(request, quick=False)
     return render(request, "dashboard/search.html", context, status=status)
 
 
 @require_GET
-@login_required
 def suggestions(request):
     context, status = _context(request, quick=True)
     response = render(request, "dashboard/_search_suggestions.html", context, status=status)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from csp.constants import SELF
 from csp.decorators import csp_replace
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_not_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -34,7 +34,6 @@ def _folder_url(folder_id) -> str:
     return f"{reverse('documents:index')}?folder={folder_id}"
 
 
-@login_required
 def index(request):
     principal = request.principal
     tree = folders.list_folders(principal)
@@ -74,7 +73,6 @@ def index(request):
     return render(request, template, context)
 
 
-@login_required
 @require_POST
 @domain_errors(json=True)
 def upload(request):
@@ -92,7 +90,6 @@ def upload(request):
     return JsonResponse({"document": document_record(document)}, status=201)
 
 
-@login_required
 @require_POST
 def create_folder(request):
     with reported(request) as outcome:
@@ -106,7 +103,6 @@ def create_folder(request):
     return redirect(_folder_url(folder.pk))
 
 
-@login_required
 @require_POST
 @domain_errors
 def rename_folder(request, folder_id: int):
@@ -116,7 +112,6 @@ def rename_folder(request, folder_id: int):
     return redirect(_folder_url(folder_id))
 
 
-@login_required
 @require_POST
 @domain_errors
 def neutralize_folder(request, folder_id: int):
@@ -127,7 +122,6 @@ def neutralize_folder(request, folder_id: int):
     )
 
 
-@login_required
 @require_POST
 @domain_errors
 def folder_client(request, folder_id: int):
@@ -153,7 +147,6 @@ def _folder_setting(request, folder_id: int, change: Callable[[], object]):
     return redirect(_folder_url(folder_id))
 
 
-@login_required
 @require_POST
 @domain_errors
 def delete_folder(request, folder_id: int):
@@ -176,7 +169,6 @@ def _detail_changes(post) -> dict:
     return changes
 
 
-@login_required
 @domain_errors
 @csp_replace({"frame-src": [SELF]})  # the PDF preview is framed from our own origin
 def detail(request, document_id: int):
@@ -217,7 +209,6 @@ def detail(request, document_id: int):
     return render(request, "documents/detail.html", context)
 
 
-@login_required
 @require_GET
 @domain_errors
 def preview(request, document_id: int):
@@ -227,7 +218,6 @@ def preview(request, document_id: int):
     return file_response(document, as_attachment=False)
 
 
-@login_required
 @require_POST
 @domain_errors
 def decide_proposal(request, document_id: int, item_id: int):
@@ -241,7 +231,6 @@ def decide_proposal(request, document_id: int, item_id: int):
     )
 
 
-@login_required
 @domain_errors
 def status_partial(request, document_id: int):
     """The extraction box, re-rendered for live updates (permission-checked like any read)."""
@@ -251,7 +240,6 @@ def status_partial(request, document_id: int):
     )
 
 
-@login_required
 @domain_errors
 def workflow_partial(request, document_id: int):
     """The workflow timeline, re-rendered for live updates (permission-checked like any read)."""
@@ -261,7 +249,6 @@ def workflow_partial(request, document_id: int):
     )
 
 
-@login_required
 @require_POST
 @domain_errors
 def workflow_rerun(request, document_id: int):
@@ -270,7 +257,6 @@ def workflow_rerun(request, document_id: int):
     )
 
 
-@login_required
 @require_GET
 @domain_errors
 def download(request, document_id: int):
@@ -278,7 +264,6 @@ def download(request, document_id: int):
     return file_response(document, as_attachment=True)
 
 
-@login_required
 @require_POST
 @domain_errors
 def create_share(request, document_id: int):
@@ -288,7 +273,6 @@ def create_share(request, document_id: int):
     )
 
 
-@login_required
 @require_POST
 @domain_errors
 def revoke_share(request, document_id: int):
@@ -304,7 +288,6 @@ def _act_and_return(request, document_id: int, anchor: str, action):
     return redirect(f"{reverse('documents:detail', args=[document_id])}#{anchor}")
 
 
-@login_required
 @require_POST
 @domain_errors
 def delete(request, document_id: int):
@@ -327,6 +310,7 @@ def _public_headers(response: HttpResponse) -> HttpResponse:
     return response
 
 
+@login_not_required
 @never_cache
 @require_GET
 def public_share(request, token: str):
@@ -340,6 +324,7 @@ def public_share(request, token: str):
     return _public_headers(response)
 
 
+@login_not_required
 @never_cache
 @require_GET
 def public_share_file(request, token: str):

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
@@ -71,7 +70,6 @@ def _admin_only(request) -> None:
         raise PermissionDenied(_("Only administrators can manage the knowledge store."))
 
 
-@login_required
 def index_page(request):
     """What is indexed ("Was ist indexiert"), read-only: the files the viewer may see (admins:
     every file's metadata, never its content), with counts and indexing state, paginated."""
@@ -105,7 +103,6 @@ def index_page(request):
     return render(request, "knowledge/index.html", context)
 
 
-@login_required
 def manage_page(request):
     """The admins' control plane: consent per folder and the embedding model; re-indexing and
     purging single files are actions in the Django admin (`apps.knowledge.admin`)."""
@@ -122,12 +119,10 @@ def manage_page(request):
     return render(request, "knowledge/manage.html", context)
 
 
-@login_required
 def jobs_partial(request):
     return render(request, "knowledge/_jobs.html", _jobs_context(request.principal))
 
 
-@login_required
 def status_json(request):
     response = JsonResponse(services.status_summary(request.principal))
     response["Cache-Control"] = "no-store"
@@ -149,7 +144,6 @@ def _act(
     return redirect(back)
 
 
-@login_required
 @require_POST
 @domain_errors
 def cancel_job(request, job_id: int):
@@ -161,7 +155,6 @@ def cancel_job(request, job_id: int):
     )
 
 
-@login_required
 @require_POST
 @domain_errors
 def reindex_file(request, file_id: int):
@@ -173,7 +166,6 @@ def reindex_file(request, file_id: int):
     )
 
 
-@login_required
 @require_POST
 @domain_errors
 def set_consent(request):
@@ -198,7 +190,6 @@ def set_consent(request):
     )
 
 
-@login_required
 @require_POST
 @domain_errors
 def clear_consent(request, rule_id: int):
@@ -210,7 +201,6 @@ def clear_consent(request, rule_id: int):
     )
 
 
-@login_required
 @require_POST
 def configure_model(request):
     """Admins switch the embedding provider; a new model re-indexes everything."""

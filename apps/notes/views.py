@@ -5,7 +5,6 @@ parse input and render."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
@@ -96,12 +95,10 @@ def _render_index(request, note=None, pages=(), current=None):
     return render(request, "notes/index.html", context)
 
 
-@login_required
 def index(request):
     return _render_index(request)
 
 
-@login_required
 @domain_errors
 def note_page(request, note_id: int):
     note = services.get_note(request.principal, note_id)
@@ -111,13 +108,11 @@ def note_page(request, note_id: int):
     return _render_index(request, note, pages, current)
 
 
-@login_required
 def note_list(request):
     """The note list alone (search as you type, live refresh)."""
     return render(request, "notes/_note_list.html", _list_context(request, request.principal))
 
 
-@login_required
 def folder_list(request):
     folders = folder_tree(services.list_folders(request.principal))
     return render(
@@ -130,7 +125,6 @@ def _back(request, fallback: str) -> str:
     return target if target.startswith("/") and not target.startswith("//") else fallback
 
 
-@login_required
 @require_POST
 def create_folder(request):
     with reported(request) as outcome:
@@ -145,7 +139,6 @@ def create_folder(request):
     return redirect(f"{reverse('notes:index')}?folder={folder.pk}")
 
 
-@login_required
 @require_POST
 def delete_folder(request, folder_id: int):
     with reported(request):
@@ -153,7 +146,6 @@ def delete_folder(request, folder_id: int):
     return redirect("notes:index")
 
 
-@login_required
 @require_POST
 def create_note(request):
     with reported(request) as outcome:
@@ -169,7 +161,6 @@ def create_note(request):
     return redirect("notes:note", note_id=note.pk)
 
 
-@login_required
 @require_POST
 @domain_errors
 def update_note(request, note_id: int):
@@ -186,7 +177,6 @@ def update_note(request, note_id: int):
     return redirect("notes:note", note_id=note_id)
 
 
-@login_required
 @require_POST
 @domain_errors
 def delete_note(request, note_id: int):
@@ -199,7 +189,6 @@ def delete_note(request, note_id: int):
     return redirect("notes:index")
 
 
-@login_required
 @require_POST
 @domain_errors
 def create_page(request, note_id: int):
@@ -211,7 +200,6 @@ def create_page(request, note_id: int):
     return redirect(f"{reverse('notes:note', args=[note_id])}?page_id={page.pk}")
 
 
-@login_required
 @require_POST
 @domain_errors
 def delete_page(request, page_id: int):
@@ -223,7 +211,6 @@ def delete_page(request, page_id: int):
     return redirect("notes:note", note_id=page.note_id)
 
 
-@login_required
 @require_POST
 @domain_errors(json=True)
 def save_page(request, page_id: int):
@@ -240,7 +227,6 @@ def save_page(request, page_id: int):
     return JsonResponse({"page": page_record(page)})
 
 
-@login_required
 @domain_errors(json=True)
 def page_json(request, page_id: int):
     return JsonResponse({"page": page_record(services.get_page(request.principal, page_id))})

@@ -10,7 +10,6 @@ import io
 import json
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
@@ -42,7 +41,6 @@ def _listing(principal, tab: str, query: str):
     return with_relations(qs).select_related("conflicts_with").order_by("-updated_at", "-id")
 
 
-@login_required
 @domain_errors
 def index(request):
     principal = request.principal
@@ -73,7 +71,6 @@ def _back(request):
     return back_to(request, reverse("review:memory"))
 
 
-@login_required
 @require_POST
 def edit(request, memory_id: int):
     form = MemoryEditForm(request.POST)
@@ -90,7 +87,6 @@ def edit(request, memory_id: int):
     return _back(request)
 
 
-@login_required
 @require_POST
 def decide(request, memory_id: int):
     """The holder's own decision on a personal memory waiting for them."""
@@ -102,7 +98,6 @@ def decide(request, memory_id: int):
     return _back(request)
 
 
-@login_required
 @require_POST
 def forget(request, memory_id: int):
     """Personal memory is deleted for good; office memory (reviewers only) is retracted: it never
@@ -118,7 +113,6 @@ def forget(request, memory_id: int):
     return _back(request)
 
 
-@login_required
 @require_POST
 def forget_all(request):
     with reported(request) as outcome:
@@ -154,7 +148,6 @@ def _filename(extension: str) -> str:
     return f"clapilot-gedaechtnis-{timezone.localdate().isoformat()}.{extension}"
 
 
-@login_required
 @domain_errors
 def export_json(request):
     data = memory.export_for(request.principal)
@@ -187,7 +180,6 @@ def _csv_row(section: str, record: dict) -> list[str]:
     return [_cell(values.get(column)) for column in CSV_COLUMNS]
 
 
-@login_required
 @domain_errors
 def export_csv(request):
     data = memory.export_for(request.principal)

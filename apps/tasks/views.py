@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -41,7 +40,6 @@ def _filters(request) -> dict:
     return {"query": (request.GET.get("q") or "").strip()[:200] or None, "assignee_id": assignee}
 
 
-@login_required
 def board_page(request):
     principal = request.principal
     boards = services.list_boards(principal)
@@ -63,7 +61,6 @@ def board_page(request):
     return render(request, "tasks/board.html", context)
 
 
-@login_required
 def list_page(request):
     principal = request.principal
     filters = _filters(request)
@@ -106,7 +103,6 @@ def list_page(request):
     return render(request, template, context)
 
 
-@login_required
 @domain_errors
 def detail_page(request, task_id: int):
     principal = request.principal
@@ -140,7 +136,6 @@ def detail_page(request, task_id: int):
     return render(request, "tasks/detail.html", context)
 
 
-@login_required
 @domain_errors
 def card_partial(request, task_id: int):
     """One card, re-rendered for live updates (permission-checked like any read)."""
@@ -148,14 +143,12 @@ def card_partial(request, task_id: int):
     return render(request, "tasks/_card.html", {"task": task})
 
 
-@login_required
 @domain_errors(json=True)
 def record_json(request, task_id: int):
     task = services.get_task(request.principal, task_id)
     return JsonResponse({"task": task_record(task)})
 
 
-@login_required
 @require_POST
 def quick_add(request):
     form = QuickAddForm(request.POST)
@@ -179,7 +172,6 @@ def quick_add(request):
     return redirect(f"{reverse('tasks:board')}?board={task.board_id}")
 
 
-@login_required
 @require_POST
 @domain_errors(json=True)
 def move(request, task_id: int):
@@ -196,7 +188,6 @@ def move(request, task_id: int):
     return JsonResponse({"task": task_record(task)})
 
 
-@login_required
 @require_POST
 @domain_errors
 def comment(request, task_id: int):
@@ -208,7 +199,6 @@ def comment(request, task_id: int):
     return redirect(f"{reverse('tasks:detail', args=[task_id])}#comments")
 
 
-@login_required
 @require_POST
 @domain_errors
 def delete(request, task_id: int):
@@ -218,7 +208,6 @@ def delete(request, task_id: int):
     return redirect(f"{reverse('tasks:board')}?board={task.board_id}")
 
 
-@login_required
 @require_POST
 def create_board(request):
     form = BoardForm(request.POST)

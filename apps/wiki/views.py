@@ -4,7 +4,6 @@ queue for proposals. Every write goes through the services; views parse input an
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -23,7 +22,6 @@ from apps.wiki.records import snippet_html
 PAGE_SIZE = 25
 
 
-@login_required
 def index(request):
     principal = request.principal
     query = (request.GET.get("q") or "").strip()[:200]
@@ -49,7 +47,6 @@ def index(request):
     return render(request, "wiki/_results.html" if partial else "wiki/index.html", context)
 
 
-@login_required
 @domain_errors
 def page(request, slug: str):
     wiki_page = services.get_page(request.principal, slug=slug)
@@ -61,7 +58,6 @@ def page(request, slug: str):
     return render(request, "wiki/page.html", context)
 
 
-@login_required
 def create(request):
     form = PageForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -82,7 +78,6 @@ def create(request):
     return render(request, "wiki/edit.html", {"form": form, "page": None})
 
 
-@login_required
 @domain_errors
 def edit(request, slug: str):
     wiki_page = services.get_page(request.principal, slug=slug)
@@ -115,7 +110,6 @@ def edit(request, slug: str):
     return render(request, "wiki/edit.html", {"form": form, "page": wiki_page, "conflict": conflict})
 
 
-@login_required
 @domain_errors
 def history(request, slug: str):
     principal = request.principal
@@ -139,7 +133,6 @@ def history(request, slug: str):
     return render(request, "wiki/history.html", context)
 
 
-@login_required
 @domain_errors
 def revision(request, slug: str, number: int):
     wiki_page = services.get_page(request.principal, slug=slug)
@@ -155,7 +148,6 @@ def _int(value, default: int) -> int:
         return default
 
 
-@login_required
 def proposal_queue(request):
     rows, total = proposals.list_proposals(request.principal, limit=proposals.MAX_PAGE)
     context = {"items": [proposal_review(p) for p in rows], "total": total, "reject_form": RejectForm()}
@@ -163,7 +155,6 @@ def proposal_queue(request):
     return render(request, "wiki/_proposals.html" if partial else "wiki/proposals.html", context)
 
 
-@login_required
 @require_POST
 def accept(request, proposal_id: int):
     with reported(request) as outcome:
@@ -175,7 +166,6 @@ def accept(request, proposal_id: int):
     return redirect("wiki:proposals")
 
 
-@login_required
 @require_POST
 def reject(request, proposal_id: int):
     form = RejectForm(request.POST)
