@@ -5,6 +5,7 @@
 // Tool steps show their localized label and link the records they created or changed; the chat's
 // title and the chat list follow the user's mutation stream (a generated title, a rename or a
 // deletion in another tab); older messages load on demand.
+import { approvalCards } from "./approval-card.js";
 import { registerMutationHandler } from "./mutations.js";
 
 function csrfToken() {
@@ -25,6 +26,11 @@ export function startChat(form, text) {
   const attachList = document.getElementById("chat-attachments");
   const fileInput = document.getElementById("chat-files");
   let attachments = [];  // {file, li, doc (once uploaded), promise}
+  const approvals = approvalCards(stream, {
+    text: text.approval,
+    cardUrlTemplate: form.dataset.approvalUrlTemplate,
+    pendingUrl: form.dataset.approvalsUrl,
+  });
 
   function attachmentLinks(docs) {
     const list = document.createElement("ul");
@@ -185,8 +191,12 @@ export function startChat(form, text) {
       const li = b.querySelector(`li[data-call-id="${CSS.escape(event.payload.call_id)}"]`);
       if (li) { li.className = event.payload.ok ? "ok" : "failed"; delete li.dataset.elapsed; }
       addLinks(b, event.payload.links || []);
+    } else if (event.kind === "approval") {
+      approvals.apply(b, event.payload);
     } else if (event.kind === "final") {
       answer.innerHTML = event.payload.html;  // rendered and nh3-sanitized on the server
+    } else if (event.kind === "status" && ["queued", "running"].includes(event.payload.status)) {
+      setRun(event.run_id);  // a run resumed after a decision on its approval card
     } else if (event.kind === "status") {
       b.classList.remove("streaming");
       if (event.payload.status === "cancelled") { answer.textContent = answer.textContent || text.stopped; }
@@ -331,6 +341,7 @@ export function startChat(form, text) {
 
   setRun(runId);
   if (runId) { currentBubble(); }
+  approvals.loadPending(currentBubble);
   connect();
   scroll();
 }
