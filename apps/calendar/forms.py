@@ -15,6 +15,7 @@ from apps.calendar.recurrence import zone
 from apps.core import validation
 from apps.core.errors import DomainError
 from apps.core.forms import BaselineEditor, BoundedDateField, add_model_errors
+from apps.core.timezones import in_zone
 from apps.core.web import form_errors
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
@@ -280,7 +281,7 @@ class EventForm(BaselineEditor):
     @staticmethod
     def values_of(event: CalendarEvent) -> dict:
         tz = zone(event.time_zone)
-        start, end = event.start.astimezone(tz), event.end.astimezone(tz)
+        start, end = in_zone(event.start, tz), in_zone(event.end, tz)
         if event.all_day and end > start:
             end -= dt.timedelta(days=1)
         return {

@@ -28,6 +28,7 @@ from apps.clients import visibility as client_visibility
 from apps.clients.services import client_choices
 from apps.core import validation, web
 from apps.core.errors import DateOutOfRange, DomainError
+from apps.core.timezones import in_zone
 
 PAGE_SIZE = 50
 STATUS_ALL = "all"
@@ -123,7 +124,7 @@ def _row(event: CalendarEvent, today: dt.date, urls: _Urls, tz) -> dict:
     days = countdown_days(event, today=today)
     is_open = event.status == CalendarEvent.Status.OPEN
     critical = is_open and is_critical_soon(event, days)
-    local = event.start.astimezone(tz)
+    local = in_zone(event.start, tz)
     classes = " ".join(
         c for c in ("is-critical" if critical else "", "overdue" if event.is_overdue else "") if c
     )

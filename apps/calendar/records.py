@@ -19,6 +19,7 @@ from apps.accounts.contracts import person_ref
 from apps.calendar.models import CalendarEvent
 from apps.clients.records import client_ref
 from apps.core.records import IdUrl, attrs, iso, stamps
+from apps.core.timezones import in_zone
 from apps.core.versioning import Versioned
 
 # Days before the due date from which a Frist counts as "critical soon", by criticality.
@@ -59,7 +60,7 @@ def countdown_days(
     """Whole days from today until the due date, in the entry's time zone (negative: overdue)."""
     tz = _tz(event)
     today = today or timezone.now().astimezone(tz).date()
-    return ((start or event.start).astimezone(tz).date() - today).days
+    return (in_zone(start or event.start, tz).date() - today).days
 
 
 def is_critical_soon(event: CalendarEvent, days: int) -> bool:
@@ -69,8 +70,8 @@ def is_critical_soon(event: CalendarEvent, days: int) -> bool:
 def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> dict:
     # Times go out in the entry's own zone (with its offset): what the office reads on a wall clock.
     local = _tz(event)
-    start = (occurrence.start if occurrence else event.start).astimezone(local)
-    end = (occurrence.end if occurrence else event.end).astimezone(local)
+    start = in_zone(occurrence.start if occurrence else event.start, local)
+    end = in_zone(occurrence.end if occurrence else event.end, local)
     deadline = event.is_deadline
     days = countdown_days(event, start) if deadline else None
     record = {
@@ -79,7 +80,7 @@ def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> 
         "start": start.isoformat(),
         "end": end.isoformat(),
         "all_day": event.all_day,
-        "start_date": start.astimezone(local).date().isoformat(),
+        "start_date": in_zone(start, local).date().isoformat(),
         "end_date": _end_date(start, end, event.all_day, local).isoformat(),
         **attrs(event, "time_zone", "location", "visibility"),
         "owner": person_ref(event.owner),
@@ -94,7 +95,7 @@ def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> 
         "is_critical_soon": is_critical_soon(event, days) if deadline else False,
         "rrule": event.rrule,
         "recurring": event.is_recurring,
-        "series_start": event.start.astimezone(local).isoformat()
+        "series_start": in_zone(event.start, local).isoformat()
         if occurrence and event.is_recurring
         else None,
         **deadline_fields(event, days),
@@ -139,7 +140,7 @@ def deadline_fields(event: CalendarEvent, days: int | None) -> dict:
 
 def _end_date(start: dt.datetime, end: dt.datetime, all_day: bool, tz: dt.tzinfo) -> dt.date:
     """The last day the entry covers (all-day ends are exclusive midnights)."""
-    local_end = end.astimezone(tz)
+    local_end = in_zone(end, tz)
     if all_day and end > start and local_end.time() == dt.time(0):
         return local_end.date() - dt.timedelta(days=1)
     return local_end.date()

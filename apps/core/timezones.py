@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import zoneinfo
 
@@ -25,3 +26,13 @@ def zone(name: str | None) -> zoneinfo.ZoneInfo | None:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
         return None
+
+
+def in_zone(value: dt.datetime, tz: dt.tzinfo | None) -> dt.datetime:
+    """`value.astimezone(tz)`, or `value` unchanged (UTC) when the conversion would pass the
+    calendar's end: a row stored before dates were bounded (year 9999, 23:30 UTC) then still
+    renders, its time off by the zone's offset, instead of failing the whole page or list."""
+    try:
+        return value.astimezone(tz)
+    except OverflowError:
+        return value

@@ -292,3 +292,19 @@ def test_the_filter_shows_sound_dates_like_date_and_broken_ones_marked():
         assert "ungültiges Datum" in shown_date(YEAR_9999, "d.m.Y")
         assert "ungültiges Datum" in shown_date(dt.date(1, 1, 1), "d.m.Y")
         assert shown_date(None, "d.m.Y") == ""
+
+
+def test_a_stored_frist_at_the_end_of_year_9999_renders_on_every_calendar_surface(web, device, anna):
+    """23:30 UTC on 9999-12-31 is past the calendar's end in Berlin: the records and pages show it
+    in UTC instead of failing the Fristen list, the entry's page and the REST answers."""
+    end = dt.datetime(9999, 12, 31, 23, 30, tzinfo=dt.UTC)
+    frist = CalendarEvent.objects.create(
+        title="Ewige Frist", kind="deadline", start=end, end=end, owner=anna, responsible=anna,
+        time_zone="Europe/Berlin", created_by=anna,
+    )  # fmt: skip
+    page = web.get(reverse("calendar:deadlines"))
+    assert page.status_code == 200 and "Ewige Frist" in page.content.decode()
+    assert web.get(reverse("calendar:detail", args=[frist.pk])).status_code == 200
+    listed = device.get("/api/v1/calendar/deadlines")
+    assert listed.status_code == 200 and listed.json()["deadlines"][0]["start"].startswith("9999-12-31T23:30")
+    assert device.get(f"/api/v1/calendar/events/{frist.pk}").status_code == 200
