@@ -1,6 +1,8 @@
+from collections.abc import Callable
+
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp, NavEntry, ToolFamily
+from apps.core.plugins import DomainApp, ExtensionPoint, NavEntry, ToolFamily
 
 
 class ClientsConfig(DomainApp):
@@ -9,6 +11,15 @@ class ClientsConfig(DomainApp):
     verbose_name = _("Clients")
     navigation = [NavEntry("clients", _("Clients"), "clients:index", order=50)]
     tool_families = [ToolFamily("mandanten"), ToolFamily("cases", module="cases")]
+    extension_points = {
+        "page_sections": ExtensionPoint(
+            Callable, "(principal, client) -> Section | None (apps.clients.page)"
+        ),
+        "case_sections": ExtensionPoint(
+            Callable, "(principal, case) -> Section | None (apps.clients.case_page)"
+        ),
+        "case_open_items": ExtensionPoint(Callable, "(principal, case_ids) -> OpenItems | None"),
+    }
     # The client page's sections come from the apps that link rows to clients (apps.clients.page).
     extends = {
         "clients.page_sections": ["apps.clients.page.cases_section"],

@@ -1,7 +1,9 @@
+from collections.abc import Mapping
+
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp, PeriodicJob
+from apps.core.plugins import DomainApp, ExtensionPoint, PeriodicJob
 
 
 class CoreConfig(DomainApp):
@@ -15,6 +17,15 @@ class CoreConfig(DomainApp):
             kwargs={"component": "beat"},
         ),
     ]
+
+    extension_points = {
+        "error_codes": ExtensionPoint(
+            Mapping, "code → (app, meaning): codes produced without an exception class"
+        ),
+        "instance_settings": ExtensionPoint(
+            Mapping, "setting key → check(value) -> cleaned value (the admin form)"
+        ),
+    }
 
     def ready(self) -> None:
         from apps.core import checks  # noqa: F401  (registers the declaration checks)

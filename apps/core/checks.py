@@ -14,11 +14,24 @@ from apps.core import plugins
 @register()
 def declarations(app_configs=None, **kwargs) -> list[Error]:
     errors: list[Error] = []
+    points = plugins.extension_points()
+    counts: dict[str, int] = {}
     for config in plugins.domain_apps():
         for point, paths in config.extends.items():
+            declared = points.get(point)
+            if declared is None:
+                errors.append(
+                    Error(
+                        f"{config.label}: extends[{point!r}] names an extension point no installed app declares",
+                        hint=f"Known: {', '.join(sorted(points))}",
+                        obj=config,
+                        id="clapilot.E004",
+                    )
+                )
+            counts[point] = counts.get(point, 0) + len(paths)
             for path in paths:
                 try:
-                    import_string(path)
+                    value = import_string(path)
                 except ImportError as exc:
                     errors.append(
                         Error(
@@ -28,6 +41,20 @@ def declarations(app_configs=None, **kwargs) -> list[Error]:
                             id="clapilot.E001",
                         )
                     )
+                    continue
+                if declared is not None and not declared.accepts(value):
+                    errors.append(
+                        Error(
+                            f"{config.label}: extends[{point!r}] names {path!r}, which is not a "
+                            f"{declared.contract_class().__qualname__}",
+                            hint=declared.doc or None,
+                            obj=config,
+                            id="clapilot.E005",
+                        )
+                    )
+    for point, count in counts.items():
+        if point in points and points[point].single and count > 1:
+            errors.append(Error(f"{point} takes one contribution, {count} are declared", id="clapilot.E006"))
     for collect in (plugins.announce_catalog, plugins.tool_families):
         try:
             collect()

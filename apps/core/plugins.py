@@ -11,9 +11,11 @@ declares what it adds. Nothing central lists the domains; adding one touches onl
         extends = {"clients.page_sections": ["apps.tasks.client_page.section"]}
 
 Extension points that belong to one domain (the agent's context providers, the knowledge
-store's source loaders, the client page's sections …) are named `"<owner>.<point>"` and filled
-through `extends`, with dotted paths that are imported only when the owner asks for them, so a
-declaration never creates an import between apps.
+store's source loaders, the client page's sections …) are declared by their owner with the type
+a contribution must have (`extension_points = {"page_sections": ExtensionPoint(Callable)}`),
+named `"<owner>.<point>"` and filled through `extends`, with dotted paths that are imported only
+when the owner asks for them, so a declaration never creates an import between apps. The
+start-up check (`apps.core.checks`) rejects unknown names and wrong types.
 """
 
 from __future__ import annotations
@@ -72,6 +74,41 @@ class PeriodicJob:
     kwargs: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class ExtensionPoint:
+    """An extension point an app owns, named "<owner label>.<name>" by its key in the owner's
+    `extension_points`. `contract` is what every contribution must be: a class (an instance of
+    it; `collections.abc.Callable` for functions, `Mapping` for tables; a `Protocol` is checked
+    by its members), or the dotted path of one when importing it in `apps.py` would load models.
+    `single`: at most one contribution (a step with one implementation)."""
+
+    contract: Any
+    doc: str = ""
+    single: bool = False
+
+    def contract_class(self) -> type:
+        contract = import_string(self.contract) if isinstance(self.contract, str) else self.contract
+        if not isinstance(contract, type):
+            raise ImproperlyDeclared(f"an extension point's contract must be a class, got {contract!r}")
+        return contract
+
+    def accepts(self, value: Any) -> bool:
+        contract = self.contract_class()
+        if getattr(contract, "_is_protocol", False) and not getattr(contract, "_is_runtime_protocol", False):
+            return all(hasattr(value, name) for name in _protocol_members(contract))
+        return isinstance(value, contract)
+
+
+def _protocol_members(protocol: type) -> set[str]:
+    members: set[str] = set()
+    for base in protocol.__mro__:
+        if base is object or not getattr(base, "_is_protocol", False) or base.__name__ == "Protocol":
+            continue
+        members |= {n for n in vars(base) if not n.startswith("_")}
+        members |= set(getattr(base, "__annotations__", {}))
+    return members
+
+
 class DomainApp(AppConfig):
     """Base of every Clapilot app config. All attributes are optional."""
 
@@ -89,6 +126,9 @@ class DomainApp(AppConfig):
     periodic_jobs: Sequence[PeriodicJob] = ()
     # "<owner app>.<extension point>" → dotted paths of what this app contributes to it.
     extends: Mapping[str, Sequence[str]] = {}
+    # The extension points this app owns: name → what a contribution must be. Other apps fill
+    # "<label>.<name>"; the start-up check rejects unknown names and wrong types.
+    extension_points: Mapping[str, ExtensionPoint] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -137,6 +177,11 @@ def tool_families() -> dict[str, ToolFamily]:
 
 def periodic_jobs() -> list[PeriodicJob]:
     return [job for c in domain_apps() for job in c.periodic_jobs]
+
+
+def extension_points() -> dict[str, ExtensionPoint]:
+    """Every declared extension point by its full name ("<owner label>.<name>")."""
+    return {f"{c.label}.{name}": point for c in domain_apps() for name, point in c.extension_points.items()}
 
 
 @functools.cache

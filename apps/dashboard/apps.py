@@ -1,6 +1,8 @@
+from collections.abc import Callable
+
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp
+from apps.core.plugins import DomainApp, ExtensionPoint
 
 
 class DashboardConfig(DomainApp):
@@ -18,3 +20,6 @@ class DashboardConfig(DomainApp):
     name = "apps.dashboard"
     label = "dashboard"
     verbose_name = _("Overview")
+    extension_points = {
+        "search_providers": ExtensionPoint(Callable, "(principal, words, *, limit, quick) -> SearchSection")
+    }

@@ -1,6 +1,8 @@
+from collections.abc import Callable
+
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp, NavEntry, PeriodicJob, ToolFamily
+from apps.core.plugins import DomainApp, ExtensionPoint, NavEntry, PeriodicJob, ToolFamily
 
 
 class KnowledgeConfig(DomainApp):
@@ -15,6 +17,12 @@ class KnowledgeConfig(DomainApp):
     name = "apps.knowledge"
     label = "knowledge"
     verbose_name = _("Knowledge")
+    extension_points = {
+        "sources": ExtensionPoint(
+            "apps.knowledge.context.ContextSource", "a source of context_search/context_get"
+        ),
+        "path_labels": ExtensionPoint(Callable, "(ids) -> {id: label} for the id segments of indexed paths"),
+    }
     navigation = [NavEntry("knowledge", _("Knowledge"), "knowledge:index", order=80)]
     tool_families = [ToolFamily("context")]
     periodic_jobs = [

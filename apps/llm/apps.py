@@ -1,6 +1,8 @@
+from collections.abc import Callable
+
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp
+from apps.core.plugins import DomainApp, ExtensionPoint
 
 
 class LlmConfig(DomainApp):
@@ -20,3 +22,8 @@ class LlmConfig(DomainApp):
     name = "apps.llm"
     label = "llm"
     verbose_name = _("Models")
+    extension_points = {
+        "personal_terms": ExtensionPoint(Callable, "() -> Iterable[(kind, literal)]"),
+        "sensitive_refs": ExtensionPoint(Callable, "(refs) -> Iterable[ref]"),
+        "required_terms": ExtensionPoint(Callable, "() -> Iterable[literal]"),
+    }

@@ -1,6 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp, NavEntry
+from apps.core.plugins import DomainApp, ExtensionPoint, NavEntry
 
 
 class ReviewConfig(DomainApp):
@@ -11,6 +11,9 @@ class ReviewConfig(DomainApp):
     label = "review"
     verbose_name = _("Review")
     # The memory page still lives here; it moves to its domain with the example-domain work.
+    extension_points = {
+        "queues": ExtensionPoint("apps.core.review_queues.QueueKind", "a review queue (its instance)")
+    }
     navigation = [
         NavEntry("memory", _("Memory"), "review:memory", order=74),
         NavEntry(
