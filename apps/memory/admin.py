@@ -13,6 +13,7 @@ from apps.memory.visibility import reviewable_q
 
 class SourceInline(ReadOnlyInline):
     model = MemorySource
+    fk_name = "memory"
     fields = ("kind", "ref", "quote", "added_by", "created_at")
     readonly_fields = fields
 

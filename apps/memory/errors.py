@@ -51,3 +51,9 @@ class NotForgettable(Forbidden):
     """Only personal memory is forgotten on request; shared memory is rejected or retracted."""
 
     code = "memory_not_forgettable"
+
+
+class NotMerged(Conflict):
+    """Undoing a merge of a memory that is not merged into another one (or undone already)."""
+
+    code = "memory_not_merged"

@@ -24,8 +24,12 @@ def enqueue_check(memory_id: int) -> None:
 @shared_task(name=REEMBED_TASK)
 def reembed(batch: int = 200) -> int:
     """Memories whose check job was lost are checked; memories without a vector of the current
-    embedding model get one (a failed provider at store time, a changed model); idempotent,
-    bounded per run."""
+    embedding model get one (a failed provider at store time, a changed model); memories stored
+    before subjects were read get their subject anchors; idempotent, bounded per run."""
     from apps.memory import maintenance
 
-    return maintenance.recheck(batch=batch) + maintenance.reembed(batch=batch)
+    return (
+        maintenance.recheck(batch=batch)
+        + maintenance.reembed(batch=batch)
+        + maintenance.read_subjects(batch=batch)
+    )

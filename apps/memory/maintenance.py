@@ -14,6 +14,7 @@ from django.utils import timezone
 from apps.knowledge import embeddings
 from apps.knowledge.errors import EmbeddingError
 from apps.memory.models import Memory
+from apps.memory.records import with_relations
 
 logger = logging.getLogger(__name__)
 
@@ -57,3 +58,19 @@ def reembed(*, batch: int = 200) -> int:
             # Only if the text is still the one embedded (an edit meanwhile has its own vector).
             Memory.objects.filter(pk=memory_id, text=text).update(embedding=vector, embedding_model=model)
     return len(stale)
+
+
+def read_subjects(*, batch: int = 500) -> int:
+    """Memories stored before their text was read for whom it names (`subject_anchors` NULL) get
+    their anchors, so the contradiction and duplicate checks find them among the same subject's."""
+    from apps.memory import subjects
+
+    rows = list(
+        with_relations(Memory.objects.defer("embedding"))
+        .filter(subject_anchors__isnull=True, checking=False)
+        .order_by("id")[:batch]
+    )
+    for memory in rows:
+        anchors = subjects.of_memory(memory).anchors
+        Memory.objects.filter(pk=memory.pk, text=memory.text).update(subject_anchors=anchors)
+    return len(rows)

@@ -14,6 +14,8 @@ filter (holder, review, validity) applies inside the same HNSW scan as the ranki
 
 from __future__ import annotations
 
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -119,6 +121,13 @@ class Memory(Timestamped):
     # (which was confirmed instead) and retracted.
     duplicate_of = self_link(_("merged into"), related_name="merged")
 
+    # Whom the text names besides the links (`subjects.Subjects.anchors`: "n:schneider",
+    # "number:10003", "az:2o123/24"): the near-duplicate and contradiction checks only compare
+    # memories about the same subject. NULL: not read yet (the check reads the text then).
+    subject_anchors = ArrayField(
+        models.CharField(max_length=80), verbose_name=_("subjects named"), null=True, blank=True
+    )
+
     confirmations = models.PositiveIntegerField(_("confirmations"), default=1)
     last_confirmed_at = models.DateTimeField(_("last confirmed"), null=True, blank=True)
 
@@ -158,6 +167,7 @@ class Memory(Timestamped):
             models.Index(fields=["holder", "review"], name="memory_holder_review"),
             models.Index(fields=["review", "-created_at"], name="memory_review_queue"),
             models.Index(fields=["subject_client"], name="memory_subject_client"),
+            GinIndex(fields=["subject_anchors"], name="memory_subject_anchors"),
         ]
 
     def __str__(self) -> str:
@@ -181,6 +191,15 @@ class MemorySource(models.Model):
     quote = models.TextField(_("quoted evidence"), blank=True)
     added_by = user_link()
     created_at = models.DateTimeField(_("added"), auto_now_add=True)
+    # Moved here when the memory it stated was merged into this one: an undone merge moves it back.
+    moved_from = models.ForeignKey(
+        Memory,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("merged from"),
+    )
 
     class Meta:
         verbose_name = _("memory source")
@@ -207,6 +226,7 @@ class MemoryRevision(models.Model):
         RETRACTED = "retracted", _("Retracted")
         RESTORED = "restored", _("Restored")
         MERGED = "merged", _("Merged into a memory saying the same")
+        UNMERGED = "unmerged", _("Merge undone")
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="revisions")
     action = models.CharField(_("action"), max_length=16, choices=Action.choices)

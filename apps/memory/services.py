@@ -11,7 +11,8 @@ page, the admin and jobs all call these functions with a `Principal` and plain v
     forget(principal, memory_id) / forget_all(principal)   hard delete of personal memory (GDPR)
     export_for(principal)                               everything held about the person, as JSON
     reviewable(principal, state="pending")              the review queue's rows
-    review_log(principal, limit=50, offset=0)           its decisions, newest first
+    review_log(principal, limit=50, offset=0)           its decisions and the check's merges, newest first
+    unmerge(principal, memory_id, note="")              undo the check's merge of a memory (review log)
 
 Every change writes a `MemoryRevision` (who, when, before → after, note) and a live mutation
 event (`record_mutation`), in the same transaction as the change.
@@ -39,12 +40,13 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import DomainError, Forbidden, InvalidInput
-from apps.memory import checks, dedup, events, jobs, similarity
+from apps.memory import checks, dedup, events, jobs, similarity, subjects
 from apps.memory.errors import (
     AlreadyDecided,
     DuplicateMemory,
     MemoryNotFound,
     NotForgettable,
+    NotMerged,
     ReviewNotAllowed,
 )
 from apps.memory.models import (
@@ -175,6 +177,9 @@ def store(
         subject_client=subject.client,
         subject_case=subject.case,
         subject_person=subject.person,
+        subject_anchors=subjects.of(
+            text, client=subject.client, case=subject.case, person=subject.person
+        ).anchors,
         source_kind=source_kind,
         source_ref=source_ref,
         created_by=principal.audit_actor,
@@ -291,12 +296,15 @@ REVIEW_ACTIONS = (
     MemoryRevision.Action.APPROVED,
     MemoryRevision.Action.EDITED,
     MemoryRevision.Action.REJECTED,
+    MemoryRevision.Action.MERGED,
+    MemoryRevision.Action.UNMERGED,
 )
 
 
 def review_log(principal: Principal, *, limit: int = 50, offset: int = 0) -> tuple[list[MemoryRevision], int]:
-    """The review decisions (approved, edited, rejected) on memories the principal may decide
-    about, newest first: the review queue's audit (who, when, before → after, note)."""
+    """The review decisions (approved, edited, rejected) and the check's merges (which a person
+    may undo, `unmerge`) on memories the principal may decide about, newest first: the review
+    queue's audit (who, when, before → after, note)."""
     mine = Memory.objects.filter(reviewable_q(principal)).values("id")
     qs = MemoryRevision.objects.filter(action__in=REVIEW_ACTIONS, memory_id__in=mine)
     limit, offset = validation.page(limit, offset, BULK_MAX)
@@ -384,6 +392,7 @@ def _retext(memory: Memory, text: str) -> None:
     if other is not None and other.pk != memory.pk:
         raise _duplicate_of(other)
     memory.text, memory.canonical_key = text, key
+    memory.subject_anchors = subjects.of_memory(memory).anchors
     memory.embedding, memory.embedding_model = similarity.embed(text, subject)
 
 
@@ -407,6 +416,51 @@ def bulk_review(principal: Principal, memory_ids: Iterable[Any], decision: str, 
         except DomainError as exc:
             refused.append({"id": memory_id, "code": exc.code, "message": exc.message})
     return {"decided": decided, "refused": refused}
+
+
+@transaction.atomic
+def unmerge(principal: Principal, memory_id: Any, *, note: str = "") -> Memory:
+    """Undo the check's merge of a memory into one saying the same (`checking._merge`): it is a
+    memory of its own again, in the review state it had, with the sources it brought; the memory
+    it was merged into gives them and its confirmations back. Refused when it was not merged
+    (`memory_not_merged`) or when its words are remembered again meanwhile (`memory_duplicate`)."""
+    note = validation.text(note, "note", max_length=NOTE_MAX)
+    memory = _for_decision(principal, memory_id)
+    if memory.duplicate_of_id is None or memory.assertion != Assertion.RETRACTED:
+        raise NotMerged(_("Memory %(id)s is not merged into another one.") % {"id": memory.pk})
+    kept = _locked().filter(pk=memory.duplicate_of_id).first()
+    before = snapshot(memory)
+    memory.duplicate_of = None
+    memory.assertion = Assertion.CONFIRMED if memory.confirmations > 1 else Assertion.ASSERTED
+    try:
+        with transaction.atomic():
+            memory.save(update_fields=["duplicate_of", "assertion", "updated_at"])
+    except IntegrityError:
+        raise _duplicate_of(_live(memory.holder, memory.canonical_key) or memory) from None
+    MemorySource.objects.filter(moved_from=memory).update(memory=memory, moved_from=None)
+    _changed(
+        memory,
+        principal,
+        MemoryRevision.Action.UNMERGED,
+        "memory.memory.updated",
+        before=before,
+        note=note or (f"memory:{kept.pk}" if kept else ""),
+    )
+    if kept is not None:
+        kept_before = snapshot(kept)
+        kept.confirmations = max(1, kept.confirmations - memory.confirmations)
+        if kept.assertion == Assertion.CONFIRMED and kept.confirmations <= 1 and not kept.reviewed_by_id:
+            kept.assertion = Assertion.ASSERTED
+        kept.save(update_fields=["confirmations", "assertion", "updated_at"])
+        _changed(
+            kept,
+            principal,
+            MemoryRevision.Action.UPDATED,
+            "memory.memory.updated",
+            before=kept_before,
+            note=f"merge of memory:{memory.pk} undone",
+        )
+    return memory
 
 
 # --- changing, retracting, forgetting ---------------------------------------------------------

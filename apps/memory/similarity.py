@@ -41,13 +41,23 @@ _SUBJECT_SQL = (
 )
 
 
-def nearest(holder: str, subject: Subject, vector, model: str, *, exclude: int | None = None) -> list[tuple]:
+def nearest(
+    holder: str, subject: Subject, vector, model: str, *, exclude: int | None = None, anchors=None
+) -> list[tuple]:
     """The most similar live memories of the same holder and subject: (id, text, kind, review,
-    similarity), best first. Approved ones through the HNSW index, pending ones directly."""
+    similarity), best first. Approved ones through the HNSW index, pending ones directly.
+    `anchors` (`subjects.Subjects.anchors`): only memories naming one of them in their text, or
+    (empty) naming nobody; rows not read yet (NULL) are the caller's to sort out."""
     literal = vector_literal(vector)
     now = timezone.now()
     base = f"m.holder = %s AND m.embedding_model = %s AND {_SUBJECT_SQL} AND m.id <> %s"
     params = [holder, model, *subject.key, exclude or 0]
+    if anchors is not None:
+        if anchors:
+            base += " AND (m.subject_anchors IS NULL OR m.subject_anchors && %s::varchar[])"
+            params.append(list(anchors))
+        else:
+            base += " AND (m.subject_anchors IS NULL OR m.subject_anchors = '{}')"
     sql = f"""
         (SELECT m.id, m.text, m.kind, m.review, 1 - (m.embedding <=> %s::vector) AS sim
          FROM memory_memory m WHERE {base} AND {usable_sql("m")}
