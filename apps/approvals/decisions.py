@@ -112,8 +112,7 @@ def approve(
                 _("Nobody decided in time: the request has expired."), details=_state(staged)
             )
         else:
-            if allow_alike:
-                standing.check_grantable(staged, narrow=narrow, days=days)
+            scope = standing.check_grantable(staged, narrow=narrow, days=days) if allow_alike else None
             _decide(staged, principal, S.APPROVED)
             try:
                 result = _execute(staged)
@@ -123,7 +122,7 @@ def approve(
             staged.status = S.EXECUTED if result.ok else S.FAILED
             staged.save(update_fields=["status", "result"])
             if allow_alike and refusal is None:
-                standing.grant(principal, staged, narrow=narrow, days=days)
+                standing.grant(principal, staged, scope=scope, days=days)
             _settled(staged, "approved")
     if refusal is not None:
         raise refusal

@@ -55,28 +55,40 @@ def scope_label(kind: str, scope_id: int | None) -> str:
 
 
 # --- granting -------------------------------------------------------------------------------
-def check_grantable(staged: StagedCall, *, narrow: bool = False, days: int | None = None) -> None:
+def check_grantable(
+    staged: StagedCall, *, narrow: bool = False, days: int | None = None
+) -> tuple[str, int] | None:
     """Refuse before anything runs: agent changes, an out-of-range lifetime, a narrowing the
-    call has no object for."""
+    call has no object for. Answers the object to narrow to (None: unnarrowed); it is looked up
+    now, as the call may delete it."""
     if staged.reason == StagedCall.Reason.AGENT_CHANGE:
         raise InvalidStandingApproval(
             _("Changes to agents are always approved one by one; no standing approval covers them.")
         )
     if days is not None and not 1 <= int(days) <= MAX_DAYS:
         raise InvalidStandingApproval.field("days", _("Between 1 and %(max)s days.") % {"max": MAX_DAYS})
-    if narrow and scope_of(staged) is None:
+    if not narrow:
+        return None
+    scope = scope_of(staged)
+    if scope is None:
         raise InvalidStandingApproval(
             _("This call names no board, folder or client to narrow the approval to.")
         )
+    return scope
 
 
 def grant(
-    principal: Principal, staged: StagedCall, *, narrow: bool = False, days: int | None = None
+    principal: Principal,
+    staged: StagedCall,
+    *,
+    scope: tuple[str, int] | None = None,
+    days: int | None = None,
 ) -> StandingApproval:
-    """The standing approval for the staged call's person, agent, tool and operation. An active
-    one for exactly the same gets the new expiry instead of a twin."""
-    check_grantable(staged, narrow=narrow, days=days)
-    kind, scope_id = (scope_of(staged) or ("", None)) if narrow else ("", None)
+    """The standing approval for the staged call's person, agent, tool and operation (`scope`:
+    narrowed to that object, from `check_grantable`). An active one for exactly the same gets
+    the new expiry instead of a twin."""
+    check_grantable(staged, days=days)
+    kind, scope_id = scope or ("", None)
     expires = timezone.now() + timedelta(days=int(days or default_days()))
     with transaction.atomic():
         same = (
