@@ -602,9 +602,11 @@ def move_event(
     """Drag and drop in the month view: shift the entry (or series) by whole days, keeping its
     time of day and duration. A Frist moves only with a reason (the page asks for it)."""
     try:
-        days = (dt.date.fromisoformat(str(to_date)) - dt.date.fromisoformat(str(from_date))).days
+        to_day, from_day = dt.date.fromisoformat(str(to_date)), dt.date.fromisoformat(str(from_date))
     except ValueError:
         raise validation.invalid("to_date", _("must be a date like 2026-12-31")) from None
+    # Bounded before any arithmetic: a shift towards year 9999 would overflow, not be refused.
+    days = (validation.in_range(to_day, "to_date") - validation.in_range(from_day, "from_date")).days
     event = get_event(principal, event_id)
     if days == 0:
         return event

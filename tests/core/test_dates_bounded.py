@@ -308,3 +308,14 @@ def test_a_stored_frist_at_the_end_of_year_9999_renders_on_every_calendar_surfac
     listed = device.get("/api/v1/calendar/deadlines")
     assert listed.status_code == 200 and listed.json()["deadlines"][0]["start"].startswith("9999-12-31T23:30")
     assert device.get(f"/api/v1/calendar/events/{frist.pk}").status_code == 200
+
+
+def test_moving_an_entry_towards_year_9999_is_refused(web, as_anna):
+    from apps.calendar import services as calendar
+
+    event = calendar.create_event(as_anna, title="Termin", start="2026-03-02T10:00:00+01:00")
+    url = reverse("calendar:move", args=[event.pk])
+    moved = web.post(url, {"from_date": "2026-03-02", "to_date": "9999-12-31"})
+    assert moved.status_code == 400 and moved.json()["code"] == "date_out_of_range"
+    event.refresh_from_db()
+    assert event.start.year == 2026
