@@ -341,6 +341,13 @@ CLAPILOT_HEALTH_CACHE_SECONDS = env.float("CLAPILOT_HEALTH_CACHE_SECONDS", defau
 
 # Largest accepted body of POST /api/v1/tools/execute (413 above it).
 CLAPILOT_TOOL_PAYLOAD_MAX_BYTES = env.int("CLAPILOT_TOOL_PAYLOAD_MAX_BYTES", default=256 * 1024)
+# A running copilot run holds a lease its worker renews every third of this; a beat job (every
+# CLAPILOT_RUN_SWEEP_SECONDS) finishes a run whose lease lapsed (its worker died) as `worker_lost`.
+# A run still queued after CLAPILOT_RUN_QUEUED_MAX_SECONDS is sent again once, then failed
+# (apps/agent/leases.py).
+CLAPILOT_RUN_LEASE_SECONDS = env.float("CLAPILOT_RUN_LEASE_SECONDS", default=30.0)
+CLAPILOT_RUN_SWEEP_SECONDS = env.int("CLAPILOT_RUN_SWEEP_SECONDS", default=15)
+CLAPILOT_RUN_QUEUED_MAX_SECONDS = env.float("CLAPILOT_RUN_QUEUED_MAX_SECONDS", default=600.0)
 # Largest accepted document upload (the instance setting `documents_max_upload_bytes` overrides it).
 CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYTES = env.int("CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 

@@ -1,5 +1,6 @@
 from collections.abc import Callable
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.plugins import DomainApp, ExtensionPoint, NavEntry, PeriodicJob, ToolFamily
@@ -12,7 +13,13 @@ class AgentConfig(DomainApp):
     navigation = [NavEntry("chat", _("Chat"), "chat:index", order=10)]
     tool_families = [ToolFamily("agent", start=True)]
     # Finishes runs whose worker died within a minute (lease + one sweep; apps.agent.leases).
-    periodic_jobs = [PeriodicJob("Copilot: lost runs", "apps.agent.jobs.sweep_lost_runs", every_seconds=15)]
+    periodic_jobs = [
+        PeriodicJob(
+            "Copilot: lost runs",
+            "apps.agent.jobs.sweep_lost_runs",
+            every_seconds=getattr(settings, "CLAPILOT_RUN_SWEEP_SECONDS", 15),
+        )
+    ]
     extension_points = {
         "context_providers": ExtensionPoint(
             Callable, "(round_context) -> str | None: a block of the system prompt"

@@ -6,7 +6,7 @@ stopping (`Renewer`, a small thread beside the loop), and `services.finish_run` 
 paused for an approval (waiting) holds no lease and no worker and is never an orphan.
 
 When a worker dies (SIGKILL, OOM, a restart) its lease lapses. The beat job `sweep` (every
-`SWEEP_SECONDS`) then finishes each such run as failed with `worker_lost` and a diagnosis (the
+`CLAPILOT_RUN_SWEEP_SECONDS`) then finishes each such run as failed with `worker_lost` and a diagnosis (the
 completed tool calls of its transcript, the last event, the partial answer streamed so far),
 writes the recovery checkpoint (`apps.agent.recovery`) so the next run can continue, records the
 status event that open pages and SSE clients see, which unlocks the chat, and tells the person
@@ -28,7 +28,6 @@ is never called twice for the same round. A run requeued to resume after an appr
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -48,7 +47,6 @@ from apps.notifications.services import notify
 logger = logging.getLogger(__name__)
 
 WORKER_LOST = "worker_lost"
-SWEEP_SECONDS = int(os.environ.get("CLAPILOT_RUN_SWEEP_SECONDS", "15") or 15)
 BATCH = 100
 NOTIFICATION_KIND = "agent.run_lost"
 LIVE = (Run.Status.RUNNING, Run.Status.CANCELLING)
