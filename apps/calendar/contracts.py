@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from django.db.models import TextChoices
 from pydantic import Field, ValidationError, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
+from pydantic_core.core_schema import ErrorType
 
 from apps.accounts.contracts import PersonRef
 from apps.calendar.models import (
@@ -395,6 +396,7 @@ class HistoryFilter(Input):
 REPEAT_MAX_OCCURRENCES = 500  # a picked series; the stored rule's own cap is recurrence.MAX_OCCURRENCES
 REPEAT_MAX_INTERVAL = 99
 _FREQ = {"daily": "DAILY", "weekly": "WEEKLY", "monthly": "MONTHLY", "yearly": "YEARLY"}
+_PYDANTIC_ERROR_TYPES = frozenset(get_args(ErrorType))
 _DAYS_PER = {"daily": 1, "weekly": 7, "monthly": 28, "yearly": 365}  # the shortest period: an upper estimate
 
 
@@ -436,7 +438,10 @@ class Recurrence(Input):
         except ValidationError as exc:
             model = None
             for error in exc.errors(include_url=False):
-                detail = {"type": error["type"], "loc": error["loc"], "input": error["input"]}
+                kind = error["type"]
+                if kind not in _PYDANTIC_ERROR_TYPES:  # our own (date_out_of_range) travel as custom errors
+                    kind = PydanticCustomError(kind, error["msg"].replace("{", "(").replace("}", ")"))
+                detail = {"type": kind, "loc": error["loc"], "input": error["input"]}
                 if "ctx" in error:
                     detail["ctx"] = error["ctx"]
                 errors.append(detail)

@@ -319,3 +319,16 @@ def test_moving_an_entry_towards_year_9999_is_refused(web, as_anna):
     assert moved.status_code == 400 and moved.json()["code"] == "date_out_of_range"
     event.refresh_from_db()
     assert event.start.year == 2026
+
+
+def test_calendar_page_form_shows_a_field_error_for_year_9999(web):
+    form = {"title": "Finanzamt", "kind": "event", "start": "9999-12-31T09:00", "visibility": "shared",
+            "criticality": "normal", "repeat": "daily", "repeat_until": "9999-12-31"}  # fmt: skip
+    response = web.post(reverse("calendar:create"), form)
+    assert response.status_code == 200
+    assert response.context["form"].has_error("repeat_until", code="date_out_of_range")
+    response = web.post(reverse("calendar:create"), {**form, "repeat": "none", "repeat_until": ""})
+    assert response.status_code == 200 and "1900" in str(response.context["form"].errors["start"])
+    assert not CalendarEvent.objects.exists()
+    page = web.get(reverse("calendar:create")).content.decode()
+    assert 'max="2200-12-31T23:59"' in page
