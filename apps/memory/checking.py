@@ -68,7 +68,8 @@ def _conclude(memory_id: int, embedded_text: str, vector, model: str) -> str | N
     decided = memory.reviewed_at is not None
     before = snapshot(memory)
     memory.checking = False
-    mine = subjects.of_memory(memory)
+    scheme = subjects.office_scheme()  # read once for the memory and its candidates
+    mine = subjects.of_memory(memory, scheme=scheme)
     memory.subject_anchors = mine.anchors
     if vector is None:
         if not decided:
@@ -78,7 +79,7 @@ def _conclude(memory_id: int, embedded_text: str, vector, model: str) -> str | N
         events.changed(memory, "memory.memory.updated")
         return "unchecked"
     memory.embedding, memory.embedding_model = vector, model
-    candidates = _same_subject(memory, mine, vector, model)
+    candidates = _same_subject(memory, mine, vector, model, scheme)
     verdict = dedup.judge(mine.rest, memory.kind, candidates)
     if decided:
         return _after_decision(memory, verdict, before)
@@ -109,7 +110,7 @@ def _conclude(memory_id: int, embedded_text: str, vector, model: str) -> str | N
     return "created"
 
 
-def _same_subject(memory: Memory, mine: subjects.Subjects, vector, model: str) -> list[tuple]:
+def _same_subject(memory: Memory, mine: subjects.Subjects, vector, model: str, scheme: dict) -> list[tuple]:
     """The nearest memories about the same subject, their texts without the names (the claims
     are compared on what is left): the links match in SQL, the names in the text here."""
     candidates = similarity.nearest(
@@ -117,7 +118,7 @@ def _same_subject(memory: Memory, mine: subjects.Subjects, vector, model: str) -
     )
     kept = []
     for memory_id, text, kind, review, similarity_ in candidates:
-        theirs = subjects.of_memory(memory, text)  # the same links: only the names differ
+        theirs = subjects.of_memory(memory, text, scheme=scheme)  # the same links: only the names differ
         if subjects.same(mine, theirs):
             kept.append((memory_id, theirs.rest, kind, review, similarity_))
     return kept

@@ -344,15 +344,16 @@ def _gate_names(text: str) -> list[Mention]:
     return found
 
 
-def _scheme() -> dict:
-    from apps.clients.numbering import office_scheme
+def office_scheme() -> dict:
+    """The office's client number scheme (an instance setting: one query; read it once per check)."""
+    from apps.clients.numbering import office_scheme as scheme
 
-    return office_scheme()
+    return scheme()
 
 
 def read(text: str, *, scheme: dict | None = None) -> list[Mention]:
     """Every subject named in `text`, in the order of the rules (a span is taken once)."""
-    scheme = scheme if scheme is not None else _scheme()
+    scheme = scheme if scheme is not None else office_scheme()
     mentions: list[Mention] = []
     taken: list[tuple[int, int]] = []
     passes = (_references, lambda t: _numbers(t, scheme), _orgs, _salutations, _client_cues, _gate_names)
@@ -399,7 +400,7 @@ def of(
     text: str, *, client: Any = None, case: Any = None, person: Any = None, scheme: dict | None = None
 ) -> Subjects:
     """The subjects `text` names besides its links (client, case, person rows), and its rest."""
-    scheme = scheme if scheme is not None else _scheme()
+    scheme = scheme if scheme is not None else office_scheme()
     mentions = read(text, scheme=scheme)
     known = _linked(client, case, person, scheme) if (client or case or person) else []
     new = tuple(m for m in mentions if not any(matches(m, k) for k in known))
