@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
@@ -13,13 +15,14 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.approvals import decisions, standing
+from apps.approvals import decisions, policy, standing
 from apps.approvals.errors import InvalidStandingApproval
-from apps.approvals.models import StagedCall
+from apps.approvals.models import Policy, StagedCall
 from apps.core import web
 from apps.core.errors import DomainError, InvalidInput
 from apps.core.records import iso
 from apps.core.web import domain_errors, wants_json
+from apps.tools import registry
 
 PAGE_SIZE = 20
 DECISIONS = {"approve", "deny", "approve_alike"}
@@ -151,3 +154,93 @@ def _next(request) -> str:
     if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         return target
     return reverse("approvals:index")
+
+
+# --- the rights table (admins) --------------------------------------------------------------
+CHOICES = ("allowed", "ask", "forbidden")
+
+
+def _policy_rows(group_id: int | None) -> list[dict]:
+    """Every writing tool's operations with the main copilot's (or a group's) current setting."""
+    current = {p.tool: p for p in Policy.objects.filter(specialist_id=None, group_id=group_id)}
+    rows = []
+    for t in registry.all_tools():
+        if t.read_only:
+            continue
+        p = current.get(t.name)
+        allowed, forbidden = set(p.allowed if p else ()), set(p.forbidden if p else ())
+        for op in t.operations:
+            if op in forbidden or "*" in forbidden:
+                value = "forbidden"
+            elif op in allowed or "*" in allowed:
+                value = "allowed"
+            else:
+                value = "ask"
+            rows.append(
+                {
+                    "tool": t.name,
+                    "family": t.family,
+                    "operation": op,
+                    "value": value,
+                    "default": t.default_for(op),
+                    "always_ask": t.always_ask,
+                    "field": f"{t.name}:{op}",
+                }
+            )
+    return rows
+
+
+@login_required
+def policies(request):
+    """The rights table: per writing tool and operation erlaubt / fragen / verboten, for the main
+    copilot or (forbidding only) one group's members. Saved through `policy.save_policy`."""
+    if not request.user.is_admin:
+        raise PermissionDenied
+    group_id = web.id_param(request, "gruppe")
+    group = Group.objects.filter(pk=group_id).first() if group_id else None
+    group_id = group.pk if group else None
+    rows = _policy_rows(group_id)
+    if request.method == "POST":
+        _save_policies(request, rows, group_id)
+        target = reverse("approvals:policies") + (f"?gruppe={group_id}" if group_id else "")
+        return redirect(target)
+    context = {"rows": rows, "groups": Group.objects.order_by("name"), "group": group}
+    return render(request, "approvals/policies.html", context)
+
+
+def _save_policies(request, rows: list[dict], group_id: int | None) -> None:
+    by_tool: dict[str, tuple[list[str], list[str]]] = {}
+    for row in rows:
+        value = request.POST.get(row["field"], row["value"])
+        if value not in CHOICES or (group_id and value == "allowed"):
+            value = "ask"
+        allowed, forbidden = by_tool.setdefault(row["tool"], ([], []))
+        if value == "allowed":
+            allowed.append(row["operation"])
+        elif value == "forbidden":
+            forbidden.append(row["operation"])
+    current = {p.tool: p for p in Policy.objects.filter(specialist_id=None, group_id=group_id)}
+    changed, refused = 0, []
+    for tool, (allowed, forbidden) in by_tool.items():
+        existing = current.get(tool)
+        if existing is not None and (sorted(existing.allowed), sorted(existing.forbidden)) == (
+            sorted(allowed),
+            sorted(forbidden),
+        ):
+            continue
+        try:
+            if not allowed and not forbidden:
+                if existing is not None:
+                    policy.delete_policy(request.principal, existing.pk)
+                    changed += 1
+                continue
+            policy.save_policy(
+                request.principal, tool=tool, allowed=allowed, forbidden=forbidden, group_id=group_id
+            )
+            changed += 1
+        except DomainError as exc:
+            refused.append(f"{tool}: {exc.message}")
+    for line in refused:
+        messages.error(request, line)
+    if changed:
+        messages.success(request, _("%(count)s tool rules saved.") % {"count": changed})

@@ -197,6 +197,11 @@ export function startChat(form, text) {
       answer.innerHTML = event.payload.html;  // rendered and nh3-sanitized on the server
     } else if (event.kind === "status" && ["queued", "running"].includes(event.payload.status)) {
       setRun(event.run_id);  // a run resumed after a decision on its approval card
+    } else if (event.kind === "status" && event.payload.status === "waiting_approval") {
+      b.classList.remove("streaming");  // paused on its approval cards; stop stays possible
+      if (b.dataset.fresh) { b.querySelector(".answer").textContent = ""; delete b.dataset.fresh; }
+      bubble = null;
+      setRun(event.run_id);
     } else if (event.kind === "status") {
       b.classList.remove("streaming");
       if (event.payload.status === "cancelled") { answer.textContent = answer.textContent || text.stopped; }

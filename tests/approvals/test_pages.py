@@ -132,3 +132,36 @@ def test_standing_approvals_are_listed_and_revoked_on_the_page(web, anna, task):
     row.refresh_from_db()
     assert row.revoked_at is not None and row.revoked_by == anna
     assert f'data-record-id="standing-{row.pk}"' not in web.get("/freigaben/").content.decode()
+
+
+def test_the_rules_page_is_for_admins(web, client, boss):
+    assert web.get("/freigaben/richtlinien/").status_code == 403
+    client.force_login(boss)
+    page = client.get("/freigaben/richtlinien/")
+    html = page.content.decode()
+    assert page.status_code == 200 and f'name="{DELETE}:delete"' in html and "erlaubt" in html
+
+
+def test_the_rules_page_saves_through_the_policy_service(client, boss):
+    from apps.approvals.models import Policy
+
+    client.force_login(boss)
+    client.post("/freigaben/richtlinien/", {f"{DELETE}:delete": "allowed"})
+    row = Policy.objects.get(tool=DELETE, group=None)
+    assert (row.allowed, row.forbidden) == (["delete"], [])
+    client.post("/freigaben/richtlinien/", {f"{DELETE}:delete": "ask"})
+    assert not Policy.objects.filter(tool=DELETE).exists()
+
+
+def test_a_group_rule_only_forbids(client, boss):
+    from django.contrib.auth.models import Group
+
+    from apps.approvals.models import Policy
+
+    trainees = Group.objects.create(name="Azubis")
+    client.force_login(boss)
+    client.post(f"/freigaben/richtlinien/?gruppe={trainees.pk}", {f"{DELETE}:delete": "allowed"})
+    assert not Policy.objects.exists()  # a group row never allows
+    client.post(f"/freigaben/richtlinien/?gruppe={trainees.pk}", {f"{DELETE}:delete": "forbidden"})
+    row = Policy.objects.get(tool=DELETE)
+    assert (row.group, row.forbidden, row.allowed) == (trainees, ["delete"], [])
