@@ -292,7 +292,8 @@ class _Loop:
                 titles.after_answer(run)
                 _after_answer(run)
                 return
-            self._run_tools(completion, ctx)
+            if self._run_tools(completion, ctx):
+                return  # paused for a person's approval: a decision requeues the run
 
     def _call_model(self, messages: list[dict], functions: list[dict]) -> llm.Completion:
         buffer: list[str] = []
@@ -334,8 +335,11 @@ class _Loop:
         if gate.demanded_by:
             services.require_neutralization(self.run, gate.demanded_by)
 
-    def _run_tools(self, completion: llm.Completion, ctx: ToolContext) -> None:
+    def _run_tools(self, completion: llm.Completion, ctx: ToolContext) -> bool:
+        """Run one batch; True when the run paused for a person's approval."""
         run = self.run
+        if (run.diagnostics or {}).get(services.FOREIGN_CONTENT):
+            ctx.foreign.seen = True  # read before a pause: the approval step stays tightened
         calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in completion.tool_calls]
         looping = self.loop_guard.offending(calls)
         with transaction.atomic():  # one commit: usage, the call message and the start events
@@ -356,7 +360,10 @@ class _Loop:
                 self._events_batch([(RunEvent.Kind.TOOL_STARTED, p) for p in started])
         if looping is not None:
             raise LoopDetected(looping)
-        batch = [ToolCall(name=c["name"], arguments=llm.parse_arguments(c["arguments"])) for c in calls]
+        batch = [
+            ToolCall(name=c["name"], arguments=llm.parse_arguments(c["arguments"]), call_id=c["id"])
+            for c in calls
+        ]
         if self.event_cursor is None and not all(_reads_only(c["name"]) for c in calls):
             self.event_cursor = links.event_cursor()
 
@@ -375,9 +382,35 @@ class _Loop:
             aborted = ToolResult.failure("aborted", _("The run was stopped while this tool was running."))
             results = [aborted] * len(calls)
         self._record(calls, results, batch)
+        if ctx.foreign.seen:
+            services.mark_foreign_content(run)
         if self.signal.tripped:
             details = {"elapsed": round(outcome.elapsed, 1), "still_running": outcome.still_running}
             raise Stop(self.signal.reason, {"phase": details})
+        return self._pause_for_approval(calls, results)
+
+    def _pause_for_approval(self, calls: list[dict], results: list[ToolResult]) -> bool:
+        """Staged calls (`approval_required`) pause an interactive run without a final answer:
+        it gives up its worker and lease, and a person's decision resumes it from the transcript."""
+        staged = [
+            (c, r.output if isinstance(r.output, dict) else {})
+            for c, r in zip(calls, results, strict=True)
+            if r.code == "approval_required"
+        ]
+        if not staged or not self.run.interactive:
+            return False
+        payloads = [
+            {
+                "staged_id": out.get("staged_id"),
+                "preview": out.get("preview", ""),
+                "tool": out.get("tool") or c["name"],
+                "operation": out.get("operation", ""),
+                "reason": out.get("reason", ""),
+                "call_id": c["id"],
+            }
+            for c, out in staged
+        ]
+        return services.pause_for_approval(self.run, payloads)
 
     def _record(
         self, calls: list[dict], results: list[ToolResult], batch: list[ToolCall] | None = None

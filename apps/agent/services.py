@@ -54,7 +54,8 @@ SEARCH_MAX = 200
 SESSION_LIST = "chat-sessions"  # data-list of the chat list on the page
 SESSION_UPDATED = "chat.session.updated"
 SESSION_DELETED = "chat.session.deleted"
-ACTIVE = (Run.Status.QUEUED, Run.Status.RUNNING, Run.Status.CANCELLING)
+# A run paused for an approval (waiting) still holds its chat: the decision resumes it there.
+ACTIVE = (Run.Status.QUEUED, Run.Status.RUNNING, Run.Status.CANCELLING, Run.Status.WAITING)
 
 
 # --- sessions -------------------------------------------------------------------------------
@@ -699,6 +700,34 @@ def require_neutralization(run: Run, sources: Iterable[str]) -> bool:
     run.require_neutralization = True
     run.diagnostics = {**(run.diagnostics or {}), NEUTRALIZATION: record}
     Run.objects.filter(pk=run.pk).update(require_neutralization=True, diagnostics=run.diagnostics)
+    return True
+
+
+FOREIGN_CONTENT = "foreign_content"  # diagnostics key: the run has read outside text (approvals)
+
+
+def mark_foreign_content(run: Run) -> bool:
+    """Record on the run that a tool brought outside text into it: from then on, operations that
+    wait for a person by default wait even where a policy allows them, also after a resume."""
+    if (run.diagnostics or {}).get(FOREIGN_CONTENT):
+        return False
+    run.diagnostics = {**(run.diagnostics or {}), FOREIGN_CONTENT: {"since_round": run.rounds}}
+    Run.objects.filter(pk=run.pk).update(diagnostics=run.diagnostics)
+    return True
+
+
+def pause_for_approval(run: Run, approvals: list[dict]) -> bool:
+    """running → waiting_approval, giving up the lease (a waiting run holds no worker), with one
+    APPROVAL event per staged call and the STATUS event, in one transaction. False when the run
+    is no longer running (cancelled meanwhile): the loop goes on and stops at its next check."""
+    with transaction.atomic():
+        if not Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+            status=Run.Status.WAITING, lease_expires_at=None
+        ):
+            return False
+        run.status, run.lease_expires_at = Run.Status.WAITING, None
+        items = [(RunEvent.Kind.APPROVAL, payload) for payload in approvals]
+        record_events(run, [*items, (RunEvent.Kind.STATUS, {"status": run.status, "error_code": ""})])
     return True
 
 

@@ -31,7 +31,8 @@ STATUS_BY_CODE = {
     "unknown_tool": 404,
     "not_found": 404,
     "forbidden": 403,
-    "approval_required": 202,
+    "approval_required": 202,  # staged: `output.staged_id`; the key's creator decides on the Freigaben page
+    "approval_forbidden": 403,
     "CLAPILOT_NO_USER_CONTEXT": 403,
     "CLAPILOT_TOOL_EXECUTION_FAILED": 500,
     "CLAPILOT_TOOL_OUTPUT_SERIALIZATION_FAILED": 500,
@@ -95,7 +96,9 @@ class ToolExecuteView(ApiView):
                 "Bad request (`invalid_json`, `json_too_deep`, `json_number_invalid`, `invalid_request`)"
                 " or a handled tool failure."
             ),
-            403: _envelope("`forbidden`, `module_not_installed:<slug>`, `CLAPILOT_NO_USER_CONTEXT`."),
+            403: _envelope(
+                "`forbidden`, `approval_forbidden`, `module_not_installed:<slug>`, `CLAPILOT_NO_USER_CONTEXT`."
+            ),
             404: _envelope("`unknown_tool`."),
             409: _envelope("`idempotency_key_reused` or `idempotency_in_progress`."),
             413: _envelope("`payload_too_large`."),

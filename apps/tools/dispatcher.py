@@ -176,6 +176,7 @@ def _approval(t: Tool, args: BaseModel, ctx: ToolContext) -> ToolContext | ToolR
     except Exception:
         return _step_failed(t)
     output = {
+        "tool": t.name,
         "staged_id": staged.staged_id,
         "preview": staged.preview,
         "operation": staged.operation,
