@@ -134,26 +134,20 @@ def instance_language():
 
 
 @pytest.fixture(autouse=True)
-def fresh_health_report():
-    """/healthz reuses its result for a second or two; each test probes the state it set up."""
-    from apps.core import health
+def fresh_caches(settings):
+    """Every test starts with empty caches, through one registry: the process-level ones
+    (`apps.core.caches`: the health report, the Bundesland and the Fristen catalog, the installed
+    modules …; a value an earlier test wrote and rolled back must not decide this test), and
+    Django's cache (rate-limit and lockout counters), given a key prefix of its own: on Redis,
+    `clear()` would flush the broker and the channel layer too, and it needs no query."""
+    import uuid
 
-    health.forget()
+    from apps.core import caches
+
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
+    caches.forget_all()
     yield
-    health.forget()
-
-
-@pytest.fixture(autouse=True)
-def fresh_deadline_caches():
-    """The office's Bundesland and the Fristen rule catalog are kept per process for a few
-    seconds: a value an earlier test wrote (and rolled back) must not decide this test's holidays."""
-    from apps.deadlines import office, services
-
-    office.forget()
-    services.forget_catalog()
-    yield
-    office.forget()
-    services.forget_catalog()
+    caches.forget_all()
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import connection
 
+from apps.core import caches
 from apps.core.services import heartbeat_age_seconds
 
 logger = logging.getLogger(__name__)
@@ -147,6 +148,7 @@ def report() -> dict:
         return result
 
 
+@caches.register
 def forget() -> None:
     """Drop the cached result (tests change the state between probes)."""
     global _last

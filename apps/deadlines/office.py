@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+from apps.core import caches
+
 SETTING_KEY = "deadlines.bundesland"
 DEFAULT_STATE = "NW"
 # Read at most every few seconds per process: computing a deadline must not cost a query each time,
@@ -29,6 +31,7 @@ def office_state() -> str:
     return code
 
 
+@caches.register
 def forget() -> None:
     global _cached
     _cached = None

@@ -14,7 +14,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.core import validation
+from apps.core import caches, validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.deadlines import compute as c
 from apps.deadlines import office
@@ -37,6 +37,7 @@ def _active_rules() -> dict[str, DeadlineRule]:
     return _catalog[1]
 
 
+@caches.register
 def forget_catalog() -> None:
     global _catalog
     _catalog = None

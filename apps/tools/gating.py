@@ -8,6 +8,8 @@ import logging
 import threading
 import time
 
+from apps.core import caches
+
 logger = logging.getLogger(__name__)
 
 POLICY_KEY = "module_install_policy"
@@ -44,6 +46,7 @@ def _state() -> tuple[str, dict[str, bool]] | None:
     return policy, overrides
 
 
+@caches.register
 def invalidate() -> None:
     global _cache
     with _lock:

@@ -6,18 +6,12 @@ Now the web lock counts per account and per address separately, a device that si
 account before passes it with the right password, and the token login has its own throttles."""
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from tests.accounts.test_login_lockout import WRONG, hammer, page_login, signed_in, token_login
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()  # the token login's throttles and the known devices' failure budgets
 
 
 @pytest.fixture

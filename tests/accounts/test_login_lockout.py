@@ -8,7 +8,6 @@ import datetime as dt
 
 import pytest
 from axes.models import AccessAttempt
-from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
@@ -18,11 +17,6 @@ pytestmark = pytest.mark.django_db
 
 WRONG = "falsches-passwort"
 ATTEMPTS = 30
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()  # the device-token login's rate throttle counts in the cache
 
 
 @pytest.fixture

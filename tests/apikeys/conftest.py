@@ -1,25 +1,11 @@
 from __future__ import annotations
 
-import uuid
-
 import pytest
-from django.core.cache import cache, caches
-from django.core.cache.backends.db import DatabaseCache
 from rest_framework.test import APIClient
 
 from apps.accounts.principal import Principal
 from apps.apikeys import services
 from tests.factories import UserFactory
-
-
-@pytest.fixture(autouse=True)
-def _clean_rate_limits(db, settings):
-    """Throttle counters live in the cache; start every test from zero. A fresh key prefix isolates
-    tests on Redis too, where `clear()` would flush the whole database (broker and channel layer
-    included); the database cache is additionally emptied."""
-    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
-    if isinstance(caches["default"], DatabaseCache):
-        cache.clear()
 
 
 @pytest.fixture

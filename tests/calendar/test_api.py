@@ -3,18 +3,12 @@
 import datetime as dt
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
 from apps.calendar.models import CalendarEvent
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    cache.clear()
 
 
 def _client(user) -> APIClient:

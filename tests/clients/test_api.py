@@ -1,18 +1,12 @@
 """The mobile REST API under /api/v1/clients/ and /api/v1/cases/."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
 from apps.clients.models import Client
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    cache.clear()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import json
 import re
 
 import pytest
-from django.core.cache import cache
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
@@ -27,13 +26,6 @@ pytestmark = pytest.mark.django_db
 DEEP = "[" * 1200 + "]" * 1200
 LONG_NUMBER = "1" * 4400
 EXECUTE = "/api/v1/tools/execute"
-
-
-@pytest.fixture(autouse=True)
-def _clean_rate_limits():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -33,12 +33,6 @@ RULE_FORM = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _fresh():
-    services.forget_catalog()
-    office.forget()
-
-
 # The shipped catalog: durations and norms as the statutes state them.
 SHIPPED = {
     "einspruch_ao": (1, "months", "§ 355 Abs. 1 AO", True),

@@ -1,7 +1,6 @@
 """The mobile REST API under /api/v1/documents/ and /api/v1/document-folders/."""
 
 import pytest
-from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
@@ -11,11 +10,6 @@ from apps.documents.models import Document, Folder
 from tests.documents.factories import DocumentFactory, docx_bytes
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    cache.clear()
 
 
 @pytest.fixture

@@ -1,18 +1,12 @@
 """The mobile REST API under /api/v1/notes/ (device tokens, the same services)."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
 from apps.notes.models import Note, NotePage
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    cache.clear()
 
 
 def client_for(user):

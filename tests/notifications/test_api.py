@@ -1,5 +1,4 @@
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from apps.accounts.principal import Principal
@@ -11,11 +10,6 @@ from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/notifications"
-
-
-@pytest.fixture(autouse=True)
-def _clean_cache():
-    cache.clear()
 
 
 def key_client(user, scopes):

@@ -1,18 +1,12 @@
 """The mobile REST API under /api/v1/tasks/ (device tokens, the same services)."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
 from apps.tasks.models import Task
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    cache.clear()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from apps.accounts.principal import Principal
@@ -15,13 +14,6 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/tools/execute"
-
-
-@pytest.fixture(autouse=True)
-def _clean_rate_limits():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import time
 import urllib.request
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from apps.accounts.principal import Principal
@@ -22,13 +21,6 @@ from tests.e2e.conftest import server  # noqa: F401 - daphne on the test databas
 from tests.factories import UserFactory
 
 URL = "/api/v1/tools/execute"
-
-
-@pytest.fixture(autouse=True)
-def _clean_rate_limits(db):
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

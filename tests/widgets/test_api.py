@@ -1,7 +1,6 @@
 """The REST API under /api/v1/widgets/."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
@@ -9,11 +8,6 @@ from apps.widgets.models import Widget
 from tests.widgets.factories import WidgetFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    cache.clear()
 
 
 def _client(user):
