@@ -96,7 +96,11 @@ _NUMBER_CUE = (
 )
 # A court's Aktenzeichen ("2 O 123/24", "IX ZR 12/20", "1 BvR 2345/19") and the office's case
 # references ("2027/0042").
-_AZ = r"(?:(?:[IVX]{1,5}|\d{1,3})[ \t]?[A-Z][A-Za-z]{0,3}[ \t]?\d{1,5}/\d{2,4}|\d{4}/\d{3,5})"
+_NOT_A_REGISTER = r"(?!(?:Uhr|Euro|EUR|Mio|Mrd|Tsd|Std|Min|Jahr|Jahre|Tag|Tage|Mal|Kg|Km)\b)"
+_AZ = (
+    rf"(?:(?:[IVX]{{1,5}}|\d{{1,3}})[ \t]?{_NOT_A_REGISTER}[A-Z][A-Za-z]{{0,3}}[ \t]?\d{{1,5}}/\d{{2,4}}"
+    r"|\d{4}/\d{3,5})"
+)
 _AZ_SHAPE = re.compile(rf"(?<![\w/.]){_AZ}(?![\w/])")
 _AZ_CUE = re.compile(
     r"(?<![\w])(?:Az\.?|AZ|Aktenzeichen|Akte|Geschäftszeichen|Gz\.?|GZ|Vorgang|Verfahren|Fall)"
@@ -222,7 +226,9 @@ def _org_words(before: str) -> tuple[str, ...] | None:
             words = words[i + 1 :]
             break
     folded = tuple(_fold(w) for w in words if _fold(w))
-    return folded or None
+    if not any(w[:1].isalpha() for w in folded):  # "wiegt 5 KG": a weight, no company
+        return None
+    return folded
 
 
 def _orgs(text: str) -> list[Mention]:

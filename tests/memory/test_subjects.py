@@ -44,6 +44,8 @@ def read(text, scheme=SCHEME):
         ("Die Kanzlei schließt freitags um 14 Uhr.", []),
         ("Unterlagen kommen immer per Post, nie per Mail.", []),
         ("Wir zahlen 15000 Euro bis 30.06.2027.", []),  # an amount is no client number
+        ("Das Paket wiegt 5 KG.", []),  # a weight is no company
+        ("Termin um 14 Uhr 30/45 Minuten.", []),  # no Aktenzeichen
     ],
 )
 def test_what_a_text_names(text, expected):
