@@ -41,7 +41,10 @@ class LearningObjectOut(Output):
 
 
 class LearningObjectDetailOut(LearningObjectOut):
-    evidence: list[EvidenceOut]
+    evidence: list[EvidenceOut] = Field(
+        description="Where it was learned, for the object's reviewers and the owner of each chat only "
+        "(everyone else sees the fact without the quote)."
+    )
 
 
 class LearningDecisionOut(Output):

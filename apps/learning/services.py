@@ -113,15 +113,29 @@ def parse_object_id(value: Any) -> str:
     return text.removeprefix("learning:")
 
 
+def readable_evidence(principal: Principal, obj: LearningObject) -> QuerySet[LearningEvidence]:
+    """The evidence of `obj` this principal may read. A quote and its run come from one person's
+    chat, which may be private: only reviewers (who decide on it) and the owner of that chat see
+    them; everyone else sees the fact alone."""
+    evidence = obj.evidence.all()
+    if can_review(principal):
+        return evidence
+    user = principal.user
+    if user is None:
+        return evidence.none()
+    return evidence.filter(run__session__user=user)
+
+
 def get_object(principal: Principal, object_id: Any) -> tuple[LearningObject, list[LearningEvidence]]:
-    """One active object with its latest evidence (the agent's `learning_get_object`)."""
+    """One active object with the latest evidence the principal may read (the agent's
+    `learning_get_object`, `context_get("learning:<id>")`)."""
     obj = get_by_id(
         visible_objects(principal),
         parse_object_id(object_id),
         LearningObjectNotFound,
         _("There is no learning object %(id)s."),
     )
-    return obj, list(obj.evidence.all()[:5])
+    return obj, list(readable_evidence(principal, obj)[:5])
 
 
 # --- the review queue -------------------------------------------------------------------------
