@@ -19,7 +19,7 @@ from apps.agent import contracts as c
 from apps.agent import services
 from apps.agent.models import Run, RunEvent
 from apps.core.api import ApiView, endpoint, parse
-from apps.core.sse import LAST_EVENT_ID, documented_by, poll_stream, stream_response
+from apps.core.sse import LAST_EVENT_ID, documented_by, gate_answer, poll_stream, stream_response
 
 POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 15.0
@@ -60,9 +60,8 @@ _gate_view = _StreamGate.as_view()
 
 async def run_event_stream(request: HttpRequest, run_id: int) -> HttpResponse:
     gate = await sync_to_async(_gate_view)(request, run_id=run_id)
-    if gate.status_code != 200:
-        gate.render()
-        return gate
+    if (answer := gate_answer(request, gate)) is not None:
+        return answer
     return stream_response(_stream(gate.data["run_id"], gate.data["after"]))
 
 

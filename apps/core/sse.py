@@ -23,6 +23,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.db import connections
 from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter
 
 # The header an EventSource sends when it reconnects; a gate's `endpoint(parameters=[...])`.
@@ -39,6 +40,16 @@ def stream_response(stream: AsyncIterator[str]) -> StreamingHttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
     return response
+
+
+def gate_answer(request, gate) -> HttpResponseBase | None:
+    """The gate's own response when there is no stream to start: a refusal, or a method other
+    than GET (OPTIONS answers the gate's metadata, as any DRF view does; HEAD its headers)."""
+    if gate.status_code == 200 and request.method == "GET":
+        return None
+    if hasattr(gate, "render") and not getattr(gate, "is_rendered", True):
+        gate.render()
+    return gate
 
 
 def documented_by(view: Callable, gate: type) -> Callable:

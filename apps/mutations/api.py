@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.core.api import ApiView, endpoint, parse
-from apps.core.sse import LAST_EVENT_ID, documented_by, poll_stream, stream_response
+from apps.core.sse import LAST_EVENT_ID, documented_by, gate_answer, poll_stream, stream_response
 from apps.mutations import contracts as c
 from apps.mutations import services
 
@@ -92,8 +92,8 @@ async def mutation_event_stream(request: HttpRequest) -> HttpResponse:
     the stream never skips an event that commits out of id order.
     """
     gate = await sync_to_async(_gate_view)(request)
-    if gate.status_code != 200:
-        return gate
+    if (answer := gate_answer(request, gate)) is not None:
+        return answer
     user, after = gate.data["user"], gate.data["after"]
     if after is None:
         after = await database_sync_to_async(services.head_id)()
