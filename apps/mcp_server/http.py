@@ -2,7 +2,8 @@
 
 Every request passes the gate first: Host in ALLOWED_HOSTS and Origin (if any) in
 CLAPILOT_MCP_ALLOWED_ORIGINS, else refused before anything else (DNS rebinding); POST only, else
-405; then the API key from `Authorization: Bearer`, else 401 with the same body for every reason;
+405; a body of at most CLAPILOT_TOOL_PAYLOAD_MAX_BYTES (as the REST tool endpoint), else 413 with
+a JSON-RPC error; then the API key from `Authorization: Bearer`, else 401 with the same body for every reason;
 then the key's rate limit, else 429 with Retry-After. Only then does the SDK's Streamable HTTP
 transport see the request.
 
@@ -21,6 +22,7 @@ import logging
 
 from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
+from django.conf import settings
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
@@ -53,6 +55,38 @@ async def _refuse(
 
 def _error(message: str) -> bytes:
     return json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}).encode()
+
+
+async def _read_body(headers: Headers, receive: Receive, limit: int) -> bytes | None:
+    """The whole body, or None when it is (or says it is) larger than `limit`: the same cap as
+    `POST /api/v1/tools/execute` (CLAPILOT_TOOL_PAYLOAD_MAX_BYTES), judged by the bytes received,
+    whatever Content-Length claims (a chunked body has none)."""
+    declared = headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":  # the client went away
+            return b""
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replayed(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands the transport the body already read, then waits as the original."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> dict:
+        return pending.pop() if pending else await receive()
+
+    return replay
 
 
 class _ManagerPerLoop:
@@ -105,6 +139,12 @@ class McpApp:
         if scope["method"] != "POST":  # stateless: no stream to GET, no session to DELETE
             await _refuse(send, 405, _error("Method not allowed"), ((b"allow", b"POST"),))
             return
+        body = await _read_body(headers, receive, settings.CLAPILOT_TOOL_PAYLOAD_MAX_BYTES)
+        if body is None:
+            limit = settings.CLAPILOT_TOOL_PAYLOAD_MAX_BYTES
+            await _refuse(send, 413, _error(f"Request body larger than {limit} bytes"))
+            return
+        receive = _replayed(body, receive)
         # Each request's synchronous work (key lookup, tools) in a thread of its own, as Django does.
         async with ThreadSensitiveContext():
             try:

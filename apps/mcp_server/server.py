@@ -17,6 +17,8 @@ from typing import Any
 
 import mcp_types as types
 from channels.db import database_sync_to_async
+from django.utils import translation
+from django.utils.translation import gettext
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
@@ -76,12 +78,16 @@ def as_mcp_tool(t: Tool) -> types.Tool:
 
 
 def envelope(result: ToolResult) -> types.CallToolResult:
+    """A staged call (`approval_required`) is no error: the call was accepted and waits for the
+    key's creator on the Freigaben page; the text says so first, with the staged id."""
     body = dump(c.ToolResultOut, result.as_dict())
-    return types.CallToolResult(
-        content=[types.TextContent(text=json.dumps(body, ensure_ascii=False))],
-        structured_content=body,
-        is_error=not result.ok,
-    )
+    content = [types.TextContent(text=json.dumps(body, ensure_ascii=False))]
+    staged = result.code == "approval_required"
+    if staged:
+        staged_id = (result.output or {}).get("staged_id")
+        note = f"Accepted, waiting for approval: staged call {staged_id}. Do not retry; {result.message}"
+        content.insert(0, types.TextContent(text=note))
+    return types.CallToolResult(content=content, structured_content=body, is_error=not (result.ok or staged))
 
 
 def _listed(caller: Caller, time_zone: str | None) -> list[types.Tool]:
@@ -89,7 +95,21 @@ def _listed(caller: Caller, time_zone: str | None) -> list[types.Tool]:
 
 
 def _called(caller: Caller, name: str, arguments: dict[str, Any], time_zone: str | None) -> ToolResult:
-    return dispatch(name, arguments, caller.tool_context(time_zone))
+    ctx = caller.tool_context(time_zone)
+    return _naming_the_scope(dispatch(name, arguments, ctx), name, caller, ctx.principal.language)
+
+
+def _naming_the_scope(result: ToolResult, name: str, caller: Caller, language: str) -> ToolResult:
+    """The dispatcher's scope refusal names `tools:execute`, the only scope that reaches every
+    tool; a key here usually lacks a narrower one (memory_store: `memory:write`): name that.
+    (A key's other refusals come earlier: a deactivated creator never gets here.)"""
+    t = registry.get(name)
+    if result.code != "forbidden" or t is None or not t.api_scopes or t.reachable_with(caller.scopes):
+        return result
+    scope = ", ".join(sorted(t.api_scopes))
+    with translation.override(language):  # the dispatcher's language: the caller's
+        message = gettext("The API key lacks the scope “%(scope)s” (or “tools:execute”).") % {"scope": scope}
+    return ToolResult.failure("forbidden", message)
 
 
 def guarded(handler: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
