@@ -11,11 +11,49 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import widgets
+from django.db import models
 from django.http import HttpResponseRedirect
 
 from apps.core.errors import DomainError
+from apps.core.forms import validate_year_range
 from apps.core.web import form_errors
+
+
+class SplitDateTimeWidget(widgets.AdminSplitDateTime):
+    """The admin's date and time inputs, showing a stored moment the viewer's zone cannot hold
+    (year 9999 at 23:59 UTC, stored before dates were bounded) in UTC instead of failing the page."""
+
+    def decompress(self, value):
+        try:
+            return super().decompress(value)
+        except OverflowError:
+            return [value.date(), value.time()]
+
+
+class BoundedSplitDateTimeField(forms.SplitDateTimeField):
+    """An admin moment: a year outside the date bound is a field error (`date_out_of_range`)."""
+
+    default_validators = [validate_year_range]
+
+    def prepare_value(self, value):
+        try:
+            return super().prepare_value(value)
+        except OverflowError:
+            return value
+
+
+class BoundedDateAdminField(forms.DateField):
+    default_validators = [validate_year_range]
+
+
+# Every admin edit form: the one date bound, and stored out-of-range rows open instead of a 500.
+DATE_OVERRIDES = {
+    models.DateTimeField: {"form_class": BoundedSplitDateTimeField, "widget": SplitDateTimeWidget},
+    models.DateField: {"form_class": BoundedDateAdminField, "widget": widgets.AdminDateWidget},
+}
 
 
 class ReadOnlyMixin:
@@ -66,6 +104,7 @@ class ServiceAdmin(admin.ModelAdmin):
     `service(request.principal, **self.service_values(obj))`."""
 
     service_fields: tuple[str, ...] = ()
+    formfield_overrides = DATE_OVERRIDES
 
     def service_values(self, obj) -> dict[str, Any]:
         """The edited row's `service_fields`, name → value."""

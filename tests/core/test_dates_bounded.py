@@ -332,3 +332,18 @@ def test_calendar_page_form_shows_a_field_error_for_year_9999(web):
     assert not CalendarEvent.objects.exists()
     page = web.get(reverse("calendar:create")).content.decode()
     assert 'max="2200-12-31T23:59"' in page
+
+
+def test_the_admin_opens_a_year_9999_memory_and_refuses_a_new_one(client, boss, broken_memories):
+    pending, _personal = broken_memories
+    client.force_login(boss)
+    url = reverse("admin:memory_memory_change", args=[pending.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and "31.12.9999" in page.content.decode()  # shown in UTC
+    form = {"text": pending.text, "kind": "fact", "valid_from_0": "", "valid_from_1": "",
+            "valid_until_0": "31.12.9999", "valid_until_1": "12:00:00"}  # fmt: skip
+    for prefix in ("sources", "revisions"):
+        form |= {f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"}
+    refused = client.post(url, form)
+    assert refused.status_code == 200
+    assert refused.context["adminform"].form.has_error("valid_until", code="date_out_of_range")
