@@ -42,7 +42,7 @@ class ChatSessionAdmin(ServiceAdmin):
     """Admins look, and delete through the service: not while the copilot answers in the chat,
     and the owner's open chat list drops it live."""
 
-    list_display = ["id", "title", "user", "updated_at"]
+    list_display = ["id", "title", "user", "service_principal", "updated_at"]
     search_fields = ["title", "user__email"]
     inlines = [MessageInline]
 
@@ -59,13 +59,15 @@ class RunAdmin(ServiceAdmin):
         "session",
         "status",
         "kind",
+        "user",
+        "service_principal",
         "model_label",
         "rounds",
         "cost",
         "error_code",
         "created_at",
     ]
-    list_filter = ["status", "kind", "error_code"]
+    list_filter = ["status", "kind", "interactive", "error_code"]
     inlines = [RunEventInline]
 
     def service_delete(self, request, obj) -> None:

@@ -28,4 +28,7 @@ class AgentConfig(DomainApp):
         "specialist_tools": ExtensionPoint(Callable, "(specialist_id) -> Iterable[tool name] | None"),
         "run_cancelled": ExtensionPoint(Callable, "(run) -> None, after a run was cancelled"),
     }
-    extends = {"knowledge.sources": ["apps.agent.history_context.source"]}  # history:<id> in context_search
+    extends = {
+        "knowledge.sources": ["apps.agent.history_context.source"],  # history:<id> in context_search
+        "core.error_codes": ["apps.agent.errors.RUN_CODES"],
+    }

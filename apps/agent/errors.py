@@ -68,3 +68,12 @@ class ChildRunRefused(Forbidden):
     beyond the parent's allowlist, or a person's presence the parent lacks."""
 
     code = "child_run_refused"
+
+
+# Codes a run finishes with that no exception carries (`Run.error_code`), for the error catalog.
+RUN_CODES = {
+    "worker_lost": (
+        "agent",
+        "The run's worker died (its lease lapsed); the sweep finished it (apps.agent.leases).",
+    ),
+}
