@@ -209,12 +209,28 @@ def default_backup_path(directory: Path | None = None) -> Path:
 
 
 # --- backup ---------------------------------------------------------------------------------
+def _private_directory(directory: Path) -> None:
+    """A backup holds password hashes and private memories: its folder is created owner-only
+    (0700), and the default folder (var/backups) is kept so; a folder the operator chose keeps
+    its mode (their decision)."""
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if directory.resolve() == (Path(settings.VAR_DIR) / "backups").resolve():
+        directory.chmod(0o700)
+
+
+def _private_file(path: Path):
+    """A new file readable by its owner only (0600) from its first byte, whatever the umask."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.fchmod(descriptor, 0o600)
+    return os.fdopen(descriptor, "wb")
+
+
 def create_backup(path: Path | None = None, alias: str = "default") -> BackupResult:
     started = time.monotonic()
     path = Path(path) if path else default_backup_path()
     if path.exists():
         raise BackupError(f"{path} exists already; choose another file name.")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _private_directory(path.parent)
     media_root = Path(settings.MEDIA_ROOT)
     members: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="clapilot-backup-", dir=path.parent) as work:
@@ -231,7 +247,7 @@ def create_backup(path: Path | None = None, alias: str = "default") -> BackupRes
             _run([*argv, f"--file={dump}"], _pg_env(alias), "pg_dump")
         partial = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.partial")
         try:
-            with tarfile.open(partial, "w") as archive:
+            with _private_file(partial) as raw, tarfile.open(fileobj=raw, mode="w") as archive:
                 members[DUMP] = _add_file(archive, dump, DUMP)
                 copied = set()
                 for source, relative in _media_files(media_root):
