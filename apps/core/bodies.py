@@ -13,6 +13,11 @@ size through. `BodyMeasuringASGIHandler` (the project's ASGI app, `clapilot.asgi
 
 Endpoints with a smaller limit keep checking CONTENT_LENGTH themselves (the tool execute endpoint:
 CLAPILOT_TOOL_PAYLOAD_MAX_BYTES, in its result envelope).
+
+`leave_forms_to_django()` (called by `clapilot.asgi`): daphne's Twisted request parsed every POST
+form body itself (into `args`, which daphne never reads) and answered a malformed multipart body
+with a bare 400 and a closed connection before Django saw it; Django parses it and answers in the
+project's error shape.
 """
 
 from __future__ import annotations
@@ -67,3 +72,21 @@ class BodyMeasuringASGIHandler(ASGIHandler):
         if limit is not None and size > limit and not _content_type(scope).startswith("multipart/form-data"):
             return None, too_large(limit)
         return super().create_request(with_content_length(scope, size), body_file)
+
+
+def leave_forms_to_django() -> None:
+    """Daphne's requests skip Twisted's own form parsing (see the module docstring)."""
+    try:
+        from daphne.http_protocol import WebRequest
+    except ImportError:  # not served by daphne
+        return
+    if getattr(WebRequest, "_forms_left_to_django", False):
+        return
+    created = WebRequest.__init__
+
+    def __init__(self, *args, **kwargs) -> None:
+        created(self, *args, **kwargs)
+        self._parsePOSTFormSubmission = False  # Twisted's switch (set per request in __init__)
+
+    WebRequest.__init__ = __init__
+    WebRequest._forms_left_to_django = True
