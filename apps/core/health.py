@@ -23,6 +23,7 @@ from apps.core.services import heartbeat_age_seconds
 logger = logging.getLogger(__name__)
 
 CHANNEL_LAYER_TIMEOUT = 3.0
+PROCESS_STARTED = time.time()  # module import: this process's start, for `starting()`
 
 
 def _timed(check):
@@ -123,12 +124,21 @@ def _run_checks() -> dict:
         "heartbeat": heartbeat(),
     }
     failing = [name for name, check in checks.items() if not check["ok"]]
-    return {
-        "ok": not failing,
-        "status": "degraded" if failing else "ok",
-        "failing": failing,
-        "checks": checks,
-    }
+    status = "degraded" if failing else "ok"
+    if failing == ["heartbeat"] and starting():
+        status = "starting"
+        checks["heartbeat"]["detail"] = "waiting for the first heartbeat since start"
+    return {"ok": not failing, "status": status, "failing": failing, "checks": checks}
+
+
+def starting() -> bool:
+    """Just started (within the grace period) and no heartbeat seen since this process started:
+    the worker and beat are still coming up, which is not yet a failure to report as degraded."""
+    uptime = time.time() - PROCESS_STARTED
+    if uptime > max(60.0, 4 * settings.CLAPILOT_HEARTBEAT_SECONDS):
+        return False
+    age = heartbeat_age_seconds("beat")
+    return age is None or age > uptime
 
 
 _lock = threading.Lock()
