@@ -6,8 +6,10 @@ assertion status, review). A key acts as its creator; the API-key rate limit app
 
 from __future__ import annotations
 
+from rest_framework.response import Response
+
 from apps.apikeys.models import ApiKey
-from apps.core.api import ApiView, endpoint, listed
+from apps.core.api import ApiView, dump, endpoint, listed
 from apps.memory import contracts as c
 from apps.memory import reads, services
 from apps.memory.models import Scope, SourceKind
@@ -32,13 +34,19 @@ class MemoryView(ApiView):
         return listed("memories", memory_record, (rows, total), query) | {"notices": notices}
 
     @endpoint(
-        body=c.MemoryStore, output=c.MemoryStoredOut, status=201, operation_id="memory_store", tags=TAGS
+        body=c.MemoryStore,
+        output=c.MemoryStoredOut,
+        status=201,
+        operation_id="memory_store",
+        tags=TAGS,
+        extra_responses={200: c.MemoryStoredOut},
     )
     def post(self, request, body: c.MemoryStore):
         """Remember something
 
-        Deduplicated (the same fact again confirms the existing memory), contradictions of approved
-        memory are staged for review, office memory waits for review; text at most 2,000 characters
+        201 with `outcome: created` for a new memory; 200 with `outcome: confirmed` when the same
+        fact was already remembered (nothing new is created). Contradictions of approved memory are
+        staged for review, office memory waits for review; text at most 2,000 characters
         (`memory_too_large`)."""
         key = request.auth if isinstance(request.auth, ApiKey) else None
         values = body.model_dump()
@@ -48,4 +56,9 @@ class MemoryView(ApiView):
             source_kind=SourceKind.API_KEY if key else SourceKind.PERSON,
             source_ref=key.prefix if key else "",
         )
-        return {"memory": memory_record(stored.memory), "outcome": stored.outcome, "notices": stored.notices}
+        answer = {
+            "memory": memory_record(stored.memory),
+            "outcome": stored.outcome,
+            "notices": stored.notices,
+        }
+        return Response(dump(c.MemoryStoredOut, answer), status=201 if stored.outcome == "created" else 200)
