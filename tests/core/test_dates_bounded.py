@@ -347,3 +347,20 @@ def test_the_admin_opens_a_year_9999_memory_and_refuses_a_new_one(client, boss, 
     refused = client.post(url, form)
     assert refused.status_code == 200
     assert refused.context["adminform"].form.has_error("valid_until", code="date_out_of_range")
+
+
+def test_note_attachment_times_are_bounded_in_the_contract_and_the_service():
+    from pydantic import ValidationError
+
+    from apps.notes import attachments
+    from apps.notes.contracts import NoteAudioIn
+
+    item = {"id": "a1", "title": "Diktat", "created_at": "9999-12-31T23:59:59Z"}
+    with pytest.raises(ValidationError) as exc:
+        NoteAudioIn.model_validate(item)
+    assert [e["type"] for e in exc.value.errors()] == ["date_out_of_range"]
+    with pytest.raises(DateOutOfRange) as refused:
+        attachments.audio_attachments([item])
+    assert list(refused.value.field_errors) == ["audio_attachments[0].created_at"]
+    fine = attachments.audio_attachments([{**item, "created_at": "2026-03-02T09:30:00Z"}])
+    assert fine[0]["created_at"] == "2026-03-02T09:30:00+00:00"
