@@ -179,8 +179,8 @@ def _approval(t: Tool, args: BaseModel, ctx: ToolContext) -> ToolContext | ToolR
         "tool": t.name,
         "staged_id": staged.staged_id,
         "preview": staged.preview,
-        "operation": staged.operation,
-        "reason": staged.reason,
+        "operation": str(staged.operation),
+        "reason": str(staged.reason),
     }
     if staged.headless_rule:
         message = (
