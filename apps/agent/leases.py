@@ -237,6 +237,12 @@ def sweep() -> dict[str, Any]:
     lost = list(Run.objects.filter(_lapsed(now)).order_by("pk").values_list("pk", flat=True)[:BATCH])
     finished = sum(1 for pk in lost if finish_lost(pk) is not None)
     requeued = failed = 0
+    # A run queued again to resume (after an approval decision) carries no deadline: its clock
+    # starts now, at the first sweep that sees it.
+    until = now + timedelta(seconds=services.queued_max_seconds())
+    Run.objects.filter(status=Run.Status.QUEUED, lease_expires_at__isnull=True, rounds__gt=0).update(
+        lease_expires_at=until
+    )
     deadline = now - timedelta(seconds=services.queued_max_seconds())
     stale = Run.objects.filter(status=Run.Status.QUEUED).filter(
         Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True, created_at__lt=deadline)

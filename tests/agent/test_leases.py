@@ -215,6 +215,15 @@ def test_a_queued_run_whose_job_was_lost_is_sent_again_once_then_failed(
     assert run.diagnostics["abort_cause"] == "queue_lost"
     assert Notification.objects.filter(user=user, key=f"agent.run.{run.pk}.worker_lost").count() == 1
     assert Run.objects.get(pk=fresh.pk).status == Run.Status.QUEUED  # within its deadline
+    # A run queued again to resume (rounds > 0, no deadline) gets one now, not a second job.
+    resumed = _post(user)
+    Run.objects.filter(pk=resumed.pk).update(
+        rounds=1, lease_expires_at=None, created_at=timezone.now() - timedelta(hours=2)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert leases.sweep() == {"finished": 0, "requeued": 0, "failed": 0}
+    assert sent == [run.pk]
+    assert Run.objects.get(pk=resumed.pk).lease_expires_at > timezone.now() + timedelta(minutes=9)
 
 
 def test_a_run_requeued_to_resume_continues_from_its_transcript(user, model, fake_openai):
