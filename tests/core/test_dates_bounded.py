@@ -364,3 +364,47 @@ def test_note_attachment_times_are_bounded_in_the_contract_and_the_service():
     assert list(refused.value.field_errors) == ["audio_attachments[0].created_at"]
     fine = attachments.audio_attachments([{**item, "created_at": "2026-03-02T09:30:00Z"}])
     assert fine[0]["created_at"] == "2026-03-02T09:30:00+00:00"
+
+
+def _date_fields(schema, path=""):
+    """(path, node) of every date or date-time string in a JSON schema."""
+    if isinstance(schema, dict):
+        if schema.get("format") in ("date", "date-time"):
+            yield path, schema
+        for key, value in schema.items():
+            yield from _date_fields(value, f"{path}/{key}")
+    elif isinstance(schema, list):
+        for i, value in enumerate(schema):
+            yield from _date_fields(value, f"{path}/{i}")
+
+
+def test_every_input_model_bounds_its_dates():
+    """No input model of any app (tools, REST bodies and queries, forms) takes a date or moment
+    without the bound: each one's schema carries the year pattern of `Date` / `DateTime`."""
+    import importlib
+
+    from django.apps import apps
+    from django.utils.module_loading import module_has_submodule
+
+    from apps.core.contracts import Input
+
+    for config in apps.get_app_configs():
+        for module in ("contracts", "tools", "api", "forms"):
+            if config.name.startswith("apps.") and module_has_submodule(config.module, module):
+                importlib.import_module(f"{config.name}.{module}")
+
+    def every(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from every(sub)
+
+    unbounded, checked = [], 0
+    for model in set(every(Input)):
+        if not model.__module__.startswith("apps."):
+            continue
+        for path, node in _date_fields(model.model_json_schema()):
+            checked += 1
+            if "pattern" not in node:
+                unbounded.append(f"{model.__module__}.{model.__name__}{path}")
+    assert not unbounded, unbounded
+    assert checked >= 20
