@@ -85,6 +85,14 @@ class Channel(sqla.Channel):
         self._leases: dict[str, int] = {}  # delivery tag -> row id, not yet acknowledged
         self._unreleased: set[int] = set()  # acknowledged rows whose delete failed (retried)
         self._lease_lock = threading.Lock()
+        # kombu's channel has ONE SQLAlchemy session, and sessions are not thread-safe. With a
+        # broker that has no event loop the worker runs billiard's blocking pool, which settles
+        # jobs from its own threads: a job whose pool process died is requeued
+        # (reject_on_worker_lost) from a pool thread while the main thread polls, and an empty
+        # poll rolls the shared session back, which can discard the requeue's new row before its
+        # commit (the old row is deleted next: the job is gone; 1 of 65 jobs was lost in the
+        # ten-kill test before this lock, none in the runs since). Every use of the session holds it.
+        self._session_lock = threading.RLock()
         self._stop_renewing = threading.Event()
         self._renewer: threading.Thread | None = None
         super().__init__(connection, **kwargs)
@@ -100,9 +108,22 @@ class Channel(sqla.Channel):
 
     def _get(self, queue):
         while True:
-            payload = self._get_one(queue)
+            with self._session_lock:
+                payload = self._get_one(queue)
             if payload is not None:
                 return payload
+
+    def _put(self, queue, payload, **kwargs):
+        with self._session_lock:
+            super()._put(queue, payload, **kwargs)
+
+    def _purge(self, queue):
+        with self._session_lock:
+            return super()._purge(queue)
+
+    def _size(self, queue):
+        with self._session_lock:
+            return super()._size(queue)
 
     def _get_one(self, queue):
         """The next message, or None when the one found was dropped (delivered too often)."""

@@ -334,6 +334,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = env.float(
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Beat writes a heartbeat this often; /healthz reports it stale after three misses.
 CLAPILOT_HEARTBEAT_SECONDS = env.int("CLAPILOT_HEARTBEAT_SECONDS", default=15)
+# The worker records its own heartbeat this often while its pool takes jobs (clapilot/celery.py);
+# a received job that waited this long while a pool process was free means the pool is wedged, and
+# the worker stops beating. The run command (and systemd's watchdog) replaces a worker whose
+# heartbeat is CLAPILOT_WORKER_WEDGE_SECONDS old.
+CLAPILOT_WORKER_HEARTBEAT_SECONDS = env.float("CLAPILOT_WORKER_HEARTBEAT_SECONDS", default=5.0)
+CLAPILOT_WORKER_STUCK_SECONDS = env.float("CLAPILOT_WORKER_STUCK_SECONDS", default=30.0)
+CLAPILOT_WORKER_WEDGE_SECONDS = env.float("CLAPILOT_WORKER_WEDGE_SECONDS", default=60.0)
 # UI mutation events are kept this many days for replay (a daily job prunes older ones).
 CLAPILOT_MUTATION_RETENTION_DAYS = env.int("CLAPILOT_MUTATION_RETENTION_DAYS", default=7)
 # /healthz reuses its checks' result this long: a probe storm runs them once per interval.

@@ -6,7 +6,7 @@ import json
 import socket
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -16,18 +16,20 @@ from apps.core.models import Heartbeat
 HEARTBEAT_TASK = "apps.core.jobs.heartbeat"
 
 
-def record_heartbeat(component: str) -> Heartbeat:
-    """Upsert the component's heartbeat in one statement-safe transaction."""
+def record_heartbeat(component: str, using: str = DEFAULT_DB_ALIAS) -> Heartbeat:
+    """Upsert the component's heartbeat in one statement-safe transaction (`using`: another alias
+    of the same database, e.g. one without a connection pool)."""
     now = timezone.now()
-    with transaction.atomic():
-        updated = Heartbeat.objects.filter(component=component).update(
+    rows = Heartbeat.objects.using(using)
+    with transaction.atomic(using=using):
+        updated = rows.filter(component=component).update(
             beat_at=now, hostname=socket.gethostname(), count=F("count") + 1
         )
         if not updated:
-            Heartbeat.objects.get_or_create(
+            rows.get_or_create(
                 component=component, defaults={"beat_at": now, "hostname": socket.gethostname(), "count": 1}
             )
-    return Heartbeat.objects.get(component=component)
+    return rows.get(component=component)
 
 
 def heartbeat_age_seconds(component: str) -> float | None:

@@ -1,0 +1,37 @@
+"""A worker whose prefork pool children are SIGKILLed under load (the OOM killer) keeps running
+jobs, and every job completes (issue #25).
+
+Before clapilot/pool.py, a child killed while it waited for its next job died holding the shared
+job pipe's read lock: every other child blocked on that lock for ever and the worker received
+jobs that never ran (here: wedged at the second of ten kills, 20 of 70 jobs done)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from clapilot import broker
+from tests.core.pool_kills import kill_children_under_load
+from tests.faults import broker_of, process_env, worker
+from tests.live import database_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_ten_killed_pool_children_under_load_lose_no_job(tmp_path):
+    from clapilot.celery import app
+
+    env = process_env(database_url(connection.settings_dict), CLAPILOT_BROKER_VISIBILITY_TIMEOUT="3")
+    queue = app.conf.task_default_queue
+    with (
+        broker_of(broker.url_for(connection.settings_dict)),
+        worker(tmp_path, env, queue, "--concurrency", "2", "--include", "tests.core.fault_jobs") as proc,
+    ):
+        figures = kill_children_under_load(proc.process.pid, queue, prefix="load-", kills=10)
+        output = proc.output(tail=200_000)
+    print(f"\n{figures.line()}")
+    assert figures.kills == 10
+    assert figures.completed == figures.sent, (figures.line(), output[-6000:])
+    assert figures.drained_seconds is not None
+    assert all(seconds < 20 for seconds in figures.next_job_seconds), figures.line()
+    assert output.count("exited with 'signal 9 (SIGKILL)'") == 10
