@@ -50,6 +50,8 @@ POST_ONLY_ARGUMENTS = (
     "file_id",
     "rule_id",
     "item_id",  # a document's workflow proposal: decided by POST
+    "staged_id",  # a staged call: its card is JSON, its decision a POST
+    "standing_id",  # a standing approval: revoked by POST
 )
 
 OVERFLOW = """() => {
