@@ -120,3 +120,26 @@ def test_the_review_pages_show_quotes_to_reviewers_only(learned, ben):
     reviewer.force_login(admin)
     shown = reviewer.get("/pruefen/?kind=learning")
     assert shown.status_code == 200 and SECRET in shown.content.decode()
+
+
+def test_the_rest_tool_endpoint_keeps_the_quote_from_another_staff_member(learned, anna, ben):
+    from rest_framework.test import APIClient
+
+    from apps.apikeys.services import issue_device_token
+
+    def over_rest(user) -> dict:
+        _, token = issue_device_token(user, "Telefon")
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        for name, arguments in (
+            ("learning_get_object", {"object_id": learned.ref}),
+            ("context_get", {"id": learned.ref}),
+        ):
+            response = client.post(
+                "/api/v1/tools/execute", {"tool": name, "arguments": arguments}, format="json"
+            )
+            assert response.status_code == 200, response.content
+            yield response.json()
+
+    assert all(SECRET not in json.dumps(body) for body in over_rest(ben))
+    assert all(SECRET in json.dumps(body, ensure_ascii=False) for body in over_rest(anna))
