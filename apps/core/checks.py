@@ -3,6 +3,8 @@ that cannot work fails here, at start, instead of the first time someone uses it
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.checks import Error, Tags, register
 from django.db import connections
 from django.db.migrations.loader import MigrationLoader
@@ -12,7 +14,7 @@ from apps.core import plugins
 
 
 @register()
-def declarations(app_configs=None, **kwargs) -> list[Error]:
+def declarations(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     errors: list[Error] = []
     points = plugins.extension_points()
     counts: dict[str, int] = {}
@@ -64,7 +66,7 @@ def declarations(app_configs=None, **kwargs) -> list[Error]:
 
 
 @register(Tags.database)
-def squashed_history(databases=None, **kwargs) -> list[Error]:
+def squashed_history(databases: Any = None, **kwargs: Any) -> list[Error]:
     """An installation part-way through the migrations a squashed one replaces (the replaced files
     are gone) would see its app silently dropped from `migrate`'s plan: refuse instead."""
     errors: list[Error] = []

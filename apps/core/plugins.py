@@ -71,7 +71,7 @@ class PeriodicJob:
     task: str
     every_seconds: int | None = None
     crontab: str | None = None  # "minute hour day_of_month month day_of_week", in TIME_ZONE
-    kwargs: dict = field(default_factory=dict)
+    kwargs: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

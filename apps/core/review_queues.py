@@ -80,11 +80,15 @@ class QueueKind(ABC):
         return False
 
     @abstractmethod
-    def pending(self, principal: Principal, f: QueueFilter, *, limit: int, offset: int) -> tuple[list, int]:
+    def pending(
+        self, principal: Principal, f: QueueFilter, *, limit: int, offset: int
+    ) -> tuple[list[Any], int]:
         """The open items (template context dicts or rows) and their total."""
 
     @abstractmethod
-    def decided(self, principal: Principal, f: QueueFilter, *, limit: int, offset: int) -> tuple[list, int]:
+    def decided(
+        self, principal: Principal, f: QueueFilter, *, limit: int, offset: int
+    ) -> tuple[list[Any], int]:
         """The decided items (the domain's audit records) and their total."""
 
     def count(self, principal: Principal) -> int:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.checks import Error, register
 
 
 @register()
-def queue_keys(app_configs=None, **kwargs) -> list[Error]:
+def queue_keys(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     from apps.review.services import queues
 
     errors: list[Error] = []
