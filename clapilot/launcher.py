@@ -8,6 +8,7 @@ database cleanly.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -81,11 +82,43 @@ def setup_django() -> None:
 
 
 # --- supervision ----------------------------------------------------------------------------
+# A child that dies is started again after a back-off that doubles from FIRST_BACKOFF up to
+# MAX_BACKOFF seconds and starts over once a child stayed up STABLE_SECONDS. The product never
+# stops because one of its processes died; Ctrl-C / SIGTERM stops everything.
+FIRST_BACKOFF = 1.0
+MAX_BACKOFF = 30.0
+STABLE_SECONDS = 60.0
+TICK = 0.5
+# A new worker's first heartbeat may take this long (a busy machine); a wedge is noticed after it.
+WORKER_START_SECONDS = 120.0
+
+
+def _exit_text(code: int) -> str:
+    if code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"code {code}"
+
+
 class Child:
+    """One supervised process (web, worker or beat), started again whenever it ends."""
+
     def __init__(self, name: str, argv: list[str]):
         self.name = name
+        self.argv = argv
+        self.process: subprocess.Popen | None = None
+        self.started_at = 0.0  # monotonic
+        self.started_wall = 0.0  # time.time(), to compare with heartbeats
+        self.restarts = 0
+        self.failures = 0  # deaths in a row without STABLE_SECONDS of uptime between them
+        self.restart_at: float | None = None
+        self.start()
+
+    def start(self) -> None:
         self.process = subprocess.Popen(
-            argv,
+            self.argv,
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -93,24 +126,60 @@ class Child:
             text=True,
             bufsize=1,
         )
-        threading.Thread(target=self._pump, daemon=True).start()
+        self.started_at, self.started_wall = time.monotonic(), time.time()
+        self.restart_at = None
+        threading.Thread(target=self._pump, args=(self.process,), daemon=True).start()
 
-    def _pump(self) -> None:
-        for line in self.process.stdout:
+    def _pump(self, process: subprocess.Popen) -> None:
+        for line in process.stdout:
             sys.stdout.write(f"{self.name:>8} | {line}")
             sys.stdout.flush()
 
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def uptime(self) -> float:
+        return time.monotonic() - self.started_at
+
+    def schedule_restart(self, reason: str) -> None:
+        """After the process ended: log why and when it starts again."""
+        if self.uptime() >= STABLE_SECONDS:
+            self.failures = 0
+        delay = min(MAX_BACKOFF, FIRST_BACKOFF * 2**self.failures)
+        self.failures += 1
+        self.restart_at = time.monotonic() + delay
+        say(f"{self.name} {reason}; restarting it in {delay:.0f} s (restart {self.restarts + 1}).")
+
+    def restart_if_due(self) -> None:
+        if self.restart_at is not None and time.monotonic() >= self.restart_at:
+            self.restarts += 1
+            self.start()
+            say(f"{self.name} restarted (pid {self.process.pid}).")
+
+    def kill(self) -> None:
+        """SIGKILL the process and everything it started (a worker's pool processes)."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
     def terminate(self) -> None:
-        if self.process.poll() is None:
+        if self.running:
             self.process.send_signal(signal.SIGTERM)
 
     def wait(self, deadline: float) -> None:
+        if self.process is None:
+            return
         try:
             self.process.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             say(f"{self.name} did not stop in time; killing it.")
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+            self.kill()
+
+
+def worker_hostname() -> str:
+    return f"worker@{socket.gethostname()}"
 
 
 def start_children(host: str, port: int) -> list[Child]:
@@ -128,10 +197,67 @@ def start_children(host: str, port: int) -> list[Child]:
                 "INFO",
                 "--concurrency",
                 concurrency,
+                "--hostname",
+                worker_hostname(),
             ],
         ),
         Child("beat", [str(BIN / "celery"), "-A", "clapilot", "beat", "--loglevel", "INFO"]),
     ]
+
+
+class WedgeWatch:
+    """Replaces a worker that is alive but no longer runs jobs: its own heartbeat (written by its
+    main process while its pool takes jobs, clapilot/celery.py) is older than
+    CLAPILOT_WORKER_WEDGE_SECONDS. A new worker gets the same time to write its first one."""
+
+    def __init__(self, worker: Child):
+        from django.conf import settings
+
+        from clapilot.celery import heartbeat_component
+
+        self.worker = worker
+        self.component = heartbeat_component(worker_hostname())
+        self.limit = float(settings.CLAPILOT_WORKER_WEDGE_SECONDS)
+        self.every = max(TICK, min(5.0, self.limit / 4))
+        self.checked_at = 0.0
+
+    def last_beat(self) -> float | None:
+        """The worker's last heartbeat (epoch seconds); None without one; raises when the
+        database cannot be asked (then nothing is decided)."""
+        from django.db import connection
+
+        from apps.core.models import Heartbeat
+
+        try:
+            beat = (
+                Heartbeat.objects.filter(component=self.component).values_list("beat_at", flat=True).first()
+            )
+        finally:
+            connection.close()
+        return None if beat is None else beat.timestamp()
+
+    def check(self) -> None:
+        now = time.monotonic()
+        if not self.worker.running or now - self.checked_at < self.every:
+            return
+        self.checked_at = now
+        try:
+            last = self.last_beat()
+        except Exception:  # the database is away: a stale heartbeat proves nothing then
+            return
+        if last is None or last < self.worker.started_wall:
+            # No heartbeat from this worker yet: it gets WORKER_START_SECONDS to start (loading the
+            # app, connecting, forking its pool) on a busy machine, then the usual limit.
+            since = time.time() - self.worker.started_wall - max(0.0, WORKER_START_SECONDS - self.limit)
+        else:
+            since = time.time() - last
+        if since > self.limit and self.worker.running:
+            say(
+                f"worker is wedged: alive (pid {self.worker.process.pid}) but no heartbeat for "
+                f"{since:.0f} s; killing it."
+            )
+            self.worker.kill()
+            self.worker.schedule_restart("was replaced because it was wedged")
 
 
 def supervise(children: list[Child]) -> int:
@@ -142,22 +268,23 @@ def supervise(children: list[Child]) -> int:
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    exit_code = 0
+    workers = [child for child in children if child.name == "worker"]
+    watch = WedgeWatch(workers[0]) if workers else None
     while not stopping.is_set():
         for child in children:
-            if child.process.poll() is not None:
-                say(f"{child.name} exited with code {child.process.returncode}; stopping everything.")
-                exit_code = 1
-                stopping.set()
-                break
-        stopping.wait(0.5)
+            if child.restart_at is None and not child.running:
+                child.schedule_restart(f"exited with {_exit_text(child.process.returncode)}")
+            child.restart_if_due()
+        if watch is not None:
+            watch.check()
+        stopping.wait(TICK)
     say("Stopping web, worker and beat …")
     for child in children:
         child.terminate()
     deadline = time.monotonic() + STOP_GRACE_SECONDS
     for child in children:
         child.wait(deadline)
-    return exit_code
+    return 0
 
 
 def main() -> int:
