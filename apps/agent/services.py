@@ -124,12 +124,13 @@ def delete_session(principal: Principal, session_id: Any, *, as_admin: bool = Fa
             raise RunInProgress(_("Stop the copilot before deleting this chat."))
         pk, user = session.pk, session.user
         session.delete()
-        record_mutation(
-            audience="user",
-            user=user,
-            topic=SESSION_DELETED,
-            ui_actions=[actions.remove(SESSION_LIST, str(pk))],
-        )
+        if user is not None:  # a service principal's conversation is on nobody's chat list
+            record_mutation(
+                audience="user",
+                user=user,
+                topic=SESSION_DELETED,
+                ui_actions=[actions.remove(SESSION_LIST, str(pk))],
+            )
     return pk
 
 

@@ -174,6 +174,10 @@ def test_service_conversations_never_show_in_a_persons_chat_list(user, robot, mo
     with pytest.raises(Exception) as foreign:
         services.start_headless_run(principal, "x", kind=Run.Kind.AUTOMATION, session_id=user_session.pk)
     assert foreign.value.code == "chat_session_not_found"
+    # An admin deletes the service conversation once its run finished (no person's list to update).
+    Run.objects.filter(pk=again.pk).update(status=Run.Status.COMPLETED)
+    assert services.delete_session(mine, run.session_id, as_admin=True) == run.session_id
+    assert not ChatSession.objects.filter(pk=run.session_id).exists()
 
 
 def test_bad_headless_input_writes_nothing(user, model):
