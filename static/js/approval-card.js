@@ -138,6 +138,8 @@ export function approvalCards(stream, options) {
     if (payload.staged_id == null) { return; }
     const card = draw(bubble, payload);
     refresh(card);
+    // The navigation's count of waiting approvals (nav-badges.js listens for this topic).
+    document.dispatchEvent(new CustomEvent("clapilot:refresh", { detail: { topic: "approvals" } }));
   }
 
   // The chat's pending calls when the page opens (their events lie before the replay cursor).

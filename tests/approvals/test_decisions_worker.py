@@ -51,3 +51,25 @@ def test_the_decision_resumes_the_run_in_the_worker(anna, statuses, model, fake_
         assert Task.objects.filter(pk=task.pk).exists()
     answer = Message.objects.filter(run=run, role=Message.Role.ASSISTANT).order_by("-id").first()
     assert answer.content.startswith("Erledigt" if decision == "approve" else "Sie wurde")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_expiry_job_runs_in_the_worker_and_resumes_the_run(anna, statuses, model, fake_openai):  # noqa: F811
+    from datetime import timedelta
+
+    from apps.approvals.jobs import expire_staged_calls
+    from apps.approvals.models import StagedCall
+
+    board = Board.objects.create(name="Kanzlei", visibility=Board.Visibility.SHARED)
+    task = tasks.create_task(Principal.for_user(anna), title="Umsatzsteuer Q3", board_id=board.pk)
+    run = waiting_run(anna, model=model)
+    staged = stage(anna, DELETE, {"task_id": task.pk}, run=run, expires_in=timedelta(seconds=-1))
+    fake_openai.reply("Niemand hat rechtzeitig zugestimmt.")
+    with in_process_worker():
+        expire_staged_calls.delay()
+        finished = wait_for(lambda: Run.objects.filter(pk=run.pk, status__in=Run.FINAL).first(), timeout=60)
+    staged.refresh_from_db()
+    assert staged.status == StagedCall.Status.EXPIRED and Task.objects.filter(pk=task.pk).exists()
+    assert finished.status == Run.Status.COMPLETED
+    seen = json.loads(tool_messages(fake_openai.chat_requests[0])[0]["content"])
+    assert seen["code"] == "approval_expired"

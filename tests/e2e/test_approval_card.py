@@ -18,6 +18,13 @@ from tests.factories import UserFactory
 
 pytestmark = pytest.mark.e2e
 
+COLLECT = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
 TITLE = "Umsatzsteuer Q3"
 ANSWER = "Die Aufgabe Umsatzsteuer Q3 ist gelöscht."
 
@@ -45,7 +52,11 @@ def test_the_delete_waits_for_the_card_and_the_task_disappears_live(
     fake_openai.reply("Aufgabe löschen")  # the chat's title, asked after the first answer
 
     context = browser.new_context(locale="de-DE")
+    context.add_init_script(COLLECT)  # the page's own CSP violation reports
     chat, tasks_page = context.new_page(), context.new_page()
+    errors: list[str] = []
+    chat.on("pageerror", lambda e: errors.append(str(e)))
+    chat.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     log_in(chat, server, user.email)
     tasks_page.goto(f"{server}/aufgaben/?board={board.pk}")
     card_on_board = tasks_page.locator(f'.task-card[data-task-id="{task.pk}"]')
@@ -68,6 +79,7 @@ def test_the_delete_waits_for_the_card_and_the_task_disappears_live(
     assert staged.status == StagedCall.Status.PENDING and staged.tool == "aufgaben_delete_task"
     assert Run.objects.get().status == Run.Status.WAITING
     assert Task.objects.filter(pk=task.pk).exists() and card_on_board.is_visible()
+    chat.locator("[data-nav-badge='approvals']", has_text="1").wait_for(timeout=5000)
 
     approval.get_by_role("button", name="Freigeben", exact=True).click()
     approval.locator(".approval-state", has_text="Freigegeben und ausgeführt").wait_for(timeout=10000)
@@ -79,4 +91,10 @@ def test_the_delete_waits_for_the_card_and_the_task_disappears_live(
     run = Run.objects.get()
     assert run.status == Run.Status.COMPLETED
     assert fake_openai.chat_requests[1]["messages"][-1]["role"] == "tool"
+    assert chat.evaluate("window.__csp") == [] and errors == []
+    # The Freigaben page lists the decision; the navigation badge counts nothing waiting.
+    chat.goto(f"{server}/freigaben/")
+    chat.locator(f"#approvals-lists [data-record-id='decided-{staged.pk}']").wait_for(timeout=5000)
+    assert chat.locator("[data-nav-badge='approvals']").is_hidden()
+    assert chat.evaluate("window.__csp") == [] and errors == []
     context.close()
