@@ -117,3 +117,36 @@ def test_naming_the_linked_client_adds_no_subject():
         assert subjects.of(text, client=meier, scheme=SCHEME).mentions == ()
     other = subjects.of("Die Schulz KG zahlt für Meier GmbH.", client=meier, scheme=SCHEME)
     assert [m.words for m in other.mentions] == [("schulz",)]
+
+
+def test_naming_the_linked_person_or_case_adds_no_subject():
+    from types import SimpleNamespace
+
+    anna = SimpleNamespace(pk=7, full_name="Anna Berger")
+    assert (
+        subjects.of("Frau Berger möchte Termine nur vormittags.", person=anna, scheme=SCHEME).mentions == ()
+    )
+    assert subjects.of(
+        "Herr Berger möchte Termine.", person=SimpleNamespace(full_name=""), scheme=SCHEME
+    ).mentions
+    meier = SimpleNamespace(pk=3, name="Meier GmbH", client_number="10003")
+    case = SimpleNamespace(pk=5, reference="2027/0042", client=meier)
+    assert subjects.of("Akte 2027/0042 der Meier GmbH: Rückruf.", case=case, scheme=SCHEME).mentions == ()
+    assert [m.value for m in subjects.of("Akte 2027/0043: Rückruf.", case=case, scheme=SCHEME).mentions] == [
+        "2027/0043"
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Meier GmbH möchte Unterlagen zur Lohnabrechnung per Post erhalten (Vorgang 17).",
+        "Ansprechpartner bei Schulz KG für die Reisekosten ist Frau Berger, Durchwahl 23.",
+        "Frau Weber bevorzugt bei der Betriebsprüfung kurze Antworten (Notiz 5).",
+        "Dr. Hartmann: Gespräch zur Kündigung am 3.4. mit Herr Vogel, Nummer 9.",
+    ],
+)
+def test_a_text_is_about_the_same_subject_as_itself(text):
+    read = subjects.of(text, scheme=SCHEME)
+    assert subjects.same(read, subjects.of(text, scheme=SCHEME))
+    assert read.mentions  # and it names somebody
