@@ -28,6 +28,8 @@ PAGES = [
     ("/wiki/", "#wiki-results"),
     ("/wissen/", "main"),
     ("/settings/developer/", "main"),
+    ("/freigaben/", "#approvals-lists"),
+    ("/freigaben/richtlinien/", "#policy-form"),
     ("/admin/", "#content"),
     ("/admin/tasks/task/", "#changelist"),
     ("/admin/django_celery_beat/periodictask/add/", "#periodictask_form"),
