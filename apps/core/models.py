@@ -85,3 +85,25 @@ class InstanceSetting(UpdatedAt):
 
     def __str__(self) -> str:
         return self.key
+
+
+class ProtectedJob(models.Model):
+    """A beat entry an app declared `protected` (`PeriodicJob(protected=True)`): the admin may
+    pause or retime it, never delete it. Written only by `ensure_periodic_tasks`, the one writer
+    of beat rows; the database refuses the delete (PROTECT), whichever way it comes."""
+
+    task = models.OneToOneField(
+        "django_celery_beat.PeriodicTask",
+        on_delete=models.PROTECT,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("schedule"),
+    )
+    app = models.CharField(_("app"), max_length=100)
+
+    class Meta:
+        verbose_name = _("protected schedule")
+        verbose_name_plural = _("protected schedules")
+
+    def __str__(self) -> str:
+        return str(self.task_id)

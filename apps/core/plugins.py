@@ -65,13 +65,16 @@ class ToolFamily:
 
 @dataclass(frozen=True)
 class PeriodicJob:
-    """A job an app wants beat to run (registered idempotently at start; admins may retime it)."""
+    """A job an app wants beat to run (registered idempotently at start by
+    `apps.core.services.ensure_periodic_tasks`, the one writer of beat rows; admins may pause or
+    retime it). `protected`: a bundled job the admin may not delete (`apps.core.models.ProtectedJob`)."""
 
     name: str
     task: str
     every_seconds: int | None = None
     crontab: str | None = None  # "minute hour day_of_month month day_of_week", in TIME_ZONE
     kwargs: dict[str, Any] = field(default_factory=dict)
+    protected: bool = False
 
 
 @dataclass(frozen=True)

@@ -38,12 +38,14 @@ def heartbeat_age_seconds(component: str) -> float | None:
 
 
 def ensure_periodic_tasks() -> None:
-    """Register every app's periodic jobs with django-celery-beat (idempotent).
-
-    Admins may disable or retime them in the admin; we only create what is missing."""
+    """Register every app's periodic jobs with django-celery-beat (idempotent): the one writer of
+    beat rows. Admins may disable or retime them in the admin; we only create what is missing,
+    and mark the protected ones, which nobody may delete."""
     from django_celery_beat.models import CrontabSchedule, IntervalSchedule, PeriodicTask
 
-    for job in plugins.periodic_jobs():
+    from apps.core.models import ProtectedJob
+
+    for app, job in ((c.label, job) for c in plugins.domain_apps() for job in c.periodic_jobs):
         schedule: dict = {}
         if job.every_seconds is not None:
             schedule["interval"], _ = IntervalSchedule.objects.get_or_create(
@@ -59,9 +61,11 @@ def ensure_periodic_tasks() -> None:
                 day_of_week=day_of_week,
                 timezone=settings.TIME_ZONE,
             )
-        PeriodicTask.objects.get_or_create(
+        task, _ = PeriodicTask.objects.get_or_create(
             name=job.name, defaults={"task": job.task, "kwargs": json.dumps(job.kwargs), **schedule}
         )
+        if job.protected:
+            ProtectedJob.objects.get_or_create(task=task, defaults={"app": app})
 
 
 def get_setting(key: str, default=None):

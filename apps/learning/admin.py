@@ -37,8 +37,7 @@ class LearningSettingsAdmin(admin.ModelAdmin):
     """One row: which model extracts, which one curates (each chosen explicitly, no fallback)."""
 
     form = SettingsForm
-    list_display = ("__str__", "enabled", "extraction_model", "curator_model", "curator_task")
-    readonly_fields = ("curator_task",)
+    list_display = ("__str__", "enabled", "extraction_model", "curator_model")
 
     def has_add_permission(self, request) -> bool:
         return not LearningSettings.objects.exists() and super().has_add_permission(request)

@@ -23,19 +23,13 @@ class LearningConfig(DomainApp):
         "learning.object.retired": _("Learning retired"),
         "learning.decision.reverted": _("Learning decision reverted"),
     }
-    # A protected bundled automation: LearningSettings.curator_task holds it (PROTECT).
-    periodic_jobs = [PeriodicJob(CURATOR_JOB, "apps.learning.jobs.curate_job", every_seconds=900)]
+    # A protected bundled automation: the admin may pause or retime it, never delete it.
+    periodic_jobs = [
+        PeriodicJob(CURATOR_JOB, "apps.learning.jobs.curate_job", every_seconds=900, protected=True)
+    ]
     extends = {
         "agent.context_providers": ["apps.learning.prompt_layer.provider"],  # the approved layer
         "agent.answer_hooks": ["apps.learning.jobs.after_answer"],  # queues the extraction
         "knowledge.sources": ["apps.learning.context.source"],  # learning:<id> in context_search
         "review.queues": ["apps.learning.review_queue.objects", "apps.learning.review_queue.curator"],
     }
-
-    def ready(self) -> None:
-        from django.db.models.signals import post_save
-        from django_celery_beat.models import PeriodicTask
-
-        from apps.learning.protection import protect_curator_task
-
-        post_save.connect(protect_curator_task, sender=PeriodicTask, dispatch_uid="learning_curator_task")

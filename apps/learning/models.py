@@ -232,16 +232,6 @@ class LearningSettings(models.Model):
     enabled = models.BooleanField(
         _("learn from chats"), default=True, help_text=_("Off: no extraction after chat answers.")
     )
-    # The curator's beat entry, protected: the admin may pause or retime it, never delete it.
-    curator_task = models.OneToOneField(
-        "django_celery_beat.PeriodicTask",
-        null=True,
-        blank=True,
-        editable=False,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("curator schedule"),
-    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -206,14 +206,14 @@ def test_curator_without_a_model_skips_with_a_visible_reason(chat_model, fake_op
 def test_the_curator_schedule_is_bundled_and_cannot_be_deleted():
     from django_celery_beat.models import PeriodicTask
 
+    from apps.core.models import ProtectedJob
     from apps.core.services import ensure_periodic_tasks
     from apps.learning.apps import CURATOR_JOB
-    from apps.learning.models import LearningSettings
 
     ensure_periodic_tasks()
     task = PeriodicTask.objects.get(name=CURATOR_JOB)
     assert task.task == "apps.learning.jobs.curate_job"
-    assert LearningSettings.current().curator_task_id == task.pk
+    assert ProtectedJob.objects.get(task=task).app == "learning"
     with pytest.raises(ProtectedError):
         task.delete()
     task.enabled = False  # pausing stays the admin's choice
