@@ -346,7 +346,12 @@ export function startChat(form, text) {
 
   setRun(runId);
   if (runId) { currentBubble(); }
-  approvals.loadPending(currentBubble);
+  approvals.loadPending(() => {  // a waiting run's cards: its bubble is not "working"
+    const b = currentBubble();
+    if (b.dataset.fresh) { b.querySelector(".answer").textContent = ""; delete b.dataset.fresh; }
+    b.classList.remove("streaming");
+    return b;
+  });
   connect();
   scroll();
 }

@@ -81,6 +81,13 @@ def test_the_delete_waits_for_the_card_and_the_task_disappears_live(
     assert Task.objects.filter(pk=task.pk).exists() and card_on_board.is_visible()
     chat.locator("[data-nav-badge='approvals']", has_text="1").wait_for(timeout=5000)
 
+    # Opened again, the chat draws its waiting card from the server (the event lies before the
+    # replay cursor).
+    chat.reload()
+    approval = chat.locator(".approval-card", has_text=TITLE)
+    approval.wait_for(timeout=10000)
+    assert chat.locator(".approval-card").count() == 1
+    chat.wait_for_timeout(500)  # let the chat socket connect
     approval.get_by_role("button", name="Freigeben", exact=True).click()
     approval.locator(".approval-state", has_text="Freigegeben und ausgeführt").wait_for(timeout=10000)
     card_on_board.wait_for(state="detached", timeout=10000)  # gone from the board, live
