@@ -120,27 +120,26 @@ def _folder_preview(args: c.FolderDeleteById, ctx: ToolContext) -> str:
     # Deleting a folder with its contents is a mass deletion: its own row in the rights table.
     operations=("delete", "mass_delete"),
     operation_key=lambda args: "mass_delete" if args.recursive else "delete",
-    default="stage",
+    # A recursive delete is confirmed by the person's approval-token phrase in the chat (the
+    # handler asks for it on the first call): it is not staged as well.
+    default={"delete": "stage", "mass_delete": "run"},
     preview=_folder_preview,
     scope=lambda args, ctx: ("folder", args.folder_id),
 )
 def delete_folder(ctx: ToolContext, args: c.FolderDeleteById) -> dict:
-    """Delete a document folder. Deleting one with documents (recursive) cannot be undone: the first
-    call changes nothing and answers approval_token_required with a phrase the person must send in
-    the chat; then call again with the same arguments and approval_token."""
+    """Delete a document folder. Deleting it recursively (with its subfolders and documents) cannot
+    be undone: the first call changes nothing and answers approval_token_required with a phrase the
+    person must send in the chat; then call again with the same arguments and approval_token."""
     if args.recursive:
         folder, documents, subfolders = folders.folder_contents(ctx.principal, args.folder_id)
-        if documents or confirmation.too_many(documents + subfolders):
-            summary = _(
-                "This deletes the folder “%(name)s” with %(docs)d documents and %(folders)d subfolders."
-            )
-            confirmation.require_token(
-                ctx,
-                "documents_delete_folder",
-                args,
-                action=_("delete folder"),
-                summary=summary % {"name": folder.name, "docs": documents, "folders": subfolders},
-            )
+        summary = _("This deletes the folder “%(name)s” with %(docs)d documents and %(folders)d subfolders.")
+        confirmation.require_token(
+            ctx,
+            "documents_delete_folder",
+            args,
+            action=_("delete folder"),
+            summary=summary % {"name": folder.name, "docs": documents, "folders": subfolders},
+        )
     return {"deleted": folders.delete_folder(ctx.principal, args.folder_id, recursive=args.recursive)}
 
 

@@ -167,6 +167,24 @@ def test_without_a_chat_no_token_is_issued(as_anna):
     assert Folder.objects.filter(pk=folder.pk).exists()
 
 
-def test_an_empty_folder_needs_no_token(as_anna, chat):
-    folder = folders.create_folder(as_anna, name="Leer")
-    assert dispatch(TOOL, {"folder_id": folder.pk, "recursive": True}, ctx_for(as_anna, chat)).ok is True
+def test_every_recursive_delete_needs_a_token_a_plain_one_none(as_anna, chat):
+    empty = folders.create_folder(as_anna, name="Leer")
+    recursive = dispatch(TOOL, {"folder_id": empty.pk, "recursive": True}, ctx_for(as_anna, chat))
+    assert recursive.code == "approval_token_required" and Folder.objects.filter(pk=empty.pk).exists()
+    assert dispatch(TOOL, {"folder_id": empty.pk}, ctx_for(as_anna, chat)).ok is True
+
+
+def test_the_first_call_is_answered_with_the_phrase_not_staged(anna, as_anna, chat):
+    """Through the whole dispatcher, approval step included: a recursive delete is confirmed by
+    the phrase, not waiting on an approval card as well."""
+    from apps.approvals.models import StagedCall
+    from apps.tools.context import ToolContext
+
+    folder = full_folder(as_anna)
+    plain = ToolContext(principal=as_anna, session_id=str(chat.pk))
+    first = dispatch(TOOL, {"folder_id": folder.pk, "recursive": True}, plain)
+    assert first.code == "approval_token_required" and not StagedCall.objects.exists()
+    say(chat, first.output["phrase"])
+    args = {"folder_id": folder.pk, "recursive": True, "approval_token": first.output["approval_token"]}
+    assert dispatch(TOOL, args, plain).ok is True
+    assert not Folder.objects.filter(pk=folder.pk).exists()
