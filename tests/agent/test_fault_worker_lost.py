@@ -112,10 +112,11 @@ def test_a_worker_killed_mid_answer_is_finished_as_worker_lost_within_a_minute(
             assert answered is not None and answered.status == Run.Status.COMPLETED, second.output()
 
     assert Task.objects.filter(title="Bescheid prüfen").count() == 1
-    # Three model calls: the tool round and the lost round of the killed run, then the next run.
-    # The lost round was not asked again.
-    assert len(fake_openai.chat_requests) == 3
-    context = json.dumps(fake_openai.chat_requests[2]["messages"], ensure_ascii=False)
+    # Three calls of the loop (streamed; the chat title's call is not): the tool round and the lost
+    # round of the killed run, then the next run. The lost round was not asked again.
+    loop_calls = [r for r in fake_openai.chat_requests if r.get("stream")]
+    assert len(loop_calls) == 3
+    context = json.dumps(loop_calls[2]["messages"], ensure_ascii=False)
     assert "Recovery checkpoint" in context and "worker_lost" in context
     checkpoint = Message.objects.get(run=run, metadata__recovery_checkpoint__isnull=False)
     assert checkpoint.metadata["recovery_checkpoint"]["consumed_by"] == again.pk
