@@ -1,5 +1,5 @@
-"""One ASGI app for HTTP (Django; the MCP server at /mcp/) and WebSockets (Channels consumers,
-session-authenticated)."""
+"""One ASGI app for HTTP (Django; the MCP server at /mcp/) and WebSockets (Channels consumers;
+the session, a device token or an API key: apps.core.realtime)."""
 
 import os
 
@@ -20,13 +20,16 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from apps.core.realtime import OriginOrCredential  # noqa: E402
 from apps.mcp_server.http import McpMount  # noqa: E402
 from clapilot.routing import websocket_urlpatterns  # noqa: E402
 
+sockets = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
 application = ProtocolTypeRouter(
     {
         # /mcp and /mcp/: Streamable HTTP for external MCP clients (API keys); the rest is Django.
         "http": McpMount(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Browsers: the session, from an allowed Origin; native clients: an Authorization header.
+        "websocket": OriginOrCredential(sockets, AllowedHostsOriginValidator(sockets)),
     }
 )

@@ -1,7 +1,7 @@
-"""WebSocket routes of all apps, collected in one list for the ASGI router."""
+"""WebSocket routes of all apps: each app declares its own (`DomainApp.websocket_urls`, by default
+its `routing` module); apps.core.realtime mounts them behind the one authenticator (session,
+device token, API key)."""
 
-from apps.agent.routing import websocket_urlpatterns as agent_ws
-from apps.core.routing import websocket_urlpatterns as core_ws
-from apps.mutations.routing import websocket_urlpatterns as mutations_ws
+from apps.core import realtime
 
-websocket_urlpatterns = [*core_ws, *mutations_ws, *agent_ws]
+websocket_urlpatterns = realtime.websocket_urlpatterns()

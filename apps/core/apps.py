@@ -1,4 +1,4 @@
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -24,6 +24,9 @@ class CoreConfig(DomainApp):
         ),
         "instance_settings": ExtensionPoint(
             Mapping, "setting key → check(value) -> cleaned value (the admin form)"
+        ),
+        "websocket_credentials": ExtensionPoint(
+            Callable, "(scheme, credential, api_key_scopes) -> user | None (apps.core.realtime)"
         ),
     }
 

@@ -120,6 +120,9 @@ class DomainApp(AppConfig):
     default = False
     # The app's page/API routes: "<app>.urls" when that module exists, unless set to "" (none).
     url_module: str | None = None
+    # The app's WebSocket routes (a module with `websocket_urlpatterns`): "<app>.routing" when that
+    # module exists, unless set to "" (none). Mounted by apps.core.realtime, behind its authenticator.
+    websocket_urls: str | None = None
     navigation: Sequence[NavEntry] = ()
     # announce_key of a live UI action → the short notice a page shows and a screen reader speaks.
     announce: Mapping[str, Any] = {}
