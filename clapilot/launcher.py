@@ -108,7 +108,7 @@ class Child:
     def __init__(self, name: str, argv: list[str]):
         self.name = name
         self.argv = argv
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[str]
         self.started_at = 0.0  # monotonic
         self.started_wall = 0.0  # time.time(), to compare with heartbeats
         self.restarts = 0
@@ -130,14 +130,15 @@ class Child:
         self.restart_at = None
         threading.Thread(target=self._pump, args=(self.process,), daemon=True).start()
 
-    def _pump(self, process: subprocess.Popen) -> None:
+    def _pump(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None  # stdout=PIPE
         for line in process.stdout:
             sys.stdout.write(f"{self.name:>8} | {line}")
             sys.stdout.flush()
 
     @property
     def running(self) -> bool:
-        return self.process is not None and self.process.poll() is None
+        return self.process.poll() is None
 
     def uptime(self) -> float:
         return time.monotonic() - self.started_at
@@ -159,23 +160,32 @@ class Child:
 
     def kill(self) -> None:
         """SIGKILL the process and everything it started (a worker's pool processes)."""
-        if self.process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
 
     def terminate(self) -> None:
         if self.running:
             self.process.send_signal(signal.SIGTERM)
 
     def wait(self, deadline: float) -> None:
-        if self.process is None:
-            return
         try:
             self.process.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             say(f"{self.name} did not stop in time; killing it.")
             self.kill()
+
+
+def wait_listening(host: str, port: int, web: Child, timeout: float = 60.0) -> None:
+    """Until the web process accepts connections (so "Ready" is true when printed); the
+    supervisor takes over if it died meanwhile or takes longer."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and web.running:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.settimeout(1.0)
+            if sock.connect_ex((host, port)) == 0:
+                return
+        time.sleep(0.1)
 
 
 def worker_hostname() -> str:
@@ -324,6 +334,7 @@ def main() -> int:
 
         connections.close_all()
         children = start_children(host, port)
+        wait_listening(host, port, children[0])
         say(
             f"Ready in {time.monotonic() - started:.1f}s: http://{host}:{port}/  (admin: /admin/, health: /healthz)"
         )

@@ -88,7 +88,10 @@ def kill_children_under_load(
             killed = time.monotonic()
             figures.kills += 1
             moved = wait_for(lambda before=before: _done(prefix) > before, timeout=every * 10, interval=0.05)
-            figures.next_job_seconds.append(time.monotonic() - killed if moved else float("inf"))
+            if not moved:  # wedged: no job finished for a long while, killing more proves nothing
+                figures.next_job_seconds.append(float("inf"))
+                break
+            figures.next_job_seconds.append(time.monotonic() - killed)
     finally:
         stop.set()
         feeder.join()

@@ -3,7 +3,8 @@ jobs, and every job completes (issue #25).
 
 Before clapilot/pool.py, a child killed while it waited for its next job died holding the shared
 job pipe's read lock: every other child blocked on that lock for ever and the worker received
-jobs that never ran (here: wedged at the second of ten kills, 20 of 70 jobs done)."""
+jobs that never ran. Checked with billiard's own pool put back: no job finished after the second
+kill, 2 of 36 jobs done ("pool children killed: 2; jobs sent 36, completed 2")."""
 
 from __future__ import annotations
 
