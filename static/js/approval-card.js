@@ -133,6 +133,9 @@ export function approvalCards(stream, options) {
     if (payload.decision) {
       const card = find(payload.staged_id);
       if (card) { settle(card, { status: payload.status, code: payload.code }); }
+      // The call's step line now shows how it ended (it read "failed" while it waited).
+      const line = payload.call_id && stream.querySelector(`li[data-call-id="${CSS.escape(payload.call_id)}"]`);
+      if (line) { line.className = payload.ok ? "ok" : "failed"; }
       return;
     }
     if (payload.staged_id == null) { return; }

@@ -189,7 +189,8 @@ export function startChat(form, text) {
       }));
     } else if (event.kind === "tool_finished") {
       const li = b.querySelector(`li[data-call-id="${CSS.escape(event.payload.call_id)}"]`);
-      if (li) { li.className = event.payload.ok ? "ok" : "failed"; delete li.dataset.elapsed; }
+      const waits = event.payload.code === "approval_required";  // until its card is decided
+      if (li) { li.className = event.payload.ok ? "ok" : waits ? "waiting" : "failed"; delete li.dataset.elapsed; }
       addLinks(b, event.payload.links || []);
     } else if (event.kind === "approval") {
       approvals.apply(b, event.payload);

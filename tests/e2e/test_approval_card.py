@@ -73,6 +73,7 @@ def test_the_delete_waits_for_the_card_and_the_task_disappears_live(
 
     approval = chat.locator(".approval-card", has_text=TITLE)
     approval.wait_for(timeout=20000)  # drawn live from the run's APPROVAL event
+    chat.locator(".tool-lines li.waiting").wait_for(timeout=5000)  # the step waits, not failed
     assert approval.locator("button", has_text="Freigeben und Gleichartiges künftig erlauben").count() == 1
     assert approval.locator("button", has_text="Ablehnen").count() == 1
     staged = StagedCall.objects.get()
