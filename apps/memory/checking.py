@@ -32,9 +32,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.memory import checks, dedup, events, similarity, subjects
+from apps.memory.audit import audit, dispute
 from apps.memory.models import Assertion, Memory, MemoryRevision, MemorySource, Review
 from apps.memory.records import snapshot, with_relations
-from apps.memory.services import _audit, _dispute
 
 
 def _locked():
@@ -75,7 +75,7 @@ def _conclude(memory_id: int, embedded_text: str, vector, model: str) -> str | N
         if not decided:
             memory.review = Review.PENDING
         memory.save(update_fields=["checking", "review", "subject_anchors", "updated_at"])
-        _audit(memory, None, MemoryRevision.Action.UPDATED, before=before, note="not checked: no embedding")
+        audit(memory, None, MemoryRevision.Action.UPDATED, before=before, note="not checked: no embedding")
         events.changed(memory, "memory.memory.updated")
         return "unchecked"
     memory.embedding, memory.embedding_model = vector, model
@@ -94,14 +94,14 @@ def _conclude(memory_id: int, embedded_text: str, vector, model: str) -> str | N
             verdict.explanation,
         )
         memory.save()
-        _audit(
+        audit(
             memory,
             None,
             MemoryRevision.Action.CONFLICT_STAGED,
             before=before,
             note=f"memory:{verdict.existing_id}",
         )
-        _dispute(None, verdict.existing_id, memory)
+        dispute(None, verdict.existing_id, memory)
         events.changed(memory, "memory.memory.updated")
         return "conflict"
     memory.save(update_fields=["embedding", "embedding_model", "checking", "subject_anchors", "updated_at"])
@@ -146,9 +146,9 @@ def _after_decision(memory: Memory, verdict: dedup.Verdict, before: dict) -> str
             "updated_at",
         ]
     )
-    _audit(memory, None, MemoryRevision.Action.UPDATED, before=before, note=note)
+    audit(memory, None, MemoryRevision.Action.UPDATED, before=before, note=note)
     if memory.conflicts_with_id:
-        _dispute(None, memory.conflicts_with_id, memory)
+        dispute(None, memory.conflicts_with_id, memory)
     events.changed(memory, "memory.memory.updated")
     return "decided"
 
@@ -163,7 +163,7 @@ def _merge(memory: Memory, kept: Memory, verdict: dedup.Verdict, before: dict) -
     # The evidence stays, and goes back if a person undoes the merge (`services.unmerge`).
     MemorySource.objects.filter(memory=memory).update(memory=kept, moved_from=memory)
     similarity_note = f"({verdict.explanation['similarity']:.3f})"
-    _audit(
+    audit(
         kept,
         None,
         MemoryRevision.Action.CONFIRMED,
@@ -182,7 +182,7 @@ def _merge(memory: Memory, kept: Memory, verdict: dedup.Verdict, before: dict) -
             "updated_at",
         ]
     )
-    _audit(
+    audit(
         memory, None, MemoryRevision.Action.MERGED, before=before, note=f"memory:{kept.pk} {similarity_note}"
     )
     events.changed(kept, "memory.memory.confirmed")

@@ -1,7 +1,6 @@
 """Celery jobs of durable memory (thin: they call services). Scheduled by `periodic_jobs`."""
 
 from celery import shared_task
-from django.db import transaction
 
 CHECK_TASK = "apps.memory.jobs.check"
 REEMBED_TASK = "apps.memory.jobs.reembed"
@@ -13,12 +12,6 @@ def check(memory_id: int) -> str | None:
     from apps.memory import checking
 
     return checking.run(int(memory_id))
-
-
-def enqueue_check(memory_id: int) -> None:
-    """Called by `services.store` inside its transaction: the job is sent once it commits (a
-    broker that fails then is logged; `maintenance.recheck` finds the memory later)."""
-    transaction.on_commit(lambda: check.delay(memory_id), robust=True)
 
 
 @shared_task(name=REEMBED_TASK)

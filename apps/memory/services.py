@@ -40,7 +40,9 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import DomainError, Forbidden, InvalidInput
-from apps.memory import checks, dedup, events, jobs, similarity, subjects
+from apps.core.queue import enqueue
+from apps.memory import checks, dedup, events, similarity, subjects
+from apps.memory.audit import audit, changed
 from apps.memory.errors import (
     AlreadyDecided,
     DuplicateMemory,
@@ -70,6 +72,7 @@ logger = logging.getLogger(__name__)
 
 DECISIONS = ("approve", "reject", "edit")
 BULK_MAX = 200
+CHECK_JOB = "apps.memory.jobs.check"  # checking.run, after the store commits
 UNSET: Any = object()
 
 
@@ -98,32 +101,11 @@ def _holder_for(reader: Reader, scope: str) -> tuple[str, Any, str]:
     return reader.personal_holder, reader.principal.user, ""
 
 
-# --- audit and live events --------------------------------------------------------------------
-def _audit(memory: Memory, principal: Principal | None, action: str, *, before=None, note: str = "") -> None:
-    MemoryRevision.objects.create(
-        memory=memory,
-        action=action,
-        actor=principal.audit_actor if principal else None,
-        actor_label=(principal.audit_label if principal else _("Clapilot"))[:300],
-        before=before or {},
-        after=snapshot(memory),
-        note=(note or "")[:NOTE_MAX],
-    )
-
-
-def _changed(
-    memory: Memory, principal: Principal | None, action: str, event: str, *, before=None, note=""
-) -> None:
-    """Audit one change of `memory` and send its live event."""
-    _audit(memory, principal, action, before=before, note=note)
-    events.changed(memory, event)
-
-
 def _withdraw(principal: Principal, memory: Memory, note: str) -> None:
     before = snapshot(memory)
     memory.assertion = Assertion.RETRACTED
     memory.save(update_fields=["assertion", "updated_at"])
-    _changed(
+    changed(
         memory, principal, MemoryRevision.Action.RETRACTED, "memory.memory.updated", before=before, note=note
     )
 
@@ -204,8 +186,8 @@ def store(
     MemorySource.objects.create(
         memory=memory, kind=source_kind, ref=source_ref, quote=quote, added_by=principal.audit_actor
     )
-    _changed(memory, principal, MemoryRevision.Action.CREATED, "memory.memory.created")
-    jobs.enqueue_check(memory.pk)
+    changed(memory, principal, MemoryRevision.Action.CREATED, "memory.memory.created")
+    enqueue(CHECK_JOB, memory.pk)  # a broker down then: `maintenance.recheck` finds it later
     return Stored(memory, "created", notices)
 
 
@@ -238,7 +220,7 @@ def _confirm(principal, memory: Memory, source_kind, source_ref, quote, why: dic
     note = why.get("reason", "")
     if "similarity" in why:
         note = f"{note} ({why['similarity']:.3f})"
-    _changed(
+    changed(
         memory,
         principal,
         MemoryRevision.Action.CONFIRMED,
@@ -253,19 +235,6 @@ def _confirm(principal, memory: Memory, source_kind, source_ref, quote, why: dic
     )
 
 
-def _dispute(principal: Principal | None, memory_id: int, challenger: Memory) -> None:
-    existing = Memory.objects.select_for_update().filter(pk=memory_id).first()
-    if existing is None or existing.assertion == Assertion.DISPUTED:
-        return
-    before = snapshot(existing)
-    existing.assertion = Assertion.DISPUTED
-    existing.save(update_fields=["assertion", "updated_at"])
-    note = f"memory:{challenger.pk}"
-    _changed(
-        existing, principal, MemoryRevision.Action.DISPUTED, "memory.memory.updated", before=before, note=note
-    )
-
-
 def _settle(principal: Principal, memory: Memory, note: str) -> None:
     """A disputed memory whose last pending challenger was decided against: undisputed again."""
     if memory.assertion != Assertion.DISPUTED or memory.conflicts.filter(review=Review.PENDING).exists():
@@ -275,7 +244,7 @@ def _settle(principal: Principal, memory: Memory, note: str) -> None:
         Assertion.CONFIRMED if memory.confirmations > 1 or memory.reviewed_by_id else Assertion.ASSERTED
     )
     memory.save(update_fields=["assertion", "updated_at"])
-    _changed(
+    changed(
         memory, principal, MemoryRevision.Action.RESTORED, "memory.memory.updated", before=before, note=note
     )
 
@@ -352,7 +321,7 @@ def review(
     if decision == "reject":
         memory.review = Review.REJECTED
         memory.save()
-        _audit(memory, principal, MemoryRevision.Action.REJECTED, before=before, note=note)
+        audit(memory, principal, MemoryRevision.Action.REJECTED, before=before, note=note)
         if memory.conflicts_with_id:
             old = Memory.objects.select_for_update().filter(pk=memory.conflicts_with_id).first()
             if old is not None:
@@ -371,7 +340,7 @@ def review(
             memory.save()
     except IntegrityError:
         raise _duplicate_of(memory) from None
-    _audit(memory, principal, action, before=before, note=note)
+    audit(memory, principal, action, before=before, note=note)
     if memory.conflicts_with_id:
         _supersede(principal, memory.conflicts_with_id, memory)
     events.changed(memory, "memory.memory.decided")
@@ -438,7 +407,7 @@ def unmerge(principal: Principal, memory_id: Any, *, note: str = "") -> Memory:
     except IntegrityError:
         raise _duplicate_of(_live(memory.holder, memory.canonical_key) or memory) from None
     MemorySource.objects.filter(moved_from=memory).update(memory=memory, moved_from=None)
-    _changed(
+    changed(
         memory,
         principal,
         MemoryRevision.Action.UNMERGED,
@@ -452,7 +421,7 @@ def unmerge(principal: Principal, memory_id: Any, *, note: str = "") -> Memory:
         if kept.assertion == Assertion.CONFIRMED and kept.confirmations <= 1 and not kept.reviewed_by_id:
             kept.assertion = Assertion.ASSERTED
         kept.save(update_fields=["confirmations", "assertion", "updated_at"])
-        _changed(
+        changed(
             kept,
             principal,
             MemoryRevision.Action.UPDATED,
@@ -495,7 +464,7 @@ def update(
     except IntegrityError:
         raise _duplicate_of(memory) from None
     note = validation.text(note, "note", max_length=NOTE_MAX)
-    _changed(
+    changed(
         memory, principal, MemoryRevision.Action.UPDATED, "memory.memory.updated", before=before, note=note
     )
     return memory

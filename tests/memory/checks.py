@@ -7,17 +7,22 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def checked_at_once(monkeypatch):
-    from apps.memory import checking, jobs
+    from apps.memory import checking, services
 
-    real = jobs.enqueue_check
-    monkeypatch.setattr(jobs, "enqueue_check", checking.run)
+    real = services.enqueue
+
+    def check_now(task_name, memory_id):
+        assert task_name == services.CHECK_JOB
+        return checking.run(memory_id)
+
+    monkeypatch.setattr(services, "enqueue", check_now)
     return real
 
 
 @pytest.fixture
 def deferred_checks(monkeypatch, checked_at_once):
-    """The real `enqueue_check`: the job is sent when the store's transaction commits."""
-    from apps.memory import jobs
+    """The real `enqueue`: the job is sent when the store's transaction commits."""
+    from apps.memory import jobs, services
 
-    monkeypatch.setattr(jobs, "enqueue_check", checked_at_once)
+    monkeypatch.setattr(services, "enqueue", checked_at_once)
     return jobs
