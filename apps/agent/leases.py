@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import close_old_connections, connection, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -230,24 +230,32 @@ def cancel_if_lost(run: Run) -> Run:
 
 
 # --- the beat job ---------------------------------------------------------------------------------
+def selections(now: datetime) -> dict[str, QuerySet[Run]]:
+    """The sweep's three selections (bench/run_sweep.py checks each uses an index)."""
+    deadline = now - timedelta(seconds=services.queued_max_seconds())
+    queued = Run.objects.filter(status=Run.Status.QUEUED)
+    return {
+        "lost while running": Run.objects.filter(_lapsed(now)),
+        # A run queued again to resume (after an approval decision) carries no deadline.
+        "queued to resume, no deadline": queued.filter(lease_expires_at__isnull=True, rounds__gt=0),
+        "lost in the queue": queued.filter(
+            Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True, created_at__lt=deadline)
+        ),
+    }
+
+
 def sweep() -> dict[str, Any]:
     """Finish every run whose lease lapsed; re-enqueue (once) or fail queued runs whose job was
     lost. Answers what it did, for the log."""
     now = timezone.now()
-    lost = list(Run.objects.filter(_lapsed(now)).order_by("pk").values_list("pk", flat=True)[:BATCH])
+    found = selections(now)
+    lost = list(found["lost while running"].order_by("pk").values_list("pk", flat=True)[:BATCH])
     finished = sum(1 for pk in lost if finish_lost(pk) is not None)
     requeued = failed = 0
-    # A run queued again to resume (after an approval decision) carries no deadline: its clock
-    # starts now, at the first sweep that sees it.
+    # A resumed run's clock starts now, at the first sweep that sees it.
     until = now + timedelta(seconds=services.queued_max_seconds())
-    Run.objects.filter(status=Run.Status.QUEUED, lease_expires_at__isnull=True, rounds__gt=0).update(
-        lease_expires_at=until
-    )
-    deadline = now - timedelta(seconds=services.queued_max_seconds())
-    stale = Run.objects.filter(status=Run.Status.QUEUED).filter(
-        Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True, created_at__lt=deadline)
-    )
-    for pk in stale.order_by("pk").values_list("pk", flat=True)[:BATCH]:
+    found["queued to resume, no deadline"].update(lease_expires_at=until)
+    for pk in found["lost in the queue"].order_by("pk").values_list("pk", flat=True)[:BATCH]:
         outcome = _lost_in_queue(pk, now)
         requeued += outcome == "requeued"
         failed += outcome == "failed"

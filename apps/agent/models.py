@@ -236,10 +236,12 @@ class Run(ModelCall, StartedFinished):
             ),
         ]
         indexes = [
+            # The lost-run sweep (apps.agent.leases, every few seconds) reads only the runs that
+            # are not final and not waiting: a few rows however long the run history grows.
             models.Index(
-                fields=["lease_expires_at"],
-                name="agent_run_running_lease",
-                condition=models.Q(status="running"),
+                fields=["status", "lease_expires_at"],
+                name="agent_run_active_lease",
+                condition=models.Q(status__in=["queued", "running", "cancelling"]),
             )
         ]
 
