@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth.decorators import login_not_required
-from django.urls import include, path
+from django.urls import path
 from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -18,8 +18,9 @@ handler404 = "apps.core.views.page_not_found"
 handler500 = "apps.core.views.server_error"
 
 urlpatterns = [
-    # Each app brings its own routes (DomainApp.urls); the order follows INSTALLED_APPS.
-    *(path("", include(module)) for module in plugins.url_modules()),
+    # Each app brings its own routes (DomainApp.urls, and DomainApp.api_urls under api/v1/);
+    # the order follows INSTALLED_APPS.
+    *plugins.app_routes(),
     # Public (pages are closed by default, apps.core.closed): the signed-out pages need both.
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("jsi18n/", login_not_required(JavaScriptCatalog.as_view()), name="javascript-catalog"),

@@ -20,22 +20,4 @@ urlpatterns = [
     path("kalender/abo/neu/", views.feed_create, name="feed-create"),
     path("kalender/abo/<int:token_id>/widerrufen/", views.feed_revoke, name="feed-revoke"),
     path("kalender/feed/<str:token>.ics", api.FeedView.as_view(), name="feed"),
-    path("api/v1/calendar/events", api.EventListView.as_view(), name="api-events"),
-    path("api/v1/calendar/events/<int:event_id>", api.EventDetailView.as_view(), name="api-event"),
-    path("api/v1/calendar/deadlines", api.DeadlineListView.as_view(), name="api-deadlines"),
-    path(
-        "api/v1/calendar/deadlines/<int:event_id>/complete",
-        api.DeadlineCompleteView.as_view(),
-        name="api-deadline-complete",
-    ),
-    path(
-        "api/v1/calendar/deadlines/<int:event_id>/cancel",
-        api.DeadlineCancelView.as_view(),
-        name="api-deadline-cancel",
-    ),
-    path(
-        "api/v1/calendar/deadlines/<int:event_id>/history",
-        api.DeadlineHistoryView.as_view(),
-        name="api-deadline-history",
-    ),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.clients import api, views
+from apps.clients import views
 
 app_name = "clients"
 
@@ -17,8 +17,4 @@ urlpatterns = [
         views.case_neutralize,
         name="case-neutralize",
     ),
-    path("api/v1/clients/", api.ClientListView.as_view(), name="api-clients"),
-    path("api/v1/clients/<int:client_id>", api.ClientDetailView.as_view(), name="api-client"),
-    path("api/v1/cases/", api.CaseListView.as_view(), name="api-cases"),
-    path("api/v1/cases/<int:case_id>", api.CaseDetailView.as_view(), name="api-case"),
 ]

@@ -120,6 +120,9 @@ class DomainApp(AppConfig):
     default = False
     # The app's page/API routes: "<app>.urls" when that module exists, unless set to "" (none).
     url_module: str | None = None
+    # The app's REST routes, mounted once under `api/v1/` in the app's URL namespace:
+    # "<app>.api_urls" when that module exists, unless set to "" (none).
+    api_urls: str | None = None
     # The app's WebSocket routes (a module with `websocket_urlpatterns`): "<app>.routing" when that
     # module exists, unless set to "" (none). Mounted by apps.core.realtime, behind its authenticator.
     websocket_urls: str | None = None
@@ -146,6 +149,11 @@ class DomainApp(AppConfig):
             return self.url_module or None
         return f"{self.name}.urls" if module_has_submodule(self.module, "urls") else None
 
+    def api_url_module(self) -> str | None:
+        if self.api_urls is not None:
+            return self.api_urls or None
+        return f"{self.name}.api_urls" if module_has_submodule(self.module, "api_urls") else None
+
 
 def domain_apps() -> list[DomainApp]:
     return [c for c in apps.get_app_configs() if isinstance(c, DomainApp)]
@@ -153,6 +161,33 @@ def domain_apps() -> list[DomainApp]:
 
 def url_modules() -> list[str]:
     return [m for m in (c.urls() for c in domain_apps()) if m]
+
+
+API_PREFIX = "api/v1/"
+
+
+def app_routes() -> list[Any]:
+    """Each app's routes, in INSTALLED_APPS order: its pages and, under `api/v1/` (the one place
+    that prefix is written), its REST routes, both in the app's URL namespace (`app_name` of
+    either module)."""
+    from importlib import import_module
+
+    from django.urls import include, path
+
+    routes = []
+    for config in domain_apps():
+        modules = [import_module(m) for m in (config.urls(), config.api_url_module()) if m]
+        if not modules:
+            continue
+        patterns: list[Any] = []
+        for module in modules:
+            if module.__name__ == config.api_url_module():
+                patterns.append(path(API_PREFIX, include(module.urlpatterns)))
+            else:
+                patterns.extend(module.urlpatterns)
+        app_name = next((m.app_name for m in modules if getattr(m, "app_name", None)), None)
+        routes.append(path("", include((patterns, app_name) if app_name else patterns)))
+    return routes
 
 
 def navigation() -> list[NavEntry]:

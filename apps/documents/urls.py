@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.documents import api, share_views, views
+from apps.documents import share_views, views
 
 app_name = "documents"
 
@@ -34,19 +34,4 @@ urlpatterns = [
     path("dokumente/<int:document_id>/loeschen/", views.delete, name="delete"),
     path("s/<str:token>/", views.public_share, name="public-share"),
     path("s/<str:token>/datei/", views.public_share_file, name="public-share-file"),
-]
-
-urlpatterns += [
-    path("api/v1/documents/", api.DocumentListView.as_view(), name="api-documents"),
-    path("api/v1/documents/<int:document_id>", api.DocumentDetailView.as_view(), name="api-document"),
-    path(
-        "api/v1/documents/<int:document_id>/download",
-        api.DocumentDownloadView.as_view(),
-        name="api-document-download",
-    ),
-    path(
-        "api/v1/documents/<int:document_id>/share", api.DocumentShareView.as_view(), name="api-document-share"
-    ),
-    path("api/v1/document-folders/", api.FolderListView.as_view(), name="api-folders"),
-    path("api/v1/document-folders/<int:folder_id>", api.FolderDetailView.as_view(), name="api-folder"),
 ]

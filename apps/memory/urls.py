@@ -1,10 +1,9 @@
 from django.urls import path
 
-from apps.memory import api, views
+from apps.memory import views
 
 app_name = "memory"
 
 urlpatterns = [
-    path("api/v1/memory", api.MemoryView.as_view(), name="api-memory"),
     path("gedaechtnis/<int:memory_id>/trennen/", views.unmerge, name="unmerge"),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.notes import api, share_views, views
+from apps.notes import share_views, views
 
 app_name = "notes"
 
@@ -20,13 +20,4 @@ urlpatterns = [
     path("notizen/seiten/<int:page_id>/speichern/", views.save_page, name="save-page"),
     path("notizen/seiten/<int:page_id>/json/", views.page_json, name="page-json"),
     path("notizen/seiten/<int:page_id>/loeschen/", views.delete_page, name="delete-page"),
-]
-
-urlpatterns += [
-    path("api/v1/notes/", api.NoteListView.as_view(), name="api-notes"),
-    path("api/v1/notes/folders/", api.FolderListView.as_view(), name="api-folders"),
-    path("api/v1/notes/folders/<int:folder_id>", api.FolderDetailView.as_view(), name="api-folder"),
-    path("api/v1/notes/<int:note_id>", api.NoteDetailView.as_view(), name="api-note"),
-    path("api/v1/notes/<int:note_id>/pages", api.PageListView.as_view(), name="api-note-pages"),
-    path("api/v1/notes/pages/<int:page_id>", api.PageDetailView.as_view(), name="api-page"),
 ]

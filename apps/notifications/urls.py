@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.notifications import api, views
+from apps.notifications import views
 
 app_name = "notifications"
 
@@ -10,5 +10,4 @@ urlpatterns = [
     path("benachrichtigungen/alle-gelesen/", views.read_all, name="read-all"),
     path("benachrichtigungen/<int:note_id>/gelesen/", views.read, name="read"),
     path("benachrichtigungen/<int:note_id>/oeffnen/", views.open_note, name="open"),
-    path("api/v1/notifications", api.NotificationListView.as_view(), name="api-notifications"),
 ]

@@ -20,15 +20,3 @@ urlpatterns += [
     path("aufgaben/<int:task_id>/kommentar/", views.comment, name="comment"),
     path("aufgaben/<int:task_id>/loeschen/", views.delete, name="delete"),
 ]
-
-from apps.tasks import api  # noqa: E402
-
-urlpatterns += [
-    path("api/v1/tasks/", api.TaskListView.as_view(), name="api-tasks"),
-    path("api/v1/tasks/boards", api.BoardListView.as_view(), name="api-boards"),
-    path("api/v1/tasks/statuses", api.StatusListView.as_view(), name="api-statuses"),
-    path("api/v1/tasks/snapshot", api.SnapshotView.as_view(), name="api-snapshot"),
-    path("api/v1/tasks/<int:task_id>", api.TaskDetailView.as_view(), name="api-task"),
-    path("api/v1/tasks/<int:task_id>/move", api.TaskMoveView.as_view(), name="api-task-move"),
-    path("api/v1/tasks/<int:task_id>/comments", api.CommentListView.as_view(), name="api-task-comments"),
-]
