@@ -82,6 +82,13 @@ def pending_count(user) -> int:
     return StagedCall.objects.filter(user=user, status=S.PENDING, expires_at__gt=timezone.now()).count()
 
 
+def announce_staged(staged: StagedCall) -> None:
+    """The person's open pages learn of a new staged call: the Freigaben page, its navigation
+    badge and the review queue refetch (for staging to call once the row is written)."""
+    if staged.user_id is not None and staged.status == S.PENDING:
+        record_mutation(audience="user", user=staged.user, topic="approvals.staged", refresh_topic=TOPIC)
+
+
 def decided(principal: Principal, *, everyone: bool = False) -> QuerySet[StagedCall]:
     return decidable(principal, everyone=everyone).exclude(status=S.PENDING).order_by("-decided_at", "-id")
 

@@ -183,3 +183,14 @@ def test_a_call_without_a_run_is_decided_alone(anna, as_anna, task, enqueued):
     staged.refresh_from_db()
     assert staged.status == StagedCall.Status.EXECUTED and staged.result["ok"] is True
     assert enqueued == [] and not Task.objects.filter(pk=task.pk).exists()
+
+
+def test_a_staged_call_is_announced_to_its_person(anna, task, django_capture_on_commit_callbacks):
+    from apps.mutations.models import MutationEvent
+
+    staged = stage(anna, DELETE, {"task_id": task.pk})
+    before = MutationEvent.objects.count()
+    decisions.announce_staged(staged)
+    event = MutationEvent.objects.order_by("-id").first()
+    assert MutationEvent.objects.count() == before + 1
+    assert (event.user, event.topic, event.refresh_topic) == (anna, "approvals.staged", "approvals")
