@@ -193,9 +193,10 @@ class _Loop:
             )
 
     def lease_lost(self, status: str | None) -> None:
-        """Called by the lease thread: the run was finished elsewhere (the orphan sweep): stop
-        without writing anything more. A pause or the loop's own finish needs nothing."""
-        if status in Run.FINAL:
+        """Called by the lease thread when the run is no longer this worker's: finished elsewhere
+        (the lost-run sweep) or its lease taken from it. The loop stops at its next check without
+        asking the model again. A pause (waiting) or an unreadable row needs nothing."""
+        if status is not None and status != Run.Status.WAITING:
             self.signal.trip(guards.LEASE_LOST)
 
     def _stopped(self, stop: Stop) -> None:

@@ -237,3 +237,37 @@ def test_a_run_requeued_to_resume_continues_from_its_transcript(user, model, fak
     assert run.status == Run.Status.COMPLETED and run.rounds == 3 and run.started_at == first_start
     sent = fake_openai.chat_requests[0]["messages"]
     assert sent[-1]["role"] == "tool" and sent[-2]["tool_calls"][0]["id"] == "c1"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cut_off_worker_stops_once_the_sweep_finished_its_run(user, model, fake_openai, settings):
+    """A worker alive but cut off from its lease (the sweep finished its run meanwhile): its lease
+    thread sees that, the running tool sees the stop, and the loop ends without asking the model
+    again or touching the run's final status."""
+    import threading
+
+    from tests.agent import slow_tools
+
+    settings.CLAPILOT_RUN_LEASE_SECONDS = 0.6
+    settings.CLAPILOT_AGENT_CANCEL_POLL = 0.05
+    probe = slow_tools.register()
+    try:
+        fake_openai.tool_calls(("test_slow_cooperative", {"seconds": 20})).reply("nie gesendet")
+        run = _post(user)
+        worker = threading.Thread(target=run_agent, args=(run.pk,), daemon=True)
+        worker.start()
+        assert probe.started.wait(30), "the tool never started"
+        # The worker is cut off: its lease lapses and the sweep finishes the run.
+        Run.objects.filter(pk=run.pk).update(
+            lease_expires_at=timezone.now() - timedelta(seconds=5), worker="x:1"
+        )
+        assert wait_for(lambda: leases.finish_lost(run.pk) is not None, timeout=10)
+        worker.join(30)
+        assert not worker.is_alive() and probe.saw_cancel
+        run.refresh_from_db()
+        assert (run.status, run.error_code) == (Run.Status.FAILED, "worker_lost")
+        assert run.events.filter(kind=RunEvent.Kind.STATUS).count() == 1
+        assert len(fake_openai.chat_requests) == 1
+    finally:
+        probe.finished.wait(10)
+        slow_tools.unregister()
