@@ -188,3 +188,11 @@ def test_the_first_call_is_answered_with_the_phrase_not_staged(anna, as_anna, ch
     args = {"folder_id": folder.pk, "recursive": True, "approval_token": first.output["approval_token"]}
     assert dispatch(TOOL, args, plain).ok is True
     assert not Folder.objects.filter(pk=folder.pk).exists()
+
+
+def test_more_items_than_the_setting_need_a_token(settings):
+    from apps.tools import confirmation
+
+    assert confirmation.max_items() == 20 and not confirmation.too_many(20) and confirmation.too_many(21)
+    settings.CLAPILOT_APPROVAL_TOKEN_MAX_ITEMS = 5
+    assert confirmation.too_many(6) and not confirmation.too_many(5)
