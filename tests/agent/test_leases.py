@@ -14,7 +14,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from apps.accounts.principal import Principal
-from apps.agent import leases, services
+from apps.agent import leases, services, sse
 from apps.agent.models import Message, Run, RunEvent
 from apps.agent.runtime import run_agent
 from apps.notifications.models import Notification
@@ -117,6 +117,9 @@ def test_the_sweep_finishes_a_lapsed_run_with_a_diagnosis_once(user, model):
     kinds = list(run.events.order_by("seq").values_list("kind", "payload"))
     assert kinds[-2][0] == "final" and kinds[-2][1]["message_id"] == checkpoint.pk
     assert kinds[-1] == ("status", {"status": "failed", "error_code": "worker_lost"})
+    # An open SSE stream of the run gets the status event and ends.
+    streamed, final = sse._next(run.pk, 0)
+    assert final and streamed[-1]["payload"] == {"status": "failed", "error_code": "worker_lost"}
     # Told once: a second sweep (or a second beat) changes nothing.
     note = Notification.objects.get(user=user)
     assert note.key == f"agent.run.{run.pk}.worker_lost" and note.url == f"/chat/{run.session_id}/"
