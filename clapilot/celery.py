@@ -93,7 +93,7 @@ def stuck_job(limit: float, stuck_seconds: float, now: float | None = None) -> t
 UNPOOLED_ALIAS = "channels_postgres"
 
 
-def _liveness_loop(consumer) -> None:
+def _liveness_loop(consumer, stop: threading.Event) -> None:
     from django.conf import settings
     from django.db import connections
 
@@ -106,7 +106,7 @@ def _liveness_loop(consumer) -> None:
     stuck_seconds = settings.CLAPILOT_WORKER_STUCK_SECONDS
     limit = getattr(consumer.pool, "limit", None) or 1
     reported = False
-    while True:
+    while not stop.is_set():
         stuck = stuck_job(limit, stuck_seconds)
         if stuck is not None:
             if not reported:
@@ -125,10 +125,22 @@ def _liveness_loop(consumer) -> None:
                 logger.warning("worker: could not record its heartbeat (%s)", type(exc).__name__)
             finally:
                 connection.close()  # no connection for pool processes forked later to inherit
-        time.sleep(interval)
+        stop.wait(interval)
+
+
+_liveness_stops: dict[int, threading.Event] = {}  # id(worker) -> its liveness thread's stop
 
 
 @signals.worker_ready.connect(dispatch_uid="clapilot.liveness.ready")
 def _start_liveness(sender=None, **kwargs) -> None:
     _sd_notify("READY=1")
-    threading.Thread(target=_liveness_loop, args=(sender,), name="worker-liveness", daemon=True).start()
+    stop = _liveness_stops.setdefault(id(getattr(sender, "controller", None)), threading.Event())
+    threading.Thread(target=_liveness_loop, args=(sender, stop), name="worker-liveness", daemon=True).start()
+
+
+@signals.worker_shutdown.connect(dispatch_uid="clapilot.liveness.shutdown")
+def _stop_liveness(sender=None, **kwargs) -> None:
+    """A worker that stops (also the tests' in-process workers) stops beating."""
+    stop = _liveness_stops.pop(id(sender), None)
+    if stop is not None:
+        stop.set()
