@@ -154,6 +154,13 @@ def staff_ctx(db, fake_openai):
     set_setting("default_chat_model", ModelConfig.objects.create(provider=provider, model_id="fake-model").pk)
     for module in {t.module for t in registry.all_tools() if t.module}:
         gating.set_installed(module, True)
+    # The office lets the copilot use every tool without asking (deletes would otherwise be staged,
+    # a write on purpose, also through tool_execute): the tools' own refusals are fuzzed here.
+    from apps.approvals.models import Policy
+
+    for t in registry.all_tools():
+        if any(t.default_for(op) != registry.RUN for op in t.operations):
+            Policy.objects.create(tool=t.name, allowed=["*"])
     return Principal.for_user(office.users["anna"])
 
 
@@ -161,10 +168,7 @@ def _fuzz_tool(document, t, principal, stats, crashes, half_written) -> None:
     from apps.tools.context import ToolContext
     from apps.tools.dispatcher import dispatch
 
-    # approved: the tools' own refusals are fuzzed here (a staged call is a write on purpose).
-    ctx = ToolContext(
-        principal=principal, surface="native" if "native" in t.surfaces else min(t.surfaces), approved=True
-    )
+    ctx = ToolContext(principal=principal, surface="native" if "native" in t.surfaces else min(t.surfaces))
 
     @hypothesis.settings(
         max_examples=EXAMPLES,
