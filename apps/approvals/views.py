@@ -4,7 +4,6 @@ endpoints the chat's approval card uses. Every decision goes through `apps.appro
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -53,7 +52,6 @@ def record(staged: StagedCall) -> dict:
     }
 
 
-@login_required
 def index(request):
     principal = request.principal
     everyone = request.GET.get("alle") == "1" and request.user.is_admin
@@ -76,14 +74,12 @@ def index(request):
 
 
 @require_GET
-@login_required
 @domain_errors(json=True)
 def card(request, staged_id: int):
     return JsonResponse({"staged": record(decisions.get_staged(request.principal, staged_id))})
 
 
 @require_GET
-@login_required
 def chat_pending(request, session_id: int):
     """The person's own pending calls of one chat (the chat page draws their cards on load)."""
     rows = decisions.pending(request.principal).filter(
@@ -93,7 +89,6 @@ def chat_pending(request, session_id: int):
 
 
 @require_POST
-@login_required
 def decide(request, staged_id: int):
     decision = request.POST.get("decision", "")
     try:
@@ -131,7 +126,6 @@ def decide(request, staged_id: int):
 
 
 @require_POST
-@login_required
 @domain_errors
 def revoke(request, standing_id: int):
     standing.revoke(request.principal, standing_id)
@@ -190,7 +184,6 @@ def _policy_rows(group_id: int | None) -> list[dict]:
     return rows
 
 
-@login_required
 def policies(request):
     """The rights table: per writing tool and operation erlaubt / fragen / verboten, for the main
     copilot or (forbidding only) one group's members. Saved through `policy.save_policy`."""

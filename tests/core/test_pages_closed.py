@@ -154,3 +154,19 @@ def test_a_page_without_login_not_required_redirects_an_anonymous_visitor_to_the
     assert client.get("/open/").content == b"open"
     client.force_login(anna)
     assert client.get("/").content == b"secret"
+
+
+def test_no_view_repeats_login_required():
+    """The middleware closes every page; `@login_required` on a view is noise that hides which
+    views are public (those say `@login_not_required`)."""
+    from pathlib import Path
+
+    root = Path(settings.BASE_DIR)
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for base in ("apps", "clapilot")
+        for path in (root / base).rglob("*.py")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if line.strip() == "@login_required"
+    ]
+    assert found == []
