@@ -37,6 +37,7 @@ from apps.agent.errors import (
     SessionNotFound,
 )
 from apps.agent.models import ChatSession, Message, Run, RunEvent
+from apps.core import queue
 from apps.core.errors import Forbidden
 from apps.core.records import attrs, iso
 from apps.documents import services as documents
@@ -475,9 +476,7 @@ def _enqueue(run_id: int) -> None:
 def enqueue_run(run_id: int) -> None:
     """Send the run's job now (callers queue it on commit). A second job for the same run is
     harmless: only a queued run starts (`start_run`)."""
-    from apps.agent.jobs import run_agent_job  # the job runs the runtime, which writes through here
-
-    run_agent_job.delay(run_id)
+    queue.send("apps.agent.jobs.run_agent_job", run_id)  # by name: the job runs the runtime
 
 
 def model_choices() -> list[tuple[str, str]]:

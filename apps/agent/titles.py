@@ -9,10 +9,10 @@ import logging
 import re
 
 from django.conf import settings
-from django.db import transaction
 
 from apps.agent import services
 from apps.agent.models import ChatSession, Message, Run
+from apps.core.queue import enqueue
 from apps.llm import client as llm
 from apps.llm.errors import ProviderError
 from apps.llm.neutralize import Gate
@@ -39,10 +39,7 @@ def after_answer(run: Run) -> None:
         return
     if run.session.title_source != ChatSession.TitleSource.FALLBACK:
         return
-    from apps.agent.jobs import title_job  # the job module imports the runtime
-
-    run_id = run.pk
-    transaction.on_commit(lambda: title_job.delay(run_id))
+    enqueue("apps.agent.jobs.title_job", run.pk)  # by name: the job module imports the runtime
 
 
 def generate(run_id: int) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
 
 from apps.documents import processing, storage, workflow
 
@@ -18,23 +17,11 @@ def extract_document(document_id: int) -> str | None:
     return processing.run_extraction(int(document_id))
 
 
-def enqueue_extraction(document_id: int) -> None:
-    """Called after commit by the services. A deployment may route extraction to its own queue."""
-    queue = getattr(settings, "CLAPILOT_DOCUMENTS_QUEUE", None)
-    extract_document.apply_async(args=[document_id], **({"queue": queue} if queue else {}))
-
-
 @shared_task(name=WORKFLOW_TASK, soft_time_limit=240, time_limit=300, acks_late=True)
 def run_document_workflow(document_id: int, content_hash: str | None = None) -> str | None:
     """After extraction: summary, tasks and a deadline by the configured model (see workflow.py).
     `content_hash` pins the run to the extraction that queued it."""
     return workflow.run_workflow(int(document_id), content_hash)
-
-
-def enqueue_workflow(document_id: int, content_hash: str | None = None) -> None:
-    """Called after the extraction committed; same queue as the extraction."""
-    queue = getattr(settings, "CLAPILOT_DOCUMENTS_QUEUE", None)
-    run_document_workflow.apply_async(args=[document_id, content_hash], **({"queue": queue} if queue else {}))
 
 
 @shared_task(name=SWEEP_TASK)

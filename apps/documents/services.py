@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.db import transaction
 from django.db.models import Q, QuerySet
@@ -23,6 +24,7 @@ from apps.clients.models import Case, Client
 from apps.core import validation
 from apps.core.errors import Forbidden
 from apps.core.lookup import get_by_id
+from apps.core.queue import enqueue
 from apps.core.search import search
 from apps.core.versioning import Versioned
 from apps.documents import events, folders, storage
@@ -34,6 +36,7 @@ from apps.documents.signals import document_removed, document_text_ready
 from apps.documents.visibility import can_document, document_viewers, visible_documents
 
 MAX_PAGE = 200
+EXTRACT_JOB = "apps.documents.jobs.extract_document"  # processing.run_extraction
 MARKDOWN_MAX = 2_000_000
 TAX_FIELDS_MAX_BYTES = 32 * 1024
 
@@ -188,9 +191,8 @@ def case_choices(
 
 # --- writing ----------------------------------------------------------------------------------
 def _enqueue_extraction(document_id: int) -> None:
-    from apps.documents import jobs
-
-    transaction.on_commit(lambda: jobs.enqueue_extraction(document_id))
+    """The extraction job, after commit; a deployment may route it to its own queue."""
+    enqueue(EXTRACT_JOB, document_id, queue=getattr(settings, "CLAPILOT_DOCUMENTS_QUEUE", None))
 
 
 @transaction.atomic

@@ -24,6 +24,7 @@ from apps.accounts.principal import InactivePrincipal, Principal
 from apps.calendar.records import detail_url as event_url
 from apps.clients.records import detail_url as client_url
 from apps.core.errors import DomainError
+from apps.core.queue import enqueue
 from apps.documents import analysis, events
 from apps.documents.errors import ProposalNotFound
 from apps.documents.models import Document, DocumentWorkflow, WorkflowItem
@@ -33,6 +34,8 @@ from apps.llm.selection import default_model
 from apps.tasks.records import detail_url as task_url
 
 logger = logging.getLogger(__name__)
+
+WORKFLOW_JOB = "apps.documents.jobs.run_document_workflow"  # run_workflow, in the worker
 Status = DocumentWorkflow.Status
 
 # Why a run was skipped or failed, in words people understand (the codes are the contract).
@@ -78,14 +81,13 @@ def mark_pending(document: Document) -> None:
         },
     )
     events.workflow_changed(document, flow)
-    document_id, content_hash = document.pk, document.content_hash
-
-    def enqueue() -> None:
-        from apps.documents import jobs
-
-        jobs.enqueue_workflow(document_id, content_hash)
-
-    transaction.on_commit(enqueue)
+    # after the extraction's commit, on the extraction's queue
+    enqueue(
+        WORKFLOW_JOB,
+        document.pk,
+        document.content_hash,
+        queue=getattr(settings, "CLAPILOT_DOCUMENTS_QUEUE", None),
+    )
 
 
 def _finish(document: Document, status: str, reason: str = "", message: str = "", **fields) -> str:

@@ -13,13 +13,15 @@ import hashlib
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core import validation
 from apps.core.errors import InvalidInput
-from apps.knowledge import chunking, consent, context, embeddings, events, jobs
+from apps.core.queue import enqueue
+from apps.knowledge import chunking, consent, context, embeddings, events
 from apps.knowledge.errors import EmbeddingError
 from apps.knowledge.models import PATH_MAX, TITLE_MAX, Chunk, IndexJob, KnowledgeFile, Scope
 from apps.llm import neutralize
@@ -27,6 +29,7 @@ from apps.llm import neutralize
 logger = logging.getLogger(__name__)
 
 BATCH_SIZE = 16
+INDEX_JOB = "apps.knowledge.jobs.index_file"  # run_job, in the worker
 SOURCE_TYPE_MAX = 32
 MAX_TEXT_CHARS = 5_000_000
 
@@ -143,7 +146,8 @@ def schedule(file: KnowledgeFile, *, requested_by=None, reason: str = "changed")
     cancel_file_jobs(file)
     job = IndexJob.objects.create(file=file, requested_by=requested_by, reason=reason[:40])
     events.job_changed(job, file)
-    transaction.on_commit(lambda: jobs.enqueue(job.pk))
+    # on commit; a deployment may route indexing (CPU-heavy) to its own queue
+    enqueue(INDEX_JOB, job.pk, queue=getattr(settings, "CLAPILOT_KNOWLEDGE_QUEUE", None))
     return job
 
 

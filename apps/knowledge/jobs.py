@@ -1,7 +1,6 @@
 """Celery jobs of the knowledge store (thin: they take ids and call the services)."""
 
 from celery import shared_task
-from django.conf import settings
 
 INDEX_TASK = "apps.knowledge.jobs.index_file"
 RECONCILE_TASK = "apps.knowledge.jobs.reconcile_model"
@@ -22,9 +21,3 @@ def reconcile_model() -> int:
     from apps.knowledge import services
 
     return services.reconcile_model()
-
-
-def enqueue(job_id: int) -> None:
-    """Called after commit. A deployment may route indexing to its own queue (CPU-heavy)."""
-    queue = getattr(settings, "CLAPILOT_KNOWLEDGE_QUEUE", None)
-    index_file.apply_async(args=[job_id], **({"queue": queue} if queue else {}))

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.core import queue
 from apps.llm import client
 from apps.llm.errors import ProviderAuthFailed, ProviderError, ProviderRateLimited
 from apps.llm.models import ModelConfig
@@ -109,11 +110,8 @@ def enqueue_probe(model_ids: Iterable[int]) -> None:
         return
 
     def send() -> None:
-        # Here, not at the top: the jobs module imports this one (its job body is probe_models).
-        from apps.llm.jobs import probe_models_job
-
         try:
-            probe_models_job.delay(ids)
+            queue.send("apps.llm.jobs.probe_models_job", ids)  # by name: the job imports this module
         except Exception:
             logger.warning("could not queue the capability probe of models %s", ids, exc_info=True)
 

@@ -24,8 +24,9 @@ from psycopg import sql
 
 from apps.accounts.models import User
 from apps.core import backup
-from apps.documents import jobs, services
+from apps.documents import services
 from apps.documents.models import Document
+from tests.inline_jobs import run_inline
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,7 +93,7 @@ def office(media, monkeypatch, anna, as_anna, meier):
     """Some data and one uploaded document (its extraction runs inline, not via the broker)."""
     from apps.documents import processing
 
-    monkeypatch.setattr(jobs, "enqueue_extraction", processing.run_extraction)
+    run_inline(monkeypatch, services.EXTRACT_JOB, processing.run_extraction)
     document = services.upload_document(
         as_anna, content=SimpleUploadedFile("bescheid.pdf", PDF_LIKE), filename="bescheid.pdf"
     )

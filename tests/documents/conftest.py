@@ -2,6 +2,7 @@ import pytest
 
 from apps.accounts.principal import Principal
 from tests.factories import ServicePrincipalFactory
+from tests.inline_jobs import run_inline
 
 
 @pytest.fixture(autouse=True)
@@ -16,11 +17,9 @@ def extraction_runs_inline(request, monkeypatch):
     leaks into the shared queue). Tests using the `real_worker` fixture go through the broker."""
     if "real_worker" in request.fixturenames:
         return
-    from apps.documents import jobs, processing
+    from apps.documents import processing, services
 
-    monkeypatch.setattr(
-        jobs, "enqueue_extraction", lambda document_id: processing.run_extraction(document_id)
-    )
+    run_inline(monkeypatch, services.EXTRACT_JOB, processing.run_extraction)
 
 
 @pytest.fixture
@@ -51,13 +50,9 @@ def workflow_runs_inline(request, monkeypatch):
     (without a model configured it ends `skipped`, cheaply)."""
     if "real_worker" in request.fixturenames:
         return
-    from apps.documents import jobs, workflow
+    from apps.documents import workflow
 
-    monkeypatch.setattr(
-        jobs,
-        "enqueue_workflow",
-        lambda document_id, content_hash=None: workflow.run_workflow(document_id, content_hash),
-    )
+    run_inline(monkeypatch, workflow.WORKFLOW_JOB, workflow.run_workflow)
 
 
 @pytest.fixture

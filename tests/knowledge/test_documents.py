@@ -4,12 +4,11 @@ scope once its text is extracted, and purged the moment it is deleted."""
 import pytest
 
 from apps.documents import folders, processing
-from apps.documents import jobs as document_jobs
 from apps.documents import services as documents
 from apps.knowledge import indexing
-from apps.knowledge import jobs as knowledge_jobs
 from apps.knowledge.models import Chunk, KnowledgeFile
 from apps.tools.dispatcher import dispatch
+from tests.inline_jobs import run_inline
 
 pytestmark = pytest.mark.django_db
 
@@ -17,10 +16,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def inline_jobs(monkeypatch, settings, tmp_path):
     settings.MEDIA_ROOT = str(tmp_path / "media")
-    monkeypatch.setattr(
-        document_jobs, "enqueue_extraction", lambda document_id: processing.run_extraction(document_id)
-    )
-    monkeypatch.setattr(knowledge_jobs, "enqueue", lambda job_id: indexing.run_job(job_id))
+    run_inline(monkeypatch, documents.EXTRACT_JOB, processing.run_extraction)
+    run_inline(monkeypatch, indexing.INDEX_JOB, indexing.run_job)
 
 
 def ids(result):
