@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import BaseModel
@@ -129,6 +130,7 @@ def _notify_owner(staged: StagedCall, person) -> None:
                 kind="approvals.recorded",
                 title=_("Not executed: nobody was present to approve it"),
                 body=staged.preview,
+                url=reverse("approvals:index"),
                 data={"staged_id": staged.pk, "tool": staged.tool, "operation": staged.operation},
                 key=f"approvals.recorded:{staged.pk}",
             )

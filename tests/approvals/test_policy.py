@@ -263,6 +263,7 @@ def test_headless_default_records_the_call_tells_the_owner_and_goes_on(anna, ann
     assert staged.status == StagedCall.Status.RECORDED and result.output["staged_id"] == staged.pk
     note = Notification.objects.get(user=anna)
     assert note.key == f"approvals.recorded:{staged.pk}" and "Umsatzsteuer Q3" in note.body
+    assert note.url == "/freigaben/"
     assert Task.objects.filter(pk=task.pk).exists()
 
 
