@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "apps.memory",
     "apps.learning",
     "apps.approvals",
+    "apps.connectors",
     "apps.review",
     "apps.mcp_server",
     "apps.dashboard",
@@ -421,8 +422,6 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Choice sets that share a field name across apps get their own enum names.
-    "ENUM_NAME_OVERRIDES": {"MemoryKindEnum": ["fact", "preference", "procedure", "note"]},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "apps.core.api.document_error_codes",

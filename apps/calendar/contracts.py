@@ -11,10 +11,8 @@ unchanged" needs no second model; a tool empties fields with `clear_fields`.
 from __future__ import annotations
 
 import datetime as dt
-from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
-from django.db.models import TextChoices
 from pydantic import Field, ValidationError, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ErrorType
@@ -37,25 +35,18 @@ from apps.core.contracts import (
     Output,
     PageInput,
     RestBody,
+    choices_enum,
     paged,
     query_field,
     safe_url,
     wrapped,
 )
 
-
-def _choices(name: str, choices: type[TextChoices]) -> type[StrEnum]:
-    """A model's choices as a named enum: one OpenAPI component (`EventKind` …) instead of an
-    enum inlined per field, which drf-spectacular names by field and which then collides with
-    other domains' `kind` or `visibility`. Tools get it inlined, as before."""
-    return StrEnum(name, {member.name: member.value for member in choices})
-
-
-Kind = _choices("EventKind", CalendarEvent.Kind)
-Criticality = _choices("EventCriticality", CalendarEvent.Criticality)
-Visibility = _choices("EventVisibility", CalendarEvent.Visibility)
-Origin = _choices("EventOrigin", CalendarEvent.Source)
-DeadlineStatus = _choices("DeadlineStatus", CalendarEvent.Status)
+Kind = choices_enum("EventKind", CalendarEvent.Kind)
+Criticality = choices_enum("EventCriticality", CalendarEvent.Criticality)
+Visibility = choices_enum("EventVisibility", CalendarEvent.Visibility)
+Origin = choices_enum("EventOrigin", CalendarEvent.Source)
+DeadlineStatus = choices_enum("DeadlineStatus", CalendarEvent.Status)
 MOMENT = "ISO 8601 with offset, e.g. 2026-12-01T10:00:00+01:00 (a date like 2026-12-01 for all-day)"
 # A moment as the records send it: ISO 8601 text in the entry's own zone, its offset kept as is
 # (`+00:00`, never rewritten to `Z`), so every surface sends the same text as the live events.

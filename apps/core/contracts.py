@@ -16,8 +16,10 @@ in the tests instead of reaching a client undocumented.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, ClassVar
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar, cast
 
+from django.db.models import TextChoices
 from pydantic import (
     AfterValidator,
     AliasChoices,
@@ -174,6 +176,14 @@ class PageInput(Input):
 
     limit: int = Field(default=50, ge=1, le=200, description="Page size.")
     offset: Offset = Field(default=0, description="Skip this many items (pagination).")
+
+
+def choices_enum(name: str, choices: type[TextChoices]) -> type[StrEnum]:
+    """A model's choices as a named enum, declared once on the model: one OpenAPI component
+    (`EventKind`, `MemoryKindEnum` …) instead of an enum inlined per field, which drf-spectacular
+    names by field and which then collides with other domains' `kind` or `visibility` (no central
+    `ENUM_NAME_OVERRIDES`). Tools get it inlined, as before."""
+    return cast("type[StrEnum]", StrEnum(name, {member.name: member.value for member in choices}))
 
 
 def page(key: str, records: list, total: int, *, limit: int, offset: int) -> dict[str, Any]:

@@ -1,19 +1,20 @@
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp, PeriodicJob, ToolFamily
+from apps.core.plugins import DomainApp, NavEntry, PeriodicJob, ToolFamily
 
 
 class MemoryConfig(DomainApp):
     """Durable memory: what the copilot remembers of the office and of each person, with people in control.
 
-    The person's memory page lives in `apps.review`, which also hosts the review queues declared
-    here (`review_queue.py`); this app has the services, the agent tools (family `memory`, core:
-    never install-gated), `/api/v1/memory` and the `memory:` source of `context_search`.
+    This app has the services, the person's memory page (`views.py`, `/gedaechtnis/`), the agent
+    tools (family `memory`, core: never install-gated), `/api/v1/memory`, the `memory:` source of
+    `context_search` and its review queues (`review_queue.py`), which `apps.review` hosts.
     """
 
     name = "apps.memory"
     label = "memory"
     verbose_name = _("Memory")
+    navigation = [NavEntry("memory", _("Memory"), "memory:index", order=74)]
     announce = {
         "memory.memory.created": _("Memory stored"),
         "memory.memory.confirmed": _("Memory confirmed"),

@@ -5,16 +5,22 @@ answers with. The text limit is the service's (`models.TEXT_MAX`, 2,000 characte
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
-from apps.core.contracts import DateTime, Input, Output, PageInput, paged, query_field, wrapped
+from apps.clients.contracts import CaseRef, ClientRef
+from apps.core.contracts import DateTime, Input, Output, PageInput, choices_enum, paged, query_field
 from apps.knowledge.search import QUERY_MAX
-from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX
+from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX, Kind
 
-KindName = Literal["fact", "preference", "procedure", "note"]
+# The kinds are the model's (`models.Kind`), one named OpenAPI enum (`MemoryKindEnum`); a type
+# checker sees the model's choices themselves (it cannot follow an enum built by a call).
+if TYPE_CHECKING:
+    MemoryKind = Kind
+else:
+    MemoryKind = choices_enum("MemoryKindEnum", Kind)
 ScopeFilter = Literal["personal", "shared", "all"]
 TEXT_BOUND = TEXT_MAX * 5  # beyond this the request is malformed, not just a long memory
 
@@ -23,16 +29,6 @@ _SPECIALIST_ID = "Whose specialist memory: only the current specialist's is ever
 
 
 # --- outputs ----------------------------------------------------------------------------------
-class ClientRef(Output):
-    id: int
-    name: str
-
-
-class CaseRef(Output):
-    id: int
-    reference: str
-
-
 class SubjectOut(Output):
     client: ClientRef | None
     case: CaseRef | None
@@ -48,7 +44,7 @@ class MemoryOut(Output):
     id: int
     ref: str = Field(description="The id for context_get, e.g. memory:12.")
     text: str
-    kind: KindName
+    kind: MemoryKind
     scope: Literal["shared", "personal"]
     specialist: str | None
     subject: SubjectOut
@@ -82,7 +78,6 @@ class MemoryStoredOut(Output):
 
 
 MemoryPage = paged(MemoryOut, "memories", name="MemoryPage")
-MemoryResult = wrapped(MemoryOut, "memory", name="MemoryResult")
 
 
 class MemoryListOut(MemoryPage):
@@ -96,7 +91,7 @@ class MemoryStore(Input):
         max_length=TEXT_BOUND,
         description=f"The fact, preference or procedure to remember, in one or a few sentences (at most {TEXT_MAX} characters).",
     )
-    kind: KindName = Field(default="fact", description="fact, preference, procedure or note.")
+    kind: MemoryKind = Field(default=MemoryKind.FACT, description="fact, preference, procedure or note.")
     scope: Literal["shared", "personal"] | None = Field(
         default=None,
         description="shared: the whole office (waits for review); personal: only you (or this specialist). "
@@ -115,7 +110,7 @@ class MemoryStore(Input):
 class MemorySearch(Input):
     query: str = Field(min_length=1, max_length=QUERY_MAX, description="What to look for, in plain words.")
     scope: ScopeFilter = Field(default="all", description="personal, shared or all.")
-    kind: KindName | None = Field(default=None, description="Only memories of this kind.")
+    kind: MemoryKind | None = Field(default=None, description="Only memories of this kind.")
     subject_client_id: int | None = Field(default=None, description="Only memories about this client.")
     limit: int = Field(default=10, ge=1, le=50, description="How many results at most.")
     user_id: int | None = Field(default=None, description=_USER_ID)
@@ -137,7 +132,7 @@ class MemoryGrep(Input):
     )
     case_sensitive: bool = Field(default=False)
     scope: ScopeFilter = Field(default="all")
-    kind: KindName | None = Field(default=None)
+    kind: MemoryKind | None = Field(default=None)
     limit: int = Field(default=20, ge=1, le=100)
 
 
@@ -150,30 +145,16 @@ class MemoryFilter(PageInput):
 
     query: str | None = query_field("Words in the memory's text.")
     scope: ScopeFilter = Field(default="all", description="personal, shared or all.")
-    kind: KindName | None = Field(default=None)
+    kind: MemoryKind | None = Field(default=None)
     subject_client_id: int | None = Field(default=None)
     user_id: int | None = Field(default=None, description=_USER_ID)
-
-
-class MemoryReview(Input):
-    """One decision of the review queue (the review app's forms and actions)."""
-
-    decision: Literal["approve", "reject", "edit"]
-    text: str | None = Field(default=None, max_length=TEXT_BOUND, description="The corrected text (edit).")
-    note: str = Field(default="", max_length=NOTE_MAX)
-
-
-class MemoryBulkReview(Input):
-    memory_ids: list[int] = Field(min_length=1, max_length=200)
-    decision: Literal["approve", "reject"]
-    note: str = Field(default="", max_length=NOTE_MAX)
 
 
 class MemoryUpdate(Input):
     """The memory page's edit (the holder's own memory, or a reviewer's)."""
 
     text: str | None = Field(default=None, max_length=TEXT_BOUND)
-    kind: KindName | None = None
+    kind: MemoryKind | None = None
     valid_from: DateTime | None = None
     valid_until: DateTime | None = None
     note: str = Field(default="", max_length=NOTE_MAX)

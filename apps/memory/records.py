@@ -1,4 +1,4 @@
-"""The wire shapes of a memory (declared as `contracts.MemoryOut` / `MemoryDetailOut`), built from
+"""The wire shapes of a memory (declared as `contracts.MemoryOut`), built from
 rows loaded with `with_relations` so a list costs the same queries whatever its length."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import QuerySet
 
 from apps.accounts.contracts import person_ref
+from apps.clients.records import case_ref, client_ref
 from apps.core.records import attrs, iso
 from apps.memory.models import Memory, MemoryRevision, MemorySource
 
@@ -23,8 +24,8 @@ def with_relations(qs: QuerySet[Memory]) -> QuerySet[Memory]:
 # relation the fields its part of the record reads.
 _LOADED = [f for f in Memory._meta.concrete_fields if f.name not in ("embedding", "search", "conflict")]
 _JOINED = (
-    ("subject_client", ("id", "name")),
-    ("subject_case", ("id", "reference")),
+    ("subject_client", ("id", "name", "client_number")),
+    ("subject_case", ("id", "reference", "subject")),
     ("subject_person", ("id", "email", "full_name")),
     ("created_by", ("id", "email", "full_name")),
 )
@@ -62,8 +63,8 @@ def from_joined_row(row: tuple) -> tuple[Memory, tuple]:
 def subject_record(memory: Memory) -> dict:
     client, case = memory.subject_client, memory.subject_case
     return {
-        "client": {"id": client.pk, "name": client.name} if client else None,
-        "case": {"id": case.pk, "reference": case.reference} if case else None,
+        "client": client_ref(client),
+        "case": case_ref(case),
         "person": person_ref(memory.subject_person),
     }
 

@@ -1,31 +1,216 @@
-"""The one memory action outside the review pages' forms: undoing the check's merge of a memory
-into one saying the same, offered in the review log (`templates/review/kinds/memory_log.html`,
-the log of this app's queue). Writes through `services.unmerge`."""
+"""The memory pages of this app. „Was Clapilot sich merkt“ (`index`): each person's page of what
+the copilot remembers about them (personal memory, in every state) and about the office (approved,
+valid shared memory). The holder edits and forgets their own memory (a hard delete, GDPR),
+reviewers edit and retract the office's; everything visible downloads as JSON or CSV. And the one
+memory action of the review log (`unmerge`, offered by `templates/review/kinds/memory_log.html`,
+the log of this app's queue): undoing the check's merge of a memory into one saying the same.
+Every write goes through `apps.memory.services`."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+
 from django.contrib import messages
-from django.http import HttpResponseRedirect
+from django.core.paginator import Paginator
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from apps.core.web import came_from, reported
-from apps.memory import services
-from apps.memory.models import NOTE_MAX
+from apps.core import web
+from apps.core.web import came_from, domain_errors, reported
+from apps.memory import services as memory
+from apps.memory.forms import MemoryEditForm
+from apps.memory.models import NOTE_MAX, Kind
+from apps.memory.records import with_relations
+from apps.memory.visibility import Reader, can_review_shared, held, usable
 
+PAGE_SIZE = 25
+TABS = ("me", "office")
+
+
+def _listing(principal, tab: str, query: str):
+    reader = Reader.of(principal)
+    qs = held(reader, "personal") if tab == "me" else usable(reader, "shared")
+    if query:
+        qs = qs.filter(text__icontains=query)
+    return with_relations(qs).select_related("conflicts_with").order_by("-updated_at", "-id")
+
+
+@domain_errors
+def index(request):
+    principal = request.principal
+    memory.ensure_user(principal)
+    tab = request.GET.get("tab") if request.GET.get("tab") in TABS else "me"
+    query = (request.GET.get("q") or "").strip()[:200]
+    number = web.page_number(request)
+    qs = _listing(principal, tab, query)
+    total = qs.count()
+    offset = (number - 1) * PAGE_SIZE
+    rows = list(qs[offset : offset + PAGE_SIZE])
+    context = {
+        "tab": tab,
+        "memories": rows,
+        "total": total,
+        "query": query,
+        "page_obj": Paginator(range(total), PAGE_SIZE).get_page(number),
+        "querystring": web.querystring_without_page(request),
+        "may_change_office": can_review_shared(principal),
+        "kinds": Kind.choices,
+        "return_to": request.get_full_path(),
+    }
+    partial = request.htmx and request.htmx.target == "memory-list"
+    return render(request, "memory/_list.html" if partial else "memory/index.html", context)
+
+
+def _back(request, default: str | None = None) -> HttpResponseRedirect:
+    """Back to the page the form was on (`return_to`, when it is ours), else `default`."""
+    target = request.POST.get("return_to", "")
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}
+    ):
+        target = default or reverse("memory:index")
+    return HttpResponseRedirect(target)
+
+
+@require_POST
+def edit(request, memory_id: int):
+    form = MemoryEditForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return _back(request)
+    data = form.validated
+    with reported(request) as outcome:
+        memory.update(request.principal, memory_id, text=data.text, kind=data.kind, note=data.note)
+    if not outcome.failed:
+        messages.success(request, _("Saved."))
+    return _back(request)
+
+
+@require_POST
+def decide(request, memory_id: int):
+    """The holder's own decision on a personal memory waiting for them."""
+    decision = request.POST.get("decision", "")
+    with reported(request) as outcome:
+        memory.review(request.principal, memory_id, decision if decision in ("approve", "reject") else "")
+    if not outcome.failed:
+        messages.success(request, _("Saved."))
+    return _back(request)
+
+
+@require_POST
+def forget(request, memory_id: int):
+    """Personal memory is deleted for good; office memory (reviewers only) is retracted: it never
+    reaches a model again but stays in the audit."""
+    scope = request.POST.get("scope")
+    with reported(request) as outcome:
+        if scope == "shared":
+            memory.retract(request.principal, memory_id, note=_("Retracted on the memory page"))
+        else:
+            memory.forget(request.principal, memory_id)
+    if not outcome.failed:
+        messages.success(request, _("Retracted.") if scope == "shared" else _("Deleted for good."))
+    return _back(request)
+
+
+@require_POST
+def forget_all(request):
+    with reported(request) as outcome:
+        count = memory.forget_all(request.principal)
+    if not outcome.failed:
+        message = ngettext(
+            "%(n)d personal memory deleted for good.", "%(n)d personal memories deleted for good.", count
+        )
+        messages.success(request, message % {"n": count})
+    return redirect("memory:index")
+
+
+# --- the review log's undo --------------------------------------------------------------------
 DECIDED_LOG = "/pruefen/?kind=memory&state=decided"
 
 
 @require_POST
 def unmerge(request, memory_id: int):
     with reported(request) as outcome:
-        services.unmerge(request.principal, memory_id, note=request.POST.get("note", "")[:NOTE_MAX])
+        memory.unmerge(request.principal, memory_id, note=request.POST.get("note", "")[:NOTE_MAX])
     if not outcome.failed:
         messages.success(request, _("The merge was undone: the memory stands on its own again."))
-    target = request.POST.get("return_to", "")
-    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}
-    ):
-        target = came_from(request, DECIDED_LOG)
-    return HttpResponseRedirect(target)
+    return _back(request, came_from(request, DECIDED_LOG))
+
+
+# --- export -----------------------------------------------------------------------------------
+CSV_COLUMNS = (
+    "section",
+    "id",
+    "kind",
+    "scope",
+    "text",
+    "review",
+    "assertion",
+    "client",
+    "case",
+    "person",
+    "source",
+    "valid_from",
+    "valid_until",
+    "created_at",
+)
+
+
+def _filename(extension: str) -> str:
+    return f"clapilot-gedaechtnis-{timezone.localdate().isoformat()}.{extension}"
+
+
+@domain_errors
+def export_json(request):
+    data = memory.export_for(request.principal)
+    response = HttpResponse(
+        json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=2),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename("json")}"'
+    return response
+
+
+def _cell(value) -> str:
+    """Spreadsheets run a cell that starts with = + - @ as a formula: such text is quoted."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _csv_row(section: str, record: dict) -> list[str]:
+    subject = record.get("subject") or {}
+    client, case, person = subject.get("client"), subject.get("case"), subject.get("person")
+    source = record.get("source") or {}
+    values = {
+        **record,
+        "section": section,
+        "client": client and client.get("name"),
+        "case": case and case.get("reference"),
+        "person": person and (person.get("name") or person.get("email")),
+        "source": ":".join(filter(None, (source.get("kind"), source.get("ref")))),
+    }
+    return [_cell(values.get(column)) for column in CSV_COLUMNS]
+
+
+@domain_errors
+def export_csv(request):
+    data = memory.export_for(request.principal)
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";")
+    writer.writerow(CSV_COLUMNS)
+    for section in ("personal", "office"):
+        for record in data[section]:
+            writer.writerow(_csv_row(section, record))
+    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_filename("csv")}"'
+    return response

@@ -10,12 +10,10 @@ class ReviewConfig(DomainApp):
     name = "apps.review"
     label = "review"
     verbose_name = _("Review")
-    # The memory page still lives here; it moves to its domain with the example-domain work.
     extension_points = {
         "queues": ExtensionPoint("apps.core.review_queues.QueueKind", "a review queue (its instance)")
     }
     navigation = [
-        NavEntry("memory", _("Memory"), "review:memory", order=74),
         NavEntry(
             "review",
             _("Review"),

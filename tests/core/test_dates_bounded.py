@@ -273,12 +273,12 @@ def test_the_review_queue_renders_a_year_9999_row_as_broken(client, boss, broken
 
 def test_my_memory_page_renders_a_year_9999_row_as_broken(client, anna, broken_memories):
     client.force_login(anna)
-    response = client.get(reverse("review:memory"))
+    response = client.get(reverse("memory:index"))
     assert response.status_code == 200
     page = response.content.decode()
     assert "Ich mag kurze Antworten." in page and 'class="date-broken"' in page
-    assert client.get(reverse("review:memory-export-json")).status_code == 200
-    assert client.get(reverse("review:memory-export-csv")).status_code == 200
+    assert client.get(reverse("memory:export-json")).status_code == 200
+    assert client.get(reverse("memory:export-csv")).status_code == 200
 
 
 def test_the_filter_shows_sound_dates_like_date_and_broken_ones_marked():

@@ -86,10 +86,10 @@ def test_the_review_log_offers_the_undo_and_the_button_undoes_it(client, boss, a
 def test_the_memory_page_offers_the_undo_for_ones_own_merged_memory(client, anna, as_anna):
     _kept, merged = merged_pair(as_anna)
     client.force_login(anna)
-    page = client.get(reverse("review:memory"))
+    page = client.get(reverse("memory:index"))
     action = reverse("memory:unmerge", args=[merged.pk])
     assert page.status_code == 200 and action in page.content.decode()
-    response = client.post(action, {"return_to": reverse("review:memory")})
-    assert response["Location"] == reverse("review:memory")
+    response = client.post(action, {"return_to": reverse("memory:index")})
+    assert response["Location"] == reverse("memory:index")
     assert Memory.objects.get(pk=merged.pk).duplicate_of_id is None
-    assert action not in client.get(reverse("review:memory")).content.decode()
+    assert action not in client.get(reverse("memory:index")).content.decode()

@@ -16,7 +16,7 @@ from apps.memory.models import Memory, MemoryRevision
 
 pytestmark = pytest.mark.django_db
 
-PAGE = reverse("review:memory")
+PAGE = reverse("memory:index")
 
 
 def remember(principal, text, **kw):
@@ -59,13 +59,13 @@ def test_edit_and_forget_my_memory(client, anna, memories):
     client.force_login(anna)
     mine = memories["anna"]
     client.post(
-        reverse("review:memory-edit", args=[mine.pk]),
+        reverse("memory:edit", args=[mine.pk]),
         {"text": "Ich mag sehr kurze Antworten.", "kind": "preference"},
     )
     mine.refresh_from_db()
     assert mine.text == "Ich mag sehr kurze Antworten."
     assert MemoryRevision.objects.filter(memory=mine, action="updated", actor=anna).exists()
-    client.post(reverse("review:memory-forget", args=[mine.pk]), {"scope": "personal"})
+    client.post(reverse("memory:forget", args=[mine.pk]), {"scope": "personal"})
     assert not Memory.objects.filter(pk=mine.pk).exists()
     assert not MemoryRevision.objects.filter(memory_id=mine.pk).exists()  # nothing left behind
 
@@ -73,8 +73,8 @@ def test_edit_and_forget_my_memory(client, anna, memories):
 def test_nobody_edits_or_forgets_another_persons_memory(client, anna, memories):
     client.force_login(anna)
     bens = memories["ben"]
-    client.post(reverse("review:memory-edit", args=[bens.pk]), {"text": "Ben trinkt Tee.", "kind": "fact"})
-    client.post(reverse("review:memory-forget", args=[bens.pk]), {"scope": "personal"})
+    client.post(reverse("memory:edit", args=[bens.pk]), {"text": "Ben trinkt Tee.", "kind": "fact"})
+    client.post(reverse("memory:forget", args=[bens.pk]), {"scope": "personal"})
     bens.refresh_from_db()
     assert bens.text == "Ben trinkt keinen Kaffee."
 
@@ -83,35 +83,33 @@ def test_only_reviewers_change_or_retract_office_memory(client, anna, chef, memo
     office = memories["office"]
     client.force_login(anna)
     assert "Retract" not in client.get(PAGE, {"tab": "office"}).content.decode()
-    client.post(reverse("review:memory-forget", args=[office.pk]), {"scope": "shared"})
-    client.post(reverse("review:memory-forget", args=[office.pk]), {"scope": "personal"})
-    client.post(
-        reverse("review:memory-edit", args=[office.pk]), {"text": "Offen bis 20 Uhr.", "kind": "fact"}
-    )
+    client.post(reverse("memory:forget", args=[office.pk]), {"scope": "shared"})
+    client.post(reverse("memory:forget", args=[office.pk]), {"scope": "personal"})
+    client.post(reverse("memory:edit", args=[office.pk]), {"text": "Offen bis 20 Uhr.", "kind": "fact"})
     office.refresh_from_db()
     assert (office.assertion, office.text) != ("retracted", "Offen bis 20 Uhr.")
     assert office.assertion != "retracted" and office.text == "Die Kanzlei schließt freitags um 14 Uhr."
     client.force_login(chef)
-    client.post(reverse("review:memory-forget", args=[office.pk]), {"scope": "shared"})
+    client.post(reverse("memory:forget", args=[office.pk]), {"scope": "shared"})
     office.refresh_from_db()
     assert office.assertion == "retracted"  # kept for the audit, never used again
 
 
 def test_forget_everything_about_me(client, anna, memories):
     client.force_login(anna)
-    client.post(reverse("review:memory-forget-all"))
+    client.post(reverse("memory:forget-all"))
     assert not Memory.objects.filter(owner=anna).exists()
     assert Memory.objects.filter(pk=memories["ben"].pk).exists()
 
 
 def test_export_json_and_csv_hold_only_what_i_may_see(client, anna, memories):
     client.force_login(anna)
-    response = client.get(reverse("review:memory-export-json"))
+    response = client.get(reverse("memory:export-json"))
     assert response["Content-Disposition"].startswith("attachment;")
     data = json.loads(response.content)
     assert [m["text"] for m in data["personal"]] == ["Ich mag kurze Antworten."]
     assert "Ben trinkt" not in response.content.decode()
-    exported = client.get(reverse("review:memory-export-csv"))
+    exported = client.get(reverse("memory:export-csv"))
     rows = list(csv.DictReader(io.StringIO(exported.content.decode("utf-8-sig")), delimiter=";"))
     assert [(r["section"], r["text"]) for r in rows if r["section"] == "personal"] == [
         ("personal", "Ich mag kurze Antworten.")
@@ -122,7 +120,7 @@ def test_export_json_and_csv_hold_only_what_i_may_see(client, anna, memories):
 def test_csv_export_defuses_formulas(client, anna, as_anna):
     remember(as_anna, '=HYPERLINK("http://evil") ist mein Lieblingslink', scope="personal")
     client.force_login(anna)
-    text = client.get(reverse("review:memory-export-csv")).content.decode("utf-8-sig")
+    text = client.get(reverse("memory:export-csv")).content.decode("utf-8-sig")
     assert "'=HYPERLINK" in text
 
 
@@ -145,8 +143,8 @@ def test_i_decide_a_contradiction_of_my_own_memory(client, anna, as_anna):
     assert (new.memory.conflicts_with_id, new.memory.review) == (old.pk, "pending")
     client.force_login(anna)
     page = client.get(PAGE).content.decode()
-    assert reverse("review:memory-decide", args=[new.memory.pk]) in page
-    client.post(reverse("review:memory-decide", args=[new.memory.pk]), {"decision": "approve"})
+    assert reverse("memory:decide", args=[new.memory.pk]) in page
+    client.post(reverse("memory:decide", args=[new.memory.pk]), {"decision": "approve"})
     new.memory.refresh_from_db()
     old.refresh_from_db()
     assert new.memory.review == "approved" and old.assertion == "retracted"

@@ -1,4 +1,4 @@
-"""Forms of the memory page. They parse input; `apps.memory.services` validates and writes."""
+"""Forms of the memory page (`views.index`). They parse input; `apps.memory.services` validates and writes."""
 
 from __future__ import annotations
 
