@@ -48,11 +48,13 @@ _NEVER = (
     exp.LoadData,
     exp.Parameter,
     exp.SessionParameter,
+    exp.PropertyEQ,
 )
 # Typed functions that read files, URLs or run text as SQL/XML, whatever the dialect.
 _FORBIDDEN_FUNC = re.compile(
     r"(file|read|load|xml|exec|sleep|benchmark|setting|system|query|url|http|import|export|"
-    r"dblink|lo_|pg_|sys_|shell|copy|attach|extension|user|session|password|schema|database)",
+    r"dblink|lo_|pg_|sys_|shell|copy|attach|extension|user|session|password|schema|database|version|"
+    r"catalog|connection|host|role|privilege|lock)",
     re.IGNORECASE,
 )
 
@@ -76,6 +78,10 @@ def parse_one(sql: str, dialect: str) -> exp.Expr:
         raise StatementUnparsable(f"The statement is longer than {MAX_SQL_CHARS} characters.")
     if "\x00" in sql:
         raise StatementNotAllowed("The statement contains a NUL character.")
+    if "\\" in sql:
+        raise StatementNotAllowed("Pass text with backslashes as a parameter (?), not inside the statement.")
+    if "@" in sql:
+        raise StatementNotAllowed("Pass values with @ as parameters (?); session variables are not allowed.")
     if "/*!" in sql or "/*+" in sql or "/*M!" in sql.upper():
         raise StatementNotAllowed("Version and optimizer comments (/*! … */) are not allowed.")
     try:
@@ -191,6 +197,8 @@ def check(sql: str, dialect: str, allowed: tuple[str, ...] | list[str], database
             raise StatementNotAllowed(f"The function {node.sql_name()!s:.60} is not allowed.")
         if isinstance(node, exp.Literal) and node.is_string and "\\" in node.this:
             raise StatementNotAllowed("Pass text with backslashes as a parameter (?), not as a literal.")
+        if isinstance(node, exp.Identifier) and str(node.this)[:1] in ("$", "@"):
+            raise StatementUnparsable("Use ? placeholders for values (not $1 or @variables).")
         if isinstance(node, exp.Placeholder) and node.this:
             raise StatementUnparsable("Use ? placeholders for values (not named ones).")
         if isinstance(node, exp.Table):
