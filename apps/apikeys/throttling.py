@@ -82,7 +82,7 @@ class LoginFailureThrottle(BaseThrottle):
 
     def _buckets(self, request: Request) -> list[tuple[str, int, float]]:
         email = str(request.data.get("email", "") if hasattr(request.data, "get") else "").strip().lower()
-        address = self.get_ident(request)
+        address = self.get_ident(request) or ""  # none known (e.g. a WSGI server without one)
         idents = {"login": f"{address}|{email}", "login_address": address, "login_account": email}
         if lockout.known_device(request._request, email) is not None:
             del idents["login_address"], idents["login_account"]

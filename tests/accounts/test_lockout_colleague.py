@@ -150,3 +150,10 @@ def test_a_success_clears_the_accounts_failures_only(admin, settings):
     assert page_login(Client(REMOTE_ADDR="203.0.113.10"), guesser_account.email, PASSWORD).status_code == 302
     page_login(guesser, "raten-last@kanzlei.example", WRONG)
     assert page_login(Client(REMOTE_ADDR="203.0.113.10"), admin.email, PASSWORD).status_code == 429
+
+
+def test_a_token_login_without_a_client_address_is_still_counted(admin, settings):
+    """Found by the broad schemathesis sweep: a request without REMOTE_ADDR (a WSGI server that
+    sets none) made the per-address bucket fail with a 500."""
+    statuses = [token_login(Client(), admin.email, WRONG, REMOTE_ADDR=None).status_code for _ in range(11)]
+    assert statuses == [400] * 10 + [429]
