@@ -22,7 +22,7 @@ class ClientsConfig(DomainApp):
     }
     # The client page's sections come from the apps that link rows to clients (apps.clients.page).
     extends = {
-        "clients.page_sections": ["apps.clients.page.cases_section"],
+        "clients.page_sections": ["apps.clients.case_page.cases_section"],
         "llm.personal_terms": ["apps.clients.personal_terms.client_terms"],
         "llm.sensitive_refs": ["apps.clients.sensitivity.sensitive_refs"],
         "llm.required_terms": ["apps.clients.sensitivity.required_terms"],

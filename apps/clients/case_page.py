@@ -24,7 +24,9 @@ context) shown above the linked region, outside the refresh (typing survives it)
 
 `clients.case_open_items` — the client page lists the client's cases, each with its open items
 ("3 open tasks · 1 open Frist"). A provider `provider(principal, case_ids)` answers `OpenItems`
-(its counts per case id, in one query, through its own visibility rule) or None.
+(its counts per case id, in one query, through its own visibility rule) or None. The clients
+app's own section of the client page, its cases with their open items (`cases_section`), lives
+here beside them: the client page's module (`page.py`) needs nothing of this one.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from apps.accounts.principal import Principal
-from apps.clients.models import Case
+from apps.clients import services
+from apps.clients.models import Case, Client
 from apps.clients.page import Section
 from apps.core.plugins import contributions
 
@@ -100,3 +103,20 @@ class CasePageParts:
 def parts(principal: Principal, case: Case) -> CasePageParts:
     found = sections(principal, case)
     return CasePageParts(found, sorted({t for s in found for t in s.live_topics}))
+
+
+# --- the clients app's own section ------------------------------------------------------------
+def cases_section(principal: Principal, client: Client) -> Section:
+    """The client's cases (Akten), all of them (a client has a handful), open ones first, each
+    with its open items as the apps that link rows to cases count them (`clients.case_open_items`)."""
+    cases, total = services.list_cases(principal, client_id=client.pk, limit=services.MAX_PAGE)
+    cases.sort(key=lambda case: case.status != case.Status.OPEN)  # stable: newest first within
+    items, topics = open_items(principal, [case.pk for case in cases])
+    rows = [{"case": case, "open_items": items.get(case.pk, [])} for case in cases]
+    return Section(
+        "cases",
+        "clients/_cases.html",
+        {"cases": cases, "case_rows": rows, "case_total": total},
+        order=40,
+        live_topics=("cases.case", *topics),
+    )

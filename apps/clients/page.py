@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from apps.accounts.principal import Principal
-from apps.clients import services
 from apps.clients.models import Client
 from apps.core.plugins import contributions
 
@@ -58,22 +57,3 @@ def sections(principal: Principal, client: Client) -> list[Section]:
 
 def live_topics(found: list[Section]) -> list[str]:
     return sorted({topic for section in found for topic in section.live_topics})
-
-
-# --- the clients app's own section ------------------------------------------------------------
-def cases_section(principal: Principal, client: Client) -> Section:
-    """The client's cases (Akten), all of them (a client has a handful), open ones first, each
-    with its open items as the apps that link rows to cases count them (`clients.case_open_items`)."""
-    from apps.clients.case_page import open_items  # case_page builds on this module's Section
-
-    cases, total = services.list_cases(principal, client_id=client.pk, limit=services.MAX_PAGE)
-    cases.sort(key=lambda case: case.status != case.Status.OPEN)  # stable: newest first within
-    items, topics = open_items(principal, [case.pk for case in cases])
-    rows = [{"case": case, "open_items": items.get(case.pk, [])} for case in cases]
-    return Section(
-        "cases",
-        "clients/_cases.html",
-        {"cases": cases, "case_rows": rows, "case_total": total},
-        order=40,
-        live_topics=("cases.case", *topics),
-    )
