@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         dest="command", required=True
     )
     tools.add_parser("list", help="every tool you may call")
-    describe = tools.add_parser("describe", help="a tool's description and parameters")
+    describe = tools.add_parser("describe", help="a tool's description, parameters and output schema")
     describe.add_argument("name")
     run = tools.add_parser("run", help="execute a tool")
     run.add_argument("name")

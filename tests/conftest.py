@@ -408,6 +408,8 @@ def pytest_configure(config):
     from django.conf import settings
 
     _remember_embeddings()
+    # A tool answering outside its declared output model fails loudly here (production logs it).
+    settings.CLAPILOT_TOOL_OUTPUT_STRICT = True
 
     if settings.EMBEDDED_DATABASE:
         from clapilot import embedded_db

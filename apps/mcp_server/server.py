@@ -73,8 +73,44 @@ def as_mcp_tool(t: Tool) -> types.Tool:
         name=t.name,
         description=t.description,
         input_schema=t.schema,
+        output_schema=output_schema(t),
         annotations=types.ToolAnnotations(read_only_hint=t.read_only, open_world_hint=False),
     )
+
+
+# What a staged call (`approval_required`, not an MCP error) carries as its output.
+_STAGED_OUTPUT = {
+    "type": "object",
+    "properties": {
+        "tool": {"type": "string"},
+        "staged_id": {"type": ["integer", "null"]},
+        "preview": {"type": "string"},
+        "operation": {"type": "string"},
+        "reason": {"type": "string"},
+    },
+    "required": ["tool", "staged_id"],
+}
+
+
+def output_schema(t: Tool) -> dict[str, Any] | None:
+    """MCP `outputSchema`: the structured content is the result envelope (`ToolResultOut`), so
+    the schema is the envelope's with `output` typed by the tool's declared output model (or a
+    staged call's output, which is no error either). Clients validate every result that is not
+    an error against it. None while the tool declares no output."""
+    if t.output_schema is None:
+        return None
+    declared = dict(t.output_schema)
+    defs = declared.pop("$defs", {})
+    schema = dict(_envelope_schema())
+    schema["properties"] = {**schema["properties"], "output": {"anyOf": [declared, _STAGED_OUTPUT]}}
+    if defs:
+        schema["$defs"] = defs
+    return schema
+
+
+@functools.cache
+def _envelope_schema() -> dict[str, Any]:
+    return c.ToolResultOut.model_json_schema(mode="serialization")
 
 
 def envelope(result: ToolResult) -> types.CallToolResult:

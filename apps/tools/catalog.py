@@ -48,6 +48,7 @@ def describe(t: Tool) -> dict:
         "operations": list(t.operations),
         "surfaces": sorted(t.surfaces),
         "parameters": t.schema,
+        "output_schema": t.output_schema,
     }
 
 

@@ -3,9 +3,10 @@ execute request, and the seed's tool-result envelope every surface answers with 
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, RootModel
 
 from apps.core.contracts import Input, Output
 
@@ -68,7 +69,65 @@ class ToolDescription(Output):
     operations: list[str] = Field(description="The operations a policy names for this tool (approvals).")
     surfaces: list[str]
     parameters: dict[str, Any] = Field(description="The arguments' JSON schema (OpenAI function calling).")
+    output_schema: dict[str, Any] | None = Field(
+        description="The JSON schema of a successful call's `output`; null: not declared."
+    )
 
 
 class ToolCatalog(Output):
     tools: list[ToolDescription]
+
+
+# --- the core tools' outputs (apps/tools/tools.py) --------------------------------------------
+class ToolSummaryOut(Output):
+    name: str
+    family: str
+    summary: str = Field(description="The first sentence of the tool's description.")
+    read_only: bool
+
+
+class CatalogSearchOut(Output):
+    query: str
+    family: str = Field(description="The query read as a family name (normalized).")
+    results: list[ToolSummaryOut] = Field(description="Visible tools, best match first.")
+
+
+class CatalogExpandOut(Output):
+    family: str
+    tools: list[ToolDescription]
+
+
+class ForwardedOutput(RootModel[Any]):
+    """`tool_execute` answers the called tool's own output (see that tool's output schema)."""
+
+
+class UserOut(Output):
+    id: int
+    email: str
+    name: str
+
+
+class ServicePrincipalOut(Output):
+    id: int
+    name: str
+    kind: str
+
+
+class ContextStatusOut(Output):
+    user: UserOut | None = Field(description="The person acted for (a service principal's acting user).")
+    service_principal: ServicePrincipalOut | None
+    language: str
+    time_zone: str
+    now: dt.datetime = Field(description="Now, in the time zone.")
+    surface: str
+    modules: dict[str, bool] = Field(description="Installable module → installed.")
+
+
+class SessionStatusOut(Output):
+    run_id: int | str | None
+    session_id: int | str | None
+    surface: str
+    acting_as: str
+    now: dt.datetime
+    time_zone: str
+    visible_tools: int = Field(description="How many tools you can see here.")

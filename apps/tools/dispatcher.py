@@ -3,7 +3,8 @@
 Steps, in order, each a small function that returns a failure result or None:
 resolve → module gate → principal/allowlist/scope → user context → argument validation →
 preflight (the tool's hard limits) → approval (`apps.tools.approval`: allow, stage or deny) →
-execution in a transaction → serialization check → mutation publish (on
+execution in a transaction → serialization check → output check (against the tool's declared
+`output=` model, see `_check_output`) → mutation publish (on
 commit, by the services that recorded it; the direct result leaves what the all-user fan-out
 delivers to the stream: `mutations.services.direct_ui_actions`). Every call leaves one compact
 audit row.
@@ -25,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections, connections, transaction
 from django.utils import translation
@@ -54,6 +56,42 @@ class ToolCall:
 
 class _SerializationFailed(Exception):
     """Raised inside the transaction so an unserializable output rolls the change back."""
+
+
+class OutputMismatch(AssertionError):
+    """A tool answered outside its declared output model, in strict mode (tests, DEBUG): a loud
+    failure that leaves `dispatch` (the call's transaction rolls back), never a result."""
+
+
+def strict_outputs() -> bool:
+    """Whether an output outside its declared model fails the call (`CLAPILOT_TOOL_OUTPUT_STRICT`,
+    default: DEBUG; the test session turns it on) or is only logged (production)."""
+    return bool(getattr(settings, "CLAPILOT_TOOL_OUTPUT_STRICT", settings.DEBUG))
+
+
+def _check_output(t: Tool, output: Any) -> None:
+    """The output (already plain JSON) against the tool's declared model, as `@endpoint` checks a
+    REST answer. Unlike REST, the tool's output is passed on unchanged, not re-serialized through
+    the model: clients keep exactly the shape they had. In production a mismatch (an extra key, a
+    missing one) is logged and the output still answered, so a running office never loses a call
+    over drift; only an output that cannot be serialized at all fails
+    (`CLAPILOT_TOOL_OUTPUT_SERIALIZATION_FAILED`)."""
+    if t.output_model is None:
+        return
+    try:
+        t.output_model.model_validate(output)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(output)'}: {e['msg']}"
+            for e in exc.errors(include_url=False, include_input=False)[:10]
+        )
+        if strict_outputs():
+            raise OutputMismatch(
+                f"{t.name} answered outside its output model {t.output_model.__name__}: {problems}"
+            ) from None
+        logger.warning(
+            "tool %s answered outside its output model %s: %s", t.name, t.output_model.__name__, problems
+        )
 
 
 # --- the steps ------------------------------------------------------------------------------
@@ -228,8 +266,12 @@ def _execute(t: Tool, args: BaseModel, ctx: ToolContext, audit: _Audit) -> ToolR
                 output = json.loads(json.dumps(out.output, cls=DjangoJSONEncoder))
             except (TypeError, ValueError) as exc:
                 raise _SerializationFailed from exc
+            _check_output(t, output)
             if not t.read_only:
                 audit.write(ok=True, code="")  # rides in the tool's own transaction: no extra commit
+    except OutputMismatch:
+        logger.error("tool %s: output mismatch (strict mode)", t.name)
+        raise
     except _SerializationFailed:
         logger.exception("tool %s returned an unserializable output", t.name)
         return ToolResult.failure(

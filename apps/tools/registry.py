@@ -15,6 +15,11 @@ Each tool also declares what the approval step (`apps.tools.approval`) needs: it
 stage), a `preflight` for hard limits, a `preview` in words for the person who decides, the object
 a call touches (`scope`, for narrowed standing approvals), `always_ask` (changes to agents) and
 the per-agent configuration model (`config_model`).
+
+A tool declares its output model (`output=`, a pydantic model in the domain's `contracts.py`):
+the dispatcher checks each successful output against it (`apps.tools.dispatcher`), and its JSON
+schema is published beside the arguments' (`output_schema`: tool catalog, `/api/v1/tools`, MCP
+`outputSchema`, the CLI's `describe`). The output itself is passed on as the handler built it.
 """
 
 from __future__ import annotations
@@ -129,6 +134,10 @@ class Tool:
     # chat humanizes the name (apps.agent.labels).
     label: Any = None
     schema: dict = field(default_factory=dict, compare=False)
+    # The declared shape of a successful call's output (None: not declared yet) and its JSON
+    # schema (serialization mode, `$defs` kept).
+    output_model: type[BaseModel] | None = None
+    output_schema: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -231,9 +240,11 @@ def tool(
     scope: Callable[[BaseModel, Any], tuple[str, int] | None] | None = None,
     atomic: bool = True,
     label: Any = None,
+    output: type[BaseModel] | None = None,
 ):
     """Declare a tool. The handler is `(ctx, args) -> ToolOutput | JSON-able value`. `label`: the
-    human name the chat shows for a call (e.g. `gettext_lazy("Create task")`).
+    human name the chat shows for a call (e.g. `gettext_lazy("Create task")`). `output`: the
+    pydantic model a successful call's output validates against (the domain's `Output` class).
 
     Approval data: `operation` (the one operation of every call; default from the read-only flag
     and the verb in the name), or `operations` with an `operation_key` deriving a call's operation
@@ -268,11 +279,22 @@ def tool(
                 atomic=atomic,
                 label=label,
                 schema=strict_schema(args_model),
+                output_model=output,
+                output_schema=output_schema_of(name, output),
             )
         )
         return handler
 
     return decorate
+
+
+def output_schema_of(name: str, model: type[BaseModel] | None) -> dict[str, Any] | None:
+    """The JSON schema a successful output follows (what the output serializes to)."""
+    if model is None:
+        return None
+    if not (inspect.isclass(model) and issubclass(model, BaseModel)):
+        raise RegistryError(f"{name}: output= takes a pydantic model")
+    return model.model_json_schema(mode="serialization")
 
 
 def _description_of(name: str, description: str | None, handler: Callable[..., Any]) -> str:

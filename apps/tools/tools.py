@@ -9,6 +9,7 @@ from pydantic import Field
 
 from apps.core import jsontext, timezones
 from apps.tools import catalog, gating, registry
+from apps.tools import contracts as c
 from apps.tools.args import Args
 from apps.tools.context import ToolContext
 from apps.tools.errors import ForwardedToolFailure, InvalidArguments, UnknownFamily
@@ -24,6 +25,7 @@ class CatalogSearchArgs(Args):
 
 @tool(
     name="tool_catalog_search",
+    output=c.CatalogSearchOut,
     read_only=True,
     description="""Find tools that are not in your current toolbox. Returns names with one-line summaries;
     use tool_catalog_expand for a family's full schemas, then tool_execute to call one.""",
@@ -42,7 +44,7 @@ class CatalogExpandArgs(Args):
     )
 
 
-@tool(name="tool_catalog_expand", read_only=True)
+@tool(name="tool_catalog_expand", output=c.CatalogExpandOut, read_only=True)
 def tool_catalog_expand(ctx: ToolContext, args: CatalogExpandArgs) -> dict:
     """Return the full parameter schemas of every tool in one family."""
     tools = catalog.expand(ctx, args.family)
@@ -65,7 +67,14 @@ class ToolExecuteArgs(Args):
 
 # The inner dispatch decides about the tool it calls (and opens its own transaction, so a staged
 # inner call survives the forwarded failure).
-@tool(name="tool_execute", read_only=False, operation="execute", default="run", atomic=False)
+@tool(
+    name="tool_execute",
+    output=c.ForwardedOutput,
+    read_only=False,
+    operation="execute",
+    default="run",
+    atomic=False,
+)
 def tool_execute(ctx: ToolContext, args: ToolExecuteArgs):
     """Call a tool found with tool_catalog_search by name, with its arguments as a JSON string."""
     from dataclasses import replace
@@ -103,7 +112,7 @@ def known_modules() -> list[str]:
     return sorted({t.module for t in registry.all_tools() if t.module} | gating.MINIMAL_MODULES)
 
 
-@tool(name="clapilot_context_status", surfaces=WITH_LIVE, read_only=True)
+@tool(name="clapilot_context_status", output=c.ContextStatusOut, surfaces=WITH_LIVE, read_only=True)
 def clapilot_context_status(ctx: ToolContext, args: NoArgs) -> dict:
     """Who you act for: user, language, time zone, current time and which modules are installed."""
     p = ctx.principal
@@ -122,7 +131,7 @@ def clapilot_context_status(ctx: ToolContext, args: NoArgs) -> dict:
     }
 
 
-@tool(name="session_status", surfaces=WITH_LIVE, read_only=True)
+@tool(name="session_status", output=c.SessionStatusOut, surfaces=WITH_LIVE, read_only=True)
 def session_status(ctx: ToolContext, args: NoArgs) -> dict:
     """State of the current session: run and session ids, surface, time and how many tools you can see."""
     now, tz = _now(ctx)
