@@ -177,6 +177,24 @@ class TodoUpdate(Input):
     items: list[TodoItem] = Field(max_length=30, description="The whole todo list, in order.")
 
 
+class ToolboxOpened(Output):
+    """`request_toolbox`: the toolbox now active and its tools (callable from the next round)."""
+
+    toolbox: str
+    tools: list[str]
+
+
+class TodoItemOut(Output):
+    title: str
+    status: str = Field(description="pending, in_progress or done.")
+
+
+class TodoListOut(Output):
+    """`agent_todo_update`: the whole list as the run shows it."""
+
+    items: list[TodoItemOut]
+
+
 # --- inference passthrough (OpenAI-compatible) --------------------------------------------------
 MAX_MESSAGES = 500
 MAX_TOOLS = 128

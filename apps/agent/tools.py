@@ -16,6 +16,7 @@ from apps.tools.registry import normalize_family, tool
 
 @tool(
     name="request_toolbox",
+    output=c.ToolboxOpened,
     read_only=True,
     label=gettext_lazy("Open a toolbox"),
     surfaces=["native"],
@@ -35,6 +36,7 @@ def request_toolbox(ctx: ToolContext, args: c.RequestToolbox) -> dict:
 
 @tool(
     name="agent_todo_update",
+    output=c.TodoListOut,
     read_only=True,
     label=gettext_lazy("Update the plan"),
     surfaces=["native"],

@@ -26,7 +26,7 @@ def _origin(ctx: ToolContext) -> str:
     return CalendarEvent.Source.API if ctx.surface == "api" else CalendarEvent.Source.AGENT
 
 
-@tool(name="calendar_list_events", surfaces=WITH_LIVE, read_only=True)
+@tool(name="calendar_list_events", output=c.EventPage, surfaces=WITH_LIVE, read_only=True)
 def list_events(ctx: ToolContext, args: c.EventFilter) -> dict:
     """List calendar entries (appointments and Fristen) in a time window, recurring series expanded into
     their occurrences, sorted by start; returns full records and the total. List the time range before
@@ -35,13 +35,13 @@ def list_events(ctx: ToolContext, args: c.EventFilter) -> dict:
     return listed("events", lambda o: event_record(o.event, o), found, args)
 
 
-@tool(name="calendar_get_event", surfaces=WITH_LIVE, read_only=True)
+@tool(name="calendar_get_event", output=c.EventResult, surfaces=WITH_LIVE, read_only=True)
 def get_event(ctx: ToolContext, args: c.EventId) -> dict:
     """Get one calendar entry."""
     return {"event": event_record(services.get_event(ctx.principal, args.event_id))}
 
 
-@tool(name="calendar_create_event", surfaces=WITH_LIVE, read_only=False)
+@tool(name="calendar_create_event", output=c.EventResult, surfaces=WITH_LIVE, read_only=False)
 def create_event(ctx: ToolContext, args: c.EventCreate) -> dict:
     """Create an appointment or a Frist (kind=deadline, start = due moment; responsible defaults to you,
     a Vorfrist to the rule's or 7 days before). Read it back with calendar_get_event before reporting
@@ -50,7 +50,7 @@ def create_event(ctx: ToolContext, args: c.EventCreate) -> dict:
     return {"event": event_record(event)}
 
 
-@tool(name="calendar_update_event", surfaces=WITH_LIVE, read_only=False)
+@tool(name="calendar_update_event", output=c.EventResult, surfaces=WITH_LIVE, read_only=False)
 def update_event(ctx: ToolContext, args: c.EventUpdateById) -> dict:
     """Change some fields of a calendar entry; fields you leave out stay as they are. Use clear_fields to
     empty a field. Moving a Frist's due date needs a reason (it goes into the Fristenbuch)."""
@@ -102,7 +102,7 @@ def delete_event(ctx: ToolContext, args: c.EventId) -> dict:
     return {"deleted": services.delete_event(ctx.principal, args.event_id)}
 
 
-@tool(name="calendar_list_deadlines", surfaces=WITH_LIVE, read_only=True)
+@tool(name="calendar_list_deadlines", output=c.DeadlinePage, surfaces=WITH_LIVE, read_only=True)
 def list_deadlines(ctx: ToolContext, args: c.DeadlineFilter) -> dict:
     """The Fristenkontrolle: Fristen by responsible person, deputy, status (default open), due period,
     client, case and criticality; overdue first, then by due date; full records (responsible, deputy,
@@ -113,7 +113,7 @@ def list_deadlines(ctx: ToolContext, args: c.DeadlineFilter) -> dict:
     return page("deadlines", records, total, limit=args.limit, offset=args.offset)
 
 
-@tool(name="calendar_complete_deadline", surfaces=WITH_LIVE, read_only=False)
+@tool(name="calendar_complete_deadline", output=c.EventResult, surfaces=WITH_LIVE, read_only=False)
 def complete_deadline(ctx: ToolContext, args: c.DeadlineCompleteById) -> dict:
     """Mark an open Frist done: say how it was met (e.g. "Einspruch eingelegt"), optionally with a link to
     the document or task that met it. Refused with deadline_not_open when it is already done or
@@ -126,6 +126,7 @@ def complete_deadline(ctx: ToolContext, args: c.DeadlineCompleteById) -> dict:
 
 @tool(
     name="calendar_cancel_deadline",
+    output=c.EventResult,
     read_only=False,
     operation="cancel",
     default="stage",

@@ -9,7 +9,13 @@ from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
 
 
-@tool(name="calendar_compute_deadline", family="calendar", surfaces=WITH_LIVE, read_only=True)
+@tool(
+    name="calendar_compute_deadline",
+    output=c.DeadlineResult,
+    family="calendar",
+    surfaces=WITH_LIVE,
+    read_only=True,
+)
 def compute_deadline(ctx: ToolContext, args: c.DeadlineCompute) -> dict:
     """Compute when a German Frist ends, with the explanation for the Fristenbuch: from trigger_date
     (Bekanntgabe, Zustellung, Verkündung; with posted=true the posting day, Bekanntgabe fiction) and a

@@ -20,7 +20,7 @@ from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
 
 
-@tool(name="documents_list", surfaces=WITH_LIVE, read_only=True)
+@tool(name="documents_list", output=c.DocumentPage, surfaces=WITH_LIVE, read_only=True)
 def list_documents(ctx: ToolContext, args: c.DocumentFilter) -> dict:
     """List or search the documents you can see (newest first) with filters and pagination; returns
     metadata and extraction state, not the text (use documents_get)."""
@@ -28,7 +28,13 @@ def list_documents(ctx: ToolContext, args: c.DocumentFilter) -> dict:
     return listed("documents", document_record, found, args)
 
 
-@tool(name="documents_get", surfaces=WITH_LIVE, read_only=True, reads_foreign_content=True)
+@tool(
+    name="documents_get",
+    output=c.DocumentWithText,
+    surfaces=WITH_LIVE,
+    read_only=True,
+    reads_foreign_content=True,
+)
 def get_document(ctx: ToolContext, args: c.DocumentRead) -> dict:
     """Load one document: metadata, extraction state and its readable text (extracted from PDF, Word, text,
     Markdown, HTML or e-mail), shortened to max_chars."""
@@ -43,14 +49,14 @@ def get_document(ctx: ToolContext, args: c.DocumentRead) -> dict:
     }
 
 
-@tool(name="documents_list_folders", surfaces=WITH_LIVE, read_only=True)
+@tool(name="documents_list_folders", output=c.FolderList, surfaces=WITH_LIVE, read_only=True)
 def list_folders(ctx: ToolContext, args: Input) -> dict:
     """List the document folders you can see as a tree (path of ids, depth), including your private
     “Persönlich” folder. Documents without a folder are in the root “Dokumente”."""
     return {"folders": [folder_record(f) for f in folders.list_folders(ctx.principal)]}
 
 
-@tool(name="documents_create", read_only=False)
+@tool(name="documents_create", output=c.DocumentResult, read_only=False)
 def create_document(ctx: ToolContext, args: c.DocumentCreate) -> dict:
     """Create a new Markdown document in the root “Dokumente” or in a folder, optionally linked to clients
     and a case (Akte)."""
@@ -58,7 +64,7 @@ def create_document(ctx: ToolContext, args: c.DocumentCreate) -> dict:
     return {"document": document_record(document)}
 
 
-@tool(name="documents_create_folder", read_only=False)
+@tool(name="documents_create_folder", output=c.FolderResult, read_only=False)
 def create_folder(ctx: ToolContext, args: c.FolderCreate) -> dict:
     """Create a document folder. Top-level folders are shared with the office; a folder inside your
     “Persönlich” folder stays private. With client_id it is a client folder: documents in it are linked to
@@ -69,7 +75,7 @@ def create_folder(ctx: ToolContext, args: c.FolderCreate) -> dict:
     return {"folder": folder_record(folder)}
 
 
-@tool(name="documents_update_folder", read_only=False)
+@tool(name="documents_update_folder", output=c.FolderResult, read_only=False)
 def update_folder(ctx: ToolContext, args: c.FolderUpdateById) -> dict:
     """Rename or move a document folder, or make it a client folder (client_id) or an ordinary one
     (remove_client)."""
@@ -116,6 +122,7 @@ def _folder_preview(args: c.FolderDeleteById, ctx: ToolContext) -> str:
 
 @tool(
     name="documents_delete_folder",
+    output=c.Deleted,
     read_only=False,
     # Deleting a folder with its contents is a mass deletion: its own row in the rights table.
     operations=("delete", "mass_delete"),
@@ -143,7 +150,7 @@ def delete_folder(ctx: ToolContext, args: c.FolderDeleteById) -> dict:
     return {"deleted": folders.delete_folder(ctx.principal, args.folder_id, recursive=args.recursive)}
 
 
-@tool(name="documents_update", read_only=False)
+@tool(name="documents_update", output=c.DocumentResult, read_only=False)
 def update_document(ctx: ToolContext, args: c.DocumentUpdateById) -> dict:
     """Update a document's metadata: title, folder, related clients, its case (Akte), extracted tax fields.
     Fields you leave out stay as they are."""
@@ -153,7 +160,7 @@ def update_document(ctx: ToolContext, args: c.DocumentUpdateById) -> dict:
     return {"document": document_record(document)}
 
 
-@tool(name="documents_move", read_only=False)
+@tool(name="documents_move", output=c.DocumentResult, read_only=False)
 def move_document(ctx: ToolContext, args: c.DocumentMove) -> dict:
     """Move a document into another folder."""
     document = services.move_document(ctx.principal, args.document_id, folder_id=args.folder_id)
@@ -162,6 +169,7 @@ def move_document(ctx: ToolContext, args: c.DocumentMove) -> dict:
 
 @tool(
     name="documents_delete",
+    output=c.Deleted,
     read_only=False,
     operation="delete",
     default="stage",
@@ -176,6 +184,7 @@ def delete_document(ctx: ToolContext, args: c.DocumentId) -> dict:
 # A public link makes the document readable outside the office: an external side effect.
 @tool(
     name="documents_create_share",
+    output=c.ShareResult,
     read_only=False,
     operation="share",
     default="stage",
@@ -190,7 +199,7 @@ def create_share(ctx: ToolContext, args: c.ShareCreateFor) -> dict:
     return {"share": share_record(share, token), "created": created}
 
 
-@tool(name="documents_revoke_share", read_only=False)
+@tool(name="documents_revoke_share", output=c.Revoked, read_only=False)
 def revoke_share(ctx: ToolContext, args: c.DocumentId) -> dict:
     """Revoke the active public share link of a document."""
     return {"revoked": sharing.revoke_share(ctx.principal, args.document_id)}

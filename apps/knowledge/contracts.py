@@ -1,17 +1,18 @@
 """The typed contract of unified retrieval (`context_search`, `context_get`): what callers send.
 
 The answers are shaped by the sources (`context.ContextSource`: each source adds its own fields
-to a hit and answers `context_get` for its ids), so they have no fixed output model here; the
-knowledge store's own source is described in `context.knowledge_source`.
+to a hit and answers `context_get` for its ids), so the output models fix the fields every source
+gives and allow the rest; the knowledge store's own source is described in
+`context.knowledge_source`.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from apps.core.contracts import Input
+from apps.core.contracts import Input, Output
 from apps.knowledge.context import GET_MAX_CHARS
 from apps.knowledge.search import QUERY_MAX
 
@@ -35,3 +36,33 @@ class ContextGet(Input):
     )
     offset: int = Field(default=0, ge=0, description="Start reading at this character (for long texts).")
     max_chars: int = Field(default=8000, ge=100, le=GET_MAX_CHARS, description="How much text to return.")
+
+
+# --- output -----------------------------------------------------------------------------------
+class ContextHitOut(Output):
+    """One fused hit; a source adds its own fields (section, path, scope, chunk …)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str = Field(description="Source-qualified id, e.g. document:12 (for context_get).")
+    source: str
+    title: str
+    snippet: str
+    score: float = Field(description="The fused rank score (reciprocal-rank fusion).")
+
+
+class ContextSearchOut(Output):
+    results: list[ContextHitOut]
+    notices: list[str] = Field(description="Sources that were skipped or failed, in words.")
+    sources: list[str] = Field(description="The sources searched.")
+
+
+class ContextItemOut(Output):
+    """One item read by its id; each source adds its own fields (text window, sections, path …).
+    The installed sources all name their source and a title; a source contributed later need not."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    source: str = ""
+    title: str = ""

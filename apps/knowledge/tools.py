@@ -9,7 +9,13 @@ from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
 
 
-@tool(name="context_search", surfaces=WITH_LIVE, reads_foreign_content=True, read_only=True)
+@tool(
+    name="context_search",
+    output=c.ContextSearchOut,
+    surfaces=WITH_LIVE,
+    reads_foreign_content=True,
+    read_only=True,
+)
 def context_search(ctx: ToolContext, args: c.ContextSearch) -> dict:
     """Search the office's knowledge (documents today; wiki, notes and memory as they are connected) by
     meaning and by words at once. Returns source-qualified ids such as document:12 with a snippet; read
@@ -24,7 +30,13 @@ def context_search(ctx: ToolContext, args: c.ContextSearch) -> dict:
     )
 
 
-@tool(name="context_get", surfaces=WITH_LIVE, reads_foreign_content=True, read_only=True)
+@tool(
+    name="context_get",
+    output=c.ContextItemOut,
+    surfaces=WITH_LIVE,
+    reads_foreign_content=True,
+    read_only=True,
+)
 def context_get(ctx: ToolContext, args: c.ContextGet) -> dict:
     """Read one result of context_search by its id (e.g. document:12): title, path, sections and the text,
     paged with offset/next_offset."""

@@ -31,7 +31,7 @@ def default_scope(ctx: ToolContext) -> str:
     return Scope.PERSONAL if ctx.specialist_id else Scope.SHARED
 
 
-@tool(name="memory_store", read_only=False, api_scopes=WRITE)
+@tool(name="memory_store", output=c.MemoryStoredOut, read_only=False, api_scopes=WRITE)
 def memory_store(ctx: ToolContext, args: c.MemoryStore) -> dict:
     """Remember a durable fact, preference or procedure for later chats. The same fact said again confirms
     the existing memory; a new one is checked within about a second (a reworded duplicate is merged, a

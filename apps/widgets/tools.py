@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 
+from pydantic import BaseModel
+
 from apps.tools.context import ToolContext
 from apps.tools.errors import ForwardedToolFailure
 from apps.tools.registry import DEFAULT_SURFACES, WITH_LIVE, tool
@@ -21,9 +23,9 @@ from apps.widgets.records import widget_record
 NO_USER_CONTEXT = "CLAPILOT_NO_USER_CONTEXT"
 
 
-def widget_tools(action: str, *, read_only: bool):
+def widget_tools(action: str, *, read_only: bool, output: type[BaseModel]):
     """Register one handler as `widgets_<action>` and `mini_apps_<action>`, described by its
-    docstring."""
+    docstring, answering `output`."""
 
     def decorate(handler):
         @functools.wraps(handler)
@@ -40,13 +42,14 @@ def widget_tools(action: str, *, read_only: bool):
                 also_in=(other,),
                 read_only=read_only,
                 surfaces=WITH_LIVE if read_only else DEFAULT_SURFACES,
+                output=output,
             )(run)
         return run
 
     return decorate
 
 
-@widget_tools("list", read_only=True)
+@widget_tools("list", read_only=True, output=c.WidgetSummaryList)
 def list_widgets(ctx: ToolContext, args: c.WidgetFilter) -> dict:
     """List your installed Widgets (dashboard cards), optionally only those on the dashboard. Use
     widgets_get for a widget's data."""
@@ -54,20 +57,20 @@ def list_widgets(ctx: ToolContext, args: c.WidgetFilter) -> dict:
     return {"widgets": [widget_record(w, with_data=False) for w in widgets], "count": len(widgets)}
 
 
-@widget_tools("get", read_only=True)
+@widget_tools("get", read_only=True, output=c.WidgetResult)
 def get_widget(ctx: ToolContext, args: c.WidgetRef) -> dict:
     """Read one of your Widgets with its latest data, by id or slug."""
     return {"widget": widget_record(services.get_widget(ctx.principal, **args.ref()))}
 
 
-@widget_tools("create", read_only=False)
+@widget_tools("create", read_only=False, output=c.WidgetResult)
 def create_widget(ctx: ToolContext, args: c.WidgetCreateStrict) -> dict:
     """Create a Widget on your dashboard. Types: stats, list, table, notice, sections. Without a
     widget_definition the type is inferred from latest_data."""
     return {"widget": widget_record(services.create_widget(ctx.principal, **args.service_kwargs()))}
 
 
-@widget_tools("update", read_only=False)
+@widget_tools("update", read_only=False, output=c.WidgetResult)
 def update_widget(ctx: ToolContext, args: c.WidgetUpdateByRef) -> dict:
     """Change a Widget's name, description, widget_definition, dashboard visibility or position;
     fields you leave out stay as they are."""
@@ -77,7 +80,7 @@ def update_widget(ctx: ToolContext, args: c.WidgetUpdateByRef) -> dict:
     return {"widget": widget_record(widget)}
 
 
-@widget_tools("update_data", read_only=False)
+@widget_tools("update_data", read_only=False, output=c.WidgetResult)
 def update_widget_data(ctx: ToolContext, args: c.WidgetDataUpdateByRef) -> dict:
     """Replace a Widget's latest data. A layout inferred from data upgrades itself when richer data
     arrives (e.g. a list becomes a table)."""

@@ -16,7 +16,13 @@ from apps.wiki import proposals, services
 from apps.wiki.records import page_record, proposal_record, search_hit
 
 
-@tool(name="wiki_search", surfaces=WITH_LIVE, reads_foreign_content=True, read_only=True)
+@tool(
+    name="wiki_search",
+    output=c.WikiSearchPage,
+    surfaces=WITH_LIVE,
+    reads_foreign_content=True,
+    read_only=True,
+)
 def wiki_search(ctx: ToolContext, args: c.WikiSearch) -> dict:
     """Search the office wiki (handbook) by words; returns the best-matching pages with a snippet each
     (matches in **bold**). Open a page with wiki_get_page."""
@@ -24,13 +30,19 @@ def wiki_search(ctx: ToolContext, args: c.WikiSearch) -> dict:
     return listed("results", search_hit, found, args)
 
 
-@tool(name="wiki_get_page", surfaces=WITH_LIVE, reads_foreign_content=True, read_only=True)
+@tool(
+    name="wiki_get_page",
+    output=c.WikiPageResult,
+    surfaces=WITH_LIVE,
+    reads_foreign_content=True,
+    read_only=True,
+)
 def wiki_get_page(ctx: ToolContext, args: c.WikiPageRef) -> dict:
     """Read one wiki page (Markdown text, current revision) by slug or page_id."""
     return {"page": page_record(services.get_page(ctx.principal, slug=args.slug, page_id=args.page_id))}
 
 
-@tool(name="wiki_propose_change", read_only=False)
+@tool(name="wiki_propose_change", output=c.WikiProposalResult, read_only=False)
 def wiki_propose_change(ctx: ToolContext, args: c.WikiProposalCreate) -> dict:
     """Propose a new wiki page or a change to one. Nothing changes until a person accepts the proposal in
     the review queue; send the complete new text, not a diff."""
