@@ -20,20 +20,30 @@ CYCLE_SECONDS = 0.1
 def in_process_worker(**options):
     from kombu.transport import virtual
 
-    drain = virtual.Transport.drain_events
+    from clapilot import broker
 
-    def short_drain(self, connection, timeout=None):
-        return drain(self, connection, timeout=timeout if timeout is None else min(timeout, CYCLE_SECONDS))
+    # kombu's loop, and the database broker's own (clapilot/broker.py), each with short cycles.
+    patched: dict[type, dict] = {}
+    for cls in (virtual.Transport, broker.Transport):
+        drain = cls.__dict__["drain_events"]
 
-    patched = {"polling_interval": POLL_SECONDS, "drain_events": short_drain}
-    saved = {name: virtual.Transport.__dict__[name] for name in patched}
-    for name, value in patched.items():
-        setattr(virtual.Transport, name, value)
+        def short_drain(self, connection, timeout=None, drain=drain):
+            return drain(
+                self, connection, timeout=timeout if timeout is None else min(timeout, CYCLE_SECONDS)
+            )
+
+        patched[cls] = {"drain_events": short_drain}
+    patched[virtual.Transport]["polling_interval"] = POLL_SECONDS
+    saved = {cls: {name: cls.__dict__[name] for name in names} for cls, names in patched.items()}
+    for cls, values in patched.items():
+        for name, value in values.items():
+            setattr(cls, name, value)
     try:
         with start_worker(
             app, pool="solo", perform_ping_check=False, shutdown_timeout=10, **options
         ) as worker:
             yield worker
     finally:
-        for name, value in saved.items():
-            setattr(virtual.Transport, name, value)
+        for cls, values in saved.items():
+            for name, value in values.items():
+                setattr(cls, name, value)

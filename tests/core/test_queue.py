@@ -59,3 +59,53 @@ def test_a_queue_routes_the_job(monkeypatch):
     monkeypatch.setattr(task, "apply_async", lambda **options: routed.append(options))
     queue.send("apps.documents.jobs.extract_document", 3, queue="documents")
     assert routed == [{"args": (3,), "kwargs": {}, "queue": "documents"}]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_whose_send_failed_is_sent_again_within_a_minute():
+    """The broker is away when the transaction commits (a database restart): the job is kept in
+    the process and sent once the broker is back, well within a minute, not at the next sweep."""
+    from apps.core.models import Heartbeat
+    from tests.faults import broker_of
+    from tests.waiting import wait_for
+    from tests.workers import in_process_worker
+
+    assert queue.REDRIVE_SECONDS <= 10
+    with broker_of("clapilot-sqla+postgresql+psycopg://nobody@127.0.0.1:9/none"):
+        with transaction.atomic():
+            queue.enqueue("apps.core.jobs.heartbeat", component="redriven")
+        assert queue.pending_redrive() == 1
+    with in_process_worker():
+        assert wait_for(lambda: Heartbeat.objects.filter(component="redriven").exists(), timeout=60)
+    assert queue.pending_redrive() == 0
+
+
+def test_a_failed_send_goes_again_with_the_next_send_that_gets_through(monkeypatch):
+    from kombu.exceptions import OperationalError
+
+    sent, down = [], [True]
+
+    def delay(*args):
+        if down[0]:
+            raise OperationalError("broker away")
+        sent.append(args)
+
+    monkeypatch.setattr(queue.task_named("apps.core.jobs.heartbeat"), "delay", delay)
+    monkeypatch.setattr(queue, "REDRIVE_SECONDS", 3600.0)  # only the wake-up of a good send
+    assert queue.send_or_keep(("apps.core.jobs.heartbeat", ("a",), None, {})) is False
+    down[0] = False
+    assert queue.send_or_keep(("apps.core.jobs.heartbeat", ("b",), None, {})) is True
+    from tests.waiting import wait_for
+
+    assert wait_for(lambda: len(sent) == 2, timeout=10)
+    assert sorted(sent) == [("a",), ("b",)] and queue.pending_redrive() == 0
+
+
+def test_an_error_of_the_job_itself_is_not_sent_again(monkeypatch):
+    def delay(*args):
+        raise ValueError("a bug, not a broker away")
+
+    monkeypatch.setattr(queue.task_named("apps.core.jobs.heartbeat"), "delay", delay)
+    with pytest.raises(ValueError):
+        queue.send_or_keep(("apps.core.jobs.heartbeat", ("c",), None, {}))
+    assert queue.pending_redrive() == 0

@@ -35,3 +35,44 @@ def test_reembed_job_through_the_worker(as_anna):
         jobs.reembed.delay()
         wait_for(lambda: Memory.objects.get(pk=stored.pk).embedding_model == embeddings.current_model())
     assert Memory.objects.get(pk=stored.pk).embedding is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backlog_of_checks_is_drained_by_fewer_jobs_than_checks(
+    as_anna, deferred_checks, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Stores that outrun the worker: the first check job checks its memory and the ones waiting
+    behind it; the jobs queued after it find theirs done (no second check, no second verdict)."""
+    sent: list[int] = []
+    monkeypatch.setattr(jobs.check, "delay", sent.append)
+    texts = [f"Mandant Nummer {i} zahlt die Umsatzsteuer quartalsweise, Vorgang {i * 7}." for i in range(6)]
+    for text in texts:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.store(as_anna, text=text, scope="personal")
+    assert len(sent) == 6 and Memory.objects.filter(checking=True).count() == 6
+    monkeypatch.undo()
+
+    with in_process_worker():
+        jobs.check.delay(sent[0])  # one job of the six
+        wait_for(lambda: not Memory.objects.filter(checking=True).exists(), timeout=60)
+    assert Memory.objects.filter(pk__in=sent, embedding__isnull=False).count() == 6
+    assert [jobs.check(pk) for pk in sent[1:]] == [None] * 5  # the other jobs: nothing left
+
+
+@pytest.mark.django_db
+def test_a_check_claimed_by_another_process_is_skipped(as_anna, deferred_checks, monkeypatch):
+    """Two pool processes draining the same backlog never check one memory at the same time."""
+    import psycopg
+    from django.db import connection
+
+    from tests.live import database_url
+
+    monkeypatch.setattr(jobs.check, "delay", lambda *a, **k: None)
+    memory = services.store(as_anna, text="Herr Braun ruft nur vormittags an.", scope="personal").memory
+    with psycopg.connect(
+        database_url(connection.settings_dict).replace("postgres://", "postgresql://")
+    ) as other:
+        other.execute("SELECT pg_advisory_lock(%s, %s)", [jobs._CHECK_LOCK, memory.pk])
+        assert jobs.check(memory.pk, batch=0) is None
+        assert Memory.objects.get(pk=memory.pk).checking
+    assert jobs.check(memory.pk, batch=0) == "created"
