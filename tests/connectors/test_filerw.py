@@ -97,7 +97,7 @@ def test_list_states_total_and_caps(
         "f003.txt",
         "f004.txt",
     ]
-    assert "5 of 60" in r.output["header"]
+    assert "5 von 60" in r.output["header"]  # the instance speaks German by default
     assert r.output["notice"]["code"] == "result_truncated"
     default = call(anna_ctx, action="list")
     assert len(default.output["entries"]) == 50 and default.output["total"] > 60
