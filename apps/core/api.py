@@ -8,7 +8,7 @@ against the output model and documents both in OpenAPI (drf-spectacular's pydant
     class TaskListView(ApiView):
         @endpoint(query=TaskFilter, output=TaskPage, operation_id="tasks_list")
         def get(self, request, query: TaskFilter):
-            found = services.list_tasks(request.principal, **query.service_kwargs())
+            found = services.list_tasks(request.principal, query)
             return listed("tasks", TaskOut.of, found, query)
 
 The operation's summary is the first paragraph of the method's docstring (there: "List tasks."),

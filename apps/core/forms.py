@@ -12,7 +12,8 @@ rules live once (on the model) and a page shows the same messages as the API and
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, ClassVar
+from types import UnionType
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
 from django import forms
 from pydantic import BaseModel, ValidationError
@@ -87,10 +88,29 @@ class BaselineEditor(forms.Form):
 class InputModelForm(forms.Form):
     """A form whose `clean()` also validates through `input_model`; the validated model instance
     is `self.validated` afterwards. Field names map to the model's names via `MODEL_FIELDS`
-    (default: the same name)."""
+    (default: the same name).
+
+    With `DERIVED_FIELDS = "__all__"` (or a tuple of names) every field of the input model that the
+    form neither declares nor maps gets a form field built from the model (`input_field`): a field
+    added to the contract appears on the page without touching the form; `NOT_DERIVED` names the
+    model fields a page never edits."""
 
     input_model: ClassVar[type[BaseModel]]
     MODEL_FIELDS: ClassVar[dict[str, str]] = {}
+    DERIVED_FIELDS: ClassVar[tuple[str, ...] | Literal["__all__"]] = ()
+    NOT_DERIVED: ClassVar[frozenset[str]] = frozenset()
+    validated: BaseModel
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.derived_names():
+            self.fields[name] = input_field(self.input_model, name)
+
+    @classmethod
+    def derived_names(cls) -> list[str]:
+        taken = set(cls.base_fields) | set(cls.MODEL_FIELDS.values())
+        names = list(cls.input_model.model_fields) if cls.DERIVED_FIELDS == "__all__" else cls.DERIVED_FIELDS
+        return [n for n in names if n not in taken and n not in cls.NOT_DERIVED]
 
     def model_values(self) -> dict[str, Any]:
         values = {}
@@ -113,6 +133,49 @@ class InputModelForm(forms.Form):
             if not failed:
                 self.validated = validated
         return cleaned
+
+
+def input_field(model: type[BaseModel], name: str) -> forms.Field:
+    """A page form field for one field of an input model: text (a textarea beyond 1,000
+    characters), a date (the one year bound, a date picker), a number, a yes/no, or a choice of a
+    `Literal`; required when the model requires it; labelled with the model field's `title`, else
+    its name."""
+    info = model.model_fields[name]
+    annotation, optional = _unwrapped(info.annotation)
+    required = info.is_required() and not optional
+    label = info.title or name.replace("_", " ").capitalize()
+    max_length = next((m.max_length for m in info.metadata if getattr(m, "max_length", None)), None)
+    help_text = info.description or ""
+    if get_origin(annotation) is Literal:
+        choices = [(str(v), str(v)) for v in get_args(annotation)]
+        return forms.ChoiceField(label=label, required=required, choices=choices, help_text=help_text)
+    if annotation is bool:
+        return forms.BooleanField(label=label, required=False, help_text=help_text)
+    if annotation is int:
+        return forms.IntegerField(label=label, required=required, help_text=help_text)
+    if annotation is dt.date:
+        widget = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        return BoundedDateField(label=label, required=required, widget=widget, help_text=help_text)
+    long_text = max_length is not None and max_length > 1000
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=max_length,
+        widget=forms.Textarea(attrs={"rows": 4}) if long_text else None,
+        help_text=help_text,
+    )
+
+
+def _unwrapped(annotation: Any) -> tuple[Any, bool]:
+    """`X | None` → (X, True); `Annotated[X, …]` → X."""
+    optional = False
+    if get_origin(annotation) in (Union, UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        optional = len(args) < len(get_args(annotation))
+        annotation = args[0] if len(args) == 1 else str
+    if get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    return annotation, optional
 
 
 def add_model_errors(

@@ -8,6 +8,9 @@
   or its message as a form-wide error.
 * `with reported(request) as outcome:` for a POST that redirects either way: a domain error
   becomes an error message and `outcome.failed` is set.
+* `query(request, TaskFilter)`: a page's filters through the filter model REST and the tools use;
+  a bad value is a message on the page, never a 500. `posted(request, TaskMove, status="status_id")`:
+  a small POST through its input model.
 """
 
 from __future__ import annotations
@@ -16,17 +19,20 @@ import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, JsonResponse, RawPostDataException
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, RawPostDataException
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from pydantic import BaseModel, ValidationError
 
 from apps.core import jsontext
 from apps.core.errors import DomainError, Forbidden, InvalidInput, NotFound
+from apps.core.inputs import build
+from apps.core.messages import validation_message
 
 
 def domain_errors(view: Callable | None = None, *, json: bool = False) -> Callable:
@@ -146,3 +152,55 @@ def querystring_without_page(request) -> str:
     params = request.GET.copy()
     params.pop("page", None)
     return params.urlencode()
+
+
+QueryModel = TypeVar("QueryModel", bound=BaseModel)
+
+
+def query(request: HttpRequest, model: type[QueryModel], **values: Any) -> QueryModel:
+    """A page's filters (`request.GET`) through the operation's filter model, the one REST and the
+    tools use: parameters the model does not know (`page`, a board picker …) and empty ones are
+    left out; a bad value becomes an error message on the page and is dropped, never a 500.
+    `values` are added as they are (a page's `limit` and `offset`)."""
+    known = _query_names(model)
+    data: dict[str, Any] = {key: value for key, value in request.GET.items() if key in known and value != ""}
+    data.update(values)
+    while True:
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            bad = {str(error["loc"][0]) for error in exc.errors(include_url=False) if error["loc"]}
+            for error in exc.errors(include_url=False):
+                where = ".".join(str(part) for part in error["loc"])
+                text = validation_message(dict(error))
+                messages.error(request, f"{where}: {text}" if where else text)
+            dropped = {key for key in data if key in bad or _field_of(model, key) in bad}
+            if not dropped:
+                return model()
+            data = {key: value for key, value in data.items() if key not in dropped}
+
+
+def _query_names(model: type[BaseModel]) -> dict[str, str]:
+    """Every name a query string may use for a field (its own, its aliases) → the field."""
+    names: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        names[name] = name
+        alias = info.validation_alias
+        for choice in getattr(alias, "choices", None) or ([alias] if isinstance(alias, str) else []):
+            if isinstance(choice, str):
+                names[choice] = name
+    return names
+
+
+def _field_of(model: type[BaseModel], key: str) -> str | None:
+    return _query_names(model).get(key)
+
+
+def posted(request: HttpRequest, model: type[QueryModel], **names: str) -> QueryModel:
+    """A small POST (a fetch endpoint's, an htmx action's) through the operation's input model:
+    `names` maps a form field to the model's field (default: every model field under its own
+    name); empty fields are left out. A bad value raises its field's domain error (`InvalidInput`
+    …), which `@domain_errors` answers like any other."""
+    fields = names or {name: name for name in model.model_fields}
+    values = {field: request.POST[name] for name, field in fields.items() if request.POST.get(name, "") != ""}
+    return build(model, **values)
