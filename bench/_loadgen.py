@@ -36,7 +36,9 @@ def prepare(count: int) -> tuple[list[BenchUser], int]:
     from apps.accounts.models import User
     from apps.accounts.principal import Principal
     from apps.apikeys import services as apikeys
+    from apps.core.inputs import build
     from apps.tasks import services as tasks
+    from apps.tasks.contracts import BoardCreate
     from apps.tasks.models import TaskStatus
 
     for i, (key, name, category) in enumerate(
@@ -65,11 +67,11 @@ def prepare(count: int) -> tuple[list[BenchUser], int]:
             principal, name="load", scopes=["tools:execute", "notifications:read"]
         )
         _, token = apikeys.issue_device_token(user, "load")
-        board = tasks.create_board(principal, name=f"Privat {i}", visibility="private")
+        board = tasks.create_board(principal, build(BoardCreate, name=f"Privat {i}", visibility="private"))
         people.append(
             BenchUser(user, f"{settings.SESSION_COOKIE_NAME}={session.session_key}", key, token, board.pk)
         )
-    shared = tasks.create_board(Principal.for_user(people[0].user), name="Kanzlei", visibility="shared")
+    shared = tasks.create_board(Principal.for_user(people[0].user), build(BoardCreate, name="Kanzlei"))
     return people, shared.pk
 
 

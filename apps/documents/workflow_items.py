@@ -26,9 +26,11 @@ from apps.calendar.models import CalendarEvent
 from apps.calendar.reasons import CodedReason
 from apps.clients import visibility as client_visibility
 from apps.core.errors import InvalidInput
+from apps.core.inputs import build
 from apps.documents.analysis import Analysis, DeadlineSuggestion, DueDate, TaskSuggestion, due_date
 from apps.documents.models import Document, DocumentWorkflow, WorkflowItem
 from apps.tasks import services as tasks
+from apps.tasks.contracts import FiledTask, TaskUpdate
 from apps.tasks.models import Board, Task, TaskStatus
 
 MATCH_THRESHOLD = 0.9
@@ -249,7 +251,7 @@ class Filer:
             changes["description"] = f"{task.description}\n\n{note}".strip()
         if not changes:
             return task, False
-        return tasks.update_task(self.principal, task.pk, changes), True
+        return tasks.update_task(self.principal, task.pk, build(TaskUpdate, **changes)), True
 
     def _assignee_id(self, hint: str | None) -> int | None:
         """A person named by the model, when exactly one active person matches the name."""
@@ -281,11 +283,11 @@ class Filer:
         assignee_id = self._assignee_id(suggestion.assignee_hint)
         if assignee_id is not None:
             try:
-                return tasks.create_task(self.principal, assignee_id=assignee_id, **values)
+                return tasks.create_task(self.principal, build(FiledTask, assignee_id=assignee_id, **values))
             except InvalidInput as exc:  # the person cannot see the board: file it unassigned
                 if "assignee_id" not in ((exc.details or {}).get("field_errors") or {}):
                     raise
-        return tasks.create_task(self.principal, **values)
+        return tasks.create_task(self.principal, build(FiledTask, **values))
 
     # --- the deadline -------------------------------------------------------------------------
     def _deadline(self, suggestion: DeadlineSuggestion, when: DueDate) -> WorkflowItem:

@@ -1,5 +1,5 @@
 """REST API of Aufgaben for mobile clients (`/api/v1/tasks/…`): thin typed adapters over the same
-services, input models and records as the tools and pages (see `apps.core.api.endpoint`)."""
+services, input and output models as the tools and pages (see `apps.core.api.endpoint`)."""
 
 from __future__ import annotations
 
@@ -9,47 +9,46 @@ from django.db.models import Count, Max, Sum
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 
-from apps.core.api import ApiView, endpoint, listed, updated
+from apps.core.api import ApiView, endpoint, listed
 from apps.core.contracts import Output
+from apps.core.origin import Origin
 from apps.tasks import contracts as c
 from apps.tasks import services
-from apps.tasks.models import Comment, Task
-from apps.tasks.records import board_record, comment_record, status_record, task_record
 
 
 class BoardListView(ApiView):
     @endpoint(output=c.BoardList, operation_id="tasks_boards_list")
     def get(self, request):
         """Boards you can see"""
-        return {"boards": [board_record(b) for b in services.list_boards(request.principal)]}
+        return {"boards": [c.BoardOut.of(b) for b in services.list_boards(request.principal)]}
 
     @endpoint(
         body=c.BoardCreateWithSharing, output=c.BoardResult, status=201, operation_id="tasks_boards_create"
     )
     def post(self, request, body: c.BoardCreateWithSharing):
         """Create a board"""
-        return {"board": board_record(services.create_board(request.principal, **body.model_dump()))}
+        return {"board": c.BoardOut.of(services.create_board(request.principal, body))}
 
 
 class StatusListView(ApiView):
     @endpoint(output=c.StatusList, operation_id="tasks_statuses_list")
     def get(self, request):
         """Task statuses (columns) in order"""
-        return {"statuses": [status_record(s) for s in services.list_statuses()]}
+        return {"statuses": [c.StatusOut.of(s) for s in services.list_statuses()]}
 
 
 class TaskListView(ApiView):
     @endpoint(query=c.TaskFilter, output=c.TaskPage, operation_id="tasks_list")
     def get(self, request, query: c.TaskFilter):
         """List tasks (filters, pagination, total)"""
-        found = services.list_tasks(request.principal, **query.model_dump())
-        return listed("tasks", task_record, found, query)
+        found = services.list_tasks(request.principal, query)
+        return listed("tasks", c.TaskOut.of, found, query)
 
     @endpoint(body=c.TaskCreate, output=c.TaskResult, status=201, operation_id="tasks_create")
     def post(self, request, body: c.TaskCreate):
         """Create a task"""
-        task = services.create_task(request.principal, **body.service_kwargs(), source_type=Task.Source.API)
-        return {"task": task_record(task)}
+        task = services.create_task(request.principal, body, origin=Origin.of_request(request))
+        return {"task": c.TaskOut.of(task)}
 
 
 class TaskDetailView(ApiView):
@@ -57,13 +56,16 @@ class TaskDetailView(ApiView):
     def get(self, request, task_id: int):
         """One task with its comments"""
         task = services.get_task(request.principal, task_id)
-        return {"task": task_record(task), "comments": [comment_record(x) for x in task.comments.all()]}
+        return {
+            "task": c.TaskOut.of(task),
+            "comments": [c.CommentOut.of(x) for x in task.comments.all()],
+        }
 
     @endpoint(body=c.TaskUpdate, output=c.TaskResult, operation_id="tasks_partial_update")
     def patch(self, request, task_id: int, body: c.TaskUpdate):
         """Change some fields (partial); optional expected_version"""
-        task = updated(services.update_task, request, task_id, body, explicit_null_clears=True)
-        return {"task": task_record(task)}
+        task = services.update_task(request.principal, task_id, body)
+        return {"task": c.TaskOut.of(task)}
 
     @endpoint(output=None, status=204, operation_id="tasks_destroy")
     def delete(self, request, task_id: int):
@@ -75,23 +77,23 @@ class TaskMoveView(ApiView):
     @endpoint(body=c.TaskMove, output=c.TaskResult, operation_id="tasks_move")
     def post(self, request, task_id: int, body: c.TaskMove):
         """Move to a column / board / position"""
-        task = services.move_task(request.principal, task_id, **body.model_dump(exclude_none=True))
-        return {"task": task_record(task)}
+        task = services.move_task(request.principal, task_id, body)
+        return {"task": c.TaskOut.of(task)}
 
 
 class CommentListView(ApiView):
     @endpoint(output=c.CommentList, operation_id="tasks_comments_list")
     def get(self, request, task_id: int):
         """Comments of a task"""
-        return {"comments": [comment_record(x) for x in services.list_comments(request.principal, task_id)]}
+        return {"comments": [c.CommentOut.of(x) for x in services.list_comments(request.principal, task_id)]}
 
     @endpoint(body=c.CommentCreate, output=c.CommentResult, status=201, operation_id="tasks_comments_create")
     def post(self, request, task_id: int, body: c.CommentCreate):
         """Add a comment (200 when the same text was already there)"""
         comment, created = services.add_comment(
-            request.principal, task_id, body=body.body, author_type=Comment.AuthorType.USER
+            request.principal, task_id, body, origin=Origin.of_request(request)
         )
-        result = c.CommentResult(comment=comment_record(comment), created=created)
+        result = c.CommentResult(comment=c.CommentOut.of(comment), created=created)
         return Response(result.model_dump(mode="json"), status=201 if created else 200)
 
 

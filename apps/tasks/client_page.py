@@ -8,7 +8,9 @@ from __future__ import annotations
 from apps.accounts.principal import Principal
 from apps.clients.models import Client
 from apps.clients.page import Section
+from apps.core.inputs import build
 from apps.tasks import services
+from apps.tasks.contracts import TaskFilter
 
 LINKED_TASKS = 50  # the full list is one click away
 TOPICS = ("aufgaben.task",)
@@ -16,7 +18,9 @@ TOPICS = ("aufgaben.task",)
 
 def tasks_section(principal: Principal, template: str, actions: str, **hub: int) -> Section:
     """The unfinished tasks of one hub (`client_id=` or `case_id=`)."""
-    tasks, total = services.list_tasks(principal, unfinished=True, limit=LINKED_TASKS, **hub)
+    tasks, total = services.list_tasks(
+        principal, build(TaskFilter, unfinished=True, limit=LINKED_TASKS, **hub)
+    )
     context = {"open_tasks": tasks, "open_task_total": total}
     return Section("tasks", template, context, order=20, live_topics=TOPICS, actions=actions)
 

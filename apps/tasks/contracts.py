@@ -1,6 +1,6 @@
-"""The typed contract of the Aufgaben operations: what callers send (input models, shared by the
-tools, the REST API and the page forms) and what every surface answers with (output models; the
-builders in `records.py` produce exactly these shapes, checked at the API boundary and in tests).
+"""The typed contract of the Aufgaben operations, declared once: what callers send (input
+models, shared by the tools, the REST API, the page forms and filters, and taken as they are by
+the services) and what every surface answers with (output models that build themselves from rows).
 """
 
 from __future__ import annotations
@@ -8,10 +8,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import Field
+from django.db.models import Model
+from pydantic import Field, field_validator, model_validator
 
-from apps.accounts.contracts import PersonRef
+from apps.accounts.contracts import PersonRef, person_ref
+from apps.accounts.models import ServicePrincipal
 from apps.clients.contracts import CaseRef, ClientRef
+from apps.clients.models import Case, Client
+from apps.clients.records import case_ref, client_ref
 from apps.core.contracts import (
     Date,
     Input,
@@ -20,11 +24,11 @@ from apps.core.contracts import (
     Position,
     legacy_alias,
     paged,
-    partial_changes,
     query_field,
     safe_url,
     wrapped,
 )
+from apps.core.outputs import RowOutput
 from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX
 
 Priority = Literal["low", "normal", "high", "urgent"]
@@ -33,7 +37,9 @@ Visibility = Literal["shared", "restricted", "private"]
 
 
 # --- output -----------------------------------------------------------------------------------
-class BoardOut(Output):
+# Each output builds itself from its row (`RowOutput.of` / `.record`): the one declaration of the
+# wire shape that tools, REST, pages and live events send.
+class BoardOut(RowOutput):
     id: int
     name: str
     visibility: Visibility
@@ -41,7 +47,7 @@ class BoardOut(Output):
     sort_order: int
 
 
-class StatusOut(Output):
+class StatusOut(RowOutput):
     id: int
     key: str
     name: str
@@ -50,13 +56,13 @@ class StatusOut(Output):
     is_done: bool
 
 
-class BoardRef(Output):
+class BoardRef(RowOutput):
     id: int
     name: str
     visibility: Visibility
 
 
-class TaskOut(Output):
+class TaskOut(RowOutput):
     id: int
     title: str
     description: str
@@ -83,8 +89,28 @@ class TaskOut(Output):
     updated_at: dt.datetime
     url: str
 
+    @field_validator("assignee", "erstellt_von", mode="before")
+    @classmethod
+    def _person(cls, value: Any) -> Any:
+        return person_ref(value) if isinstance(value, Model) else value
 
-class CommentOut(Output):
+    @field_validator("client", mode="before")
+    @classmethod
+    def _client(cls, value: Any) -> Any:
+        return client_ref(value) if isinstance(value, Client) else value
+
+    @field_validator("case", mode="before")
+    @classmethod
+    def _case(cls, value: Any) -> Any:
+        return case_ref(value) if isinstance(value, Case) else value
+
+    @field_validator("created_by_service", mode="before")
+    @classmethod
+    def _service(cls, value: Any) -> Any:
+        return value.name if isinstance(value, ServicePrincipal) else value
+
+
+class CommentOut(RowOutput):
     id: int
     task_id: int
     author_type: str
@@ -145,6 +171,29 @@ class TaskFilter(PageInput):
     query: str | None = query_field("Words in title, description, origin or client name.")
 
 
+class TaskPageFilter(TaskFilter):
+    """The task pages' filters: `TaskFilter` under the pages' query names (`?client=`, `?case=`,
+    `?open=1`) and with the person picker's `?assignee=me` (the caller) and `?assignee=none`
+    (nobody). Never a REST or tool contract."""
+
+    client_id: int | None = Field(default=None, validation_alias=legacy_alias("client_id", "client"))
+    case_id: int | None = Field(default=None, validation_alias=legacy_alias("case_id", "case"))
+    unfinished: bool | None = Field(default=None, validation_alias=legacy_alias("unfinished", "open"))
+    mine: bool = False
+    nobody: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _picker(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key in ("assignee", "assignee_id"):
+                picked = data.get(key)
+                if picked in ("me", "none"):
+                    data = {k: v for k, v in data.items() if k != key}
+                    data["mine" if picked == "me" else "nobody"] = True
+        return data
+
+
 class TaskCreate(Input):
     title: str = Field(min_length=1, max_length=TITLE_MAX)
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
@@ -167,8 +216,15 @@ class TaskCreate(Input):
         default=None, description="Link back to the origin: https://…, mailto:… or /path."
     )
 
-    def service_kwargs(self) -> dict[str, Any]:
-        return {k: v for k, v in self.model_dump().items() if v is not None}
+
+class FiledTask(TaskCreate):
+    """A task filed by the system from something else (a document, a team-chat message, the demo):
+    its column by key and its origin are part of the input. Never a surface's contract."""
+
+    status_key: str | None = Field(default=None, max_length=40)
+    source_type: Literal["manual", "agent", "team_chat", "document", "email", "api"] | None = None
+    source_id: str | None = Field(default=None, max_length=200)
+    source_context_snapshot: dict[str, Any] | None = None
 
 
 Clearable = Literal["description", "assignee_id", "due_date", "follow_up_date", "client_id", "case_id"]
@@ -195,16 +251,24 @@ class TaskUpdate(Input):
         default=None, ge=1, description="Refuse the change if the task's version differs."
     )
 
-    def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
-        values = self.model_dump(exclude={"clear_fields", "expected_version"})
-        changes = partial_changes(self, values, explicit_null_clears=explicit_null_clears)
-        if "description" in changes and changes["description"] is None:
-            changes["description"] = ""
-        return changes
+    def changes(self) -> dict[str, Any]:
+        """The fields sent (an explicit null included: it empties the field), and every field of
+        `clear_fields` as None."""
+        sent = self.model_fields_set - {"clear_fields", "expected_version", "task_id"}
+        return {name: getattr(self, name) for name in sent} | dict.fromkeys(self.clear_fields)
 
 
 class TaskUpdateById(TaskUpdate):
+    """The tool's form of a change: its strict schema sends every field, null meaning "unchanged"."""
+
     task_id: int
+
+    @model_validator(mode="after")
+    def _null_is_unchanged(self) -> TaskUpdateById:
+        self.__pydantic_fields_set__.difference_update(
+            name for name in list(self.__pydantic_fields_set__) if getattr(self, name) is None
+        )
+        return self
 
 
 class TaskMove(Input):

@@ -6,7 +6,9 @@ from django.utils import timezone
 
 from apps.accounts.principal import Principal
 from apps.clients.demo import demo_clients
+from apps.core.inputs import build
 from apps.tasks import services
+from apps.tasks.contracts import BoardCreate, FiledTask, TaskCreate
 from apps.tasks.models import Board, TaskStatus
 
 STATUSES = [
@@ -37,16 +39,18 @@ def load(office) -> None:
             key=key, defaults={"name": name, "category": category, "sort_order": order}
         )
     admin = Principal.for_user(office.admin)
-    boards = {name: services.create_board(admin, name=name) for name in ("Steuern", "Kanzlei")}
+    boards = {
+        name: services.create_board(admin, build(BoardCreate, name=name)) for name in ("Steuern", "Kanzlei")
+    }
     anna = Principal.for_user(office.users["anna"])
     boards["Privat"] = services.create_board(
-        anna, name="Meine Notizen zu Mandaten", visibility=Board.Visibility.PRIVATE
+        anna, build(BoardCreate, name="Meine Notizen zu Mandaten", visibility=Board.Visibility.PRIVATE)
     )
     today = timezone.localdate()
     clients = demo_clients(office)
     for board, title, who, status, priority, due_in, client in TASKS:
-        services.create_task(
-            admin,
+        task = build(
+            FiledTask,
             title=title,
             board_id=boards[board].pk,
             status_key=status,
@@ -55,10 +59,14 @@ def load(office) -> None:
             due_date=today + dt.timedelta(days=due_in) if due_in is not None else None,
             client_id=clients[client].pk if client else None,
         )
+        services.create_task(admin, task)
     services.create_task(
         anna,
-        title="Rückruf Frau Hoffmann wegen Kinderbetreuungskosten",
-        board_id=boards["Privat"].pk,
-        client_id=clients["10001"].pk,
+        build(
+            TaskCreate,
+            title="Rückruf Frau Hoffmann wegen Kinderbetreuungskosten",
+            board_id=boards["Privat"].pk,
+            client_id=clients["10001"].pk,
+        ),
     )
     office.extra["boards"] = boards

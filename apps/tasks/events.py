@@ -6,8 +6,8 @@ from __future__ import annotations
 from apps.mutations import actions
 from apps.mutations.audience import LiveList, announced_remove, send
 from apps.mutations.services import record_mutation
+from apps.tasks.contracts import TaskOut
 from apps.tasks.models import Board, Task
-from apps.tasks.records import task_record
 from apps.tasks.visibility import viewers
 
 LIST = "tasks"
@@ -23,7 +23,7 @@ def task_changed(task: Task, announce_key: str, old_board: Board | None = None) 
     old_viewers = (
         viewers(old_board) if old_board is not None and old_board.pk != task.board_id else new_viewers
     )
-    TASKS.changed(task_record(task), announce_key, new_viewers, old_viewers)
+    TASKS.changed(TaskOut.record(task), announce_key, new_viewers, old_viewers)
 
 
 def task_deleted(task_id: int, board: Board) -> None:

@@ -1,24 +1,23 @@
-"""Forms of the Aufgaben pages. They parse input; `apps.tasks.services` validates and writes."""
+"""Forms of the Aufgaben pages. They validate through the operations' input models
+(`InputModelForm`); `apps.tasks.services` takes the validated model and writes."""
 
 from __future__ import annotations
+
+import datetime as dt
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.forms import BaselineEditor, BoundedDateField, InputModelForm
-from apps.tasks.contracts import BoardCreate, TaskCreate
+from apps.tasks.contracts import BoardCreate, TaskCreate, TaskUpdate
 from apps.tasks.models import DESCRIPTION_MAX, TITLE_MAX, Board, Task, TaskStatus
 
-# Fields of the detail editor, with the service field each maps to.
-EDITOR_FIELDS = {
-    "title": "title",
-    "description": "description",
+# The detail editor's fields that name another row (a choice of visible rows) → TaskUpdate's field.
+RELATION_FIELDS = {
     "status": "status_id",
     "board": "board_id",
     "assignee": "assignee_id",
-    "priority": "priority",
-    "due_date": "due_date",
-    "follow_up_date": "follow_up_date",
     "client": "client_id",
     "case": "case_id",
 }
@@ -52,10 +51,16 @@ class BoardForm(InputModelForm):
     )
 
 
-class TaskEditForm(BaselineEditor):
-    """The detail editor: only the fields the person changed are saved (see BaselineEditor)."""
+class TaskEditForm(BaselineEditor, InputModelForm):
+    """The detail editor: only the fields the person changed are saved (see BaselineEditor), as
+    a `TaskUpdate` validated like the tool's and the API's. Fields declared here carry the page's
+    labels and choices; every other field of `TaskUpdate` is derived from the contract."""
 
-    EDITOR_FIELDS = EDITOR_FIELDS
+    input_model = TaskUpdate
+    MODEL_FIELDS = RELATION_FIELDS
+    DERIVED_FIELDS = "__all__"
+    NOT_DERIVED = frozenset({"clear_fields", "expected_version"})
+    validated: TaskUpdate
 
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     description = forms.CharField(
@@ -94,20 +99,27 @@ class TaskEditForm(BaselineEditor):
         self.fields["case"].choices = [("", _("No case"))] + [(str(pk), label) for pk, label in cases]
         self.add_baselines()
 
-    @staticmethod
-    def values_of(task: Task) -> dict[str, str]:
-        return {
-            "title": task.title,
-            "description": task.description,
-            "status": str(task.status_id),
-            "board": str(task.board_id),
-            "assignee": str(task.assignee_id or ""),
-            "priority": task.priority,
-            "due_date": task.due_date.isoformat() if task.due_date else "",
-            "follow_up_date": task.follow_up_date.isoformat() if task.follow_up_date else "",
-            "client": str(task.client_id or ""),
-            "case": str(task.case_id or ""),
-        }
+    @classmethod
+    def values_of(cls, task: Task) -> dict[str, str]:
+        """The task's current values as the form shows them (ids and dates as text, none as "")."""
+        return {name: _shown(getattr(task, field)) for name, field in cls.EDITOR_FIELDS.items()}
+
+    def model_values(self) -> dict[str, Any]:
+        """What the person changed, as `TaskUpdate` fields (an emptied field as None)."""
+        return self.changed_against_baseline()
 
     def empty_value(self, name: str):
         return "" if name == "description" else None
+
+
+# Every field the editor saves: its declared ones and those derived from TaskUpdate.
+TaskEditForm.EDITOR_FIELDS = {
+    name: RELATION_FIELDS.get(name, name)
+    for name in [*TaskEditForm.base_fields, *TaskEditForm.derived_names()]
+}
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return ""
+    return value.isoformat() if isinstance(value, dt.date) else str(value)

@@ -10,10 +10,12 @@ from apps.accounts.models import CreatedByService, owner_link, user_link
 from apps.clients.models import case_link, client_link
 from apps.core.model_fields import german_search, search_index, shared_or_owned
 from apps.core.models import Timestamped, Versioned
+from apps.core.records import IdUrl
 
 TITLE_MAX = 300
 DESCRIPTION_MAX = 20_000
 COMMENT_MAX = 10_000
+task_url = IdUrl("tasks:detail")
 
 
 class Board(models.Model):
@@ -141,6 +143,11 @@ class Task(CreatedByService, Versioned, Timestamped):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def url(self) -> str:
+        """The task's page (`TaskOut.url`)."""
+        return task_url(self.pk)
 
 
 class Comment(models.Model):

@@ -8,13 +8,15 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.core.search import SearchHit, SearchSection
 from apps.tasks import services
+from apps.tasks.contracts import TaskFilter
 from apps.tasks.records import detail_url
 
 
 def provider(principal: Principal, words: str, *, limit: int, quick: bool = False) -> SearchSection:
-    tasks, total = services.list_tasks(principal, query=words, limit=limit)
+    tasks, total = services.list_tasks(principal, build(TaskFilter, query=words, limit=limit))
     hits = [
         SearchHit(
             title=task.title,

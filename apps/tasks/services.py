@@ -29,24 +29,30 @@ from apps.core import validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.lookup import get_by_id
 from apps.core.ordering import make_room, next_position
+from apps.core.origin import INTERNAL, Origin
 from apps.core.saving import save_unique
 from apps.core.search import search
 from apps.core.versioning import Versioned
 from apps.tasks import events
+from apps.tasks.contracts import (
+    BoardCreate,
+    BoardCreateWithSharing,
+    CommentCreate,
+    FiledTask,
+    TaskCreate,
+    TaskFilter,
+    TaskMove,
+    TaskOut,
+    TaskPageFilter,
+    TaskUpdate,
+)
 from apps.tasks.errors import BoardNotFound, StatusNotFound, TaskNotFound
-from apps.tasks.models import COMMENT_MAX, DESCRIPTION_MAX, TITLE_MAX, Board, Comment, Task, TaskStatus
-from apps.tasks.records import task_record, with_relations
+from apps.tasks.models import Board, Comment, Task, TaskStatus
+from apps.tasks.records import with_relations
 from apps.tasks.visibility import EVERYONE, share_board, viewers, visible_boards
 
-MAX_PAGE = 200
-EDITABLE_FIELDS = frozenset(
-    {
-        "title", "description", "assignee_id", "priority", "due_date", "follow_up_date", "status_id",
-        "board_id", "client_id", "case_id",
-    }
-)  # fmt: skip
 TASK_VERSION = Versioned(
-    "task", task_record, gettext_lazy("The task was changed by someone else in the meantime.")
+    "task", TaskOut.record, gettext_lazy("The task was changed by someone else in the meantime.")
 )
 
 
@@ -82,15 +88,10 @@ def default_board(principal: Principal) -> Board:
 
 
 @transaction.atomic
-def create_board(
-    principal: Principal,
-    *,
-    name: str,
-    visibility: str = Board.Visibility.SHARED,
-    share_with: Iterable[int] = (),
-) -> Board:
-    name = validation.text(name, "name", max_length=120, required=True)
-    visibility = validation.choice(visibility, "visibility", Board.Visibility.values)
+def create_board(principal: Principal, data: BoardCreate | BoardCreateWithSharing) -> Board:
+    visibility = data.visibility
+    share_with = data.share_with if isinstance(data, BoardCreateWithSharing) else []
+    name = data.name
     if visibility != Board.Visibility.SHARED and principal.user is None:
         raise Forbidden(_("Only a person can own a private board."))
     board = Board.objects.create(
@@ -99,7 +100,7 @@ def create_board(
         owner=principal.user if visibility != Board.Visibility.SHARED else None,
     )
     if visibility == Board.Visibility.RESTRICTED:
-        ids = [int(i) for i in share_with]
+        ids = list(share_with)
         known = set(get_user_model().objects.filter(id__in=ids, is_active=True).values_list("id", flat=True))
         if known != set(ids):
             raise validation.invalid(
@@ -180,46 +181,31 @@ def get_task(principal: Principal, task_id: Any, *, for_update: bool = False) ->
     return get_by_id(qs, task_id, TaskNotFound, _("There is no task with id %(id)s."))
 
 
-def list_tasks(
-    principal: Principal,
-    *,
-    board_id: Any = None,
-    status_id: Any = None,
-    status_key: str | None = None,
-    category: str | None = None,
-    unfinished: bool | None = None,
-    assignee_id: Any = None,
-    due_from: Any = None,
-    due_to: Any = None,
-    client_id: Any = None,
-    case_id: Any = None,
-    query: str | None = None,
-    limit: int = 50,
-    offset: int = 0,
-) -> tuple[list[Task], int]:
-    """A filtered page of visible tasks and the total count (two queries, whatever the page size)."""
+def list_tasks(principal: Principal, filters: TaskFilter | None = None) -> tuple[list[Task], int]:
+    """A filtered page of visible tasks and the total count (two queries, whatever the page size);
+    without filters the first page of all of them."""
+    filters = filters if filters is not None else TaskFilter()
     qs = visible_tasks(principal)
-    if board_id is not None:
-        qs = qs.filter(board=get_board(principal, board_id))
-    if status_id is not None or status_key is not None:
-        qs = qs.filter(status=get_status(status_id, status_key))
-    if category is not None:
-        qs = qs.filter(status__category=validation.choice(category, "category", TaskStatus.Category.values))
-    if unfinished is True:
+    if filters.board_id is not None:
+        qs = qs.filter(board=get_board(principal, filters.board_id))
+    if filters.status_id is not None or filters.status_key is not None:
+        qs = qs.filter(status=get_status(filters.status_id, filters.status_key))
+    if filters.category is not None:
+        qs = qs.filter(status__category=filters.category)
+    if filters.unfinished is True:
         qs = qs.exclude(status__category=TaskStatus.Category.DONE)
-    if assignee_id is not None:
-        qs = qs.filter(assignee_id=assignee_id) if assignee_id != "none" else qs.filter(assignee__isnull=True)
-    if (start := validation.date(due_from, "due_from")) is not None:
-        qs = qs.filter(due_date__gte=start)
-    if (end := validation.date(due_to, "due_to")) is not None:
-        qs = qs.filter(due_date__lte=end)
-    if client_id not in (None, ""):
-        qs = qs.filter(client=resolve_client(principal, client_id))
-    if case_id not in (None, ""):
-        qs = qs.filter(case=resolve_case(principal, case_id))
-    if query:
-        qs = _search(principal, qs, query)
-    limit, offset = validation.page(limit, offset, MAX_PAGE)
+    qs = _assigned(principal, qs, filters)
+    if filters.due_from is not None:
+        qs = qs.filter(due_date__gte=filters.due_from)
+    if filters.due_to is not None:
+        qs = qs.filter(due_date__lte=filters.due_to)
+    if filters.client_id is not None:
+        qs = qs.filter(client=resolve_client(principal, filters.client_id))
+    if filters.case_id is not None:
+        qs = qs.filter(case=resolve_case(principal, filters.case_id))
+    if filters.query:
+        qs = _search(principal, qs, filters.query)
+    limit, offset = filters.limit, filters.offset
     total = qs.count()
     # Pick the page on narrow rows first, then load the full records of just those ids: sorting
     # thousands of joined, wide rows is what makes a big board slow.
@@ -246,6 +232,17 @@ def open_task_counts(principal: Principal, case_ids: Iterable[int]) -> dict[int,
     return dict(rows)
 
 
+def _assigned(principal: Principal, qs: QuerySet[Task], filters: TaskFilter) -> QuerySet[Task]:
+    """The assignee filter; the pages' picker also offers "me" and "nobody" (`TaskPageFilter`)."""
+    if isinstance(filters, TaskPageFilter) and filters.nobody:
+        return qs.filter(assignee__isnull=True)
+    if isinstance(filters, TaskPageFilter) and filters.mine:
+        return qs.filter(assignee=principal.user) if principal.user else qs.none()
+    if filters.assignee_id is not None:
+        return qs.filter(assignee_id=filters.assignee_id)
+    return qs
+
+
 def _search(principal: Principal, qs: QuerySet[Task], query: str) -> QuerySet[Task]:
     """Words in title, description or origin, or naming the task's Mandant."""
     text = validation.text(query, "query", max_length=200)
@@ -254,21 +251,15 @@ def _search(principal: Principal, qs: QuerySet[Task], query: str) -> QuerySet[Ta
 
 
 def board_columns(
-    principal: Principal,
-    board_id: Any,
-    *,
-    per_column: int = 25,
-    query: str | None = None,
-    assignee_id: Any = None,
-) -> tuple[Board, list[dict]]:
+    principal: Principal, board_id: int, filters: TaskFilter, *, per_column: int = 25
+) -> tuple[Board, list[dict[str, Any]]]:
     """The Kanban view of one board: every status column with its first `per_column` cards and
-    its full count. Two queries over the tasks, whatever the board's size or number of columns."""
+    its full count. Two queries over the tasks, whatever the board's size or number of columns.
+    Of the filters, the assignee and the words apply."""
     board = get_board(principal, board_id)
-    qs = Task.objects.filter(board=board)
-    if assignee_id is not None:
-        qs = qs.filter(assignee_id=assignee_id) if assignee_id != "none" else qs.filter(assignee__isnull=True)
-    if query:
-        qs = _search(principal, qs, query)
+    qs = _assigned(principal, Task.objects.filter(board=board), filters)
+    if filters.query:
+        qs = _search(principal, qs, filters.query)
     counts = dict(qs.order_by().values("status_id").annotate(n=Count("id")).values_list("status_id", "n"))
     ranked = qs.annotate(
         rank=Window(RowNumber(), partition_by=[F("status_id")], order_by=[F("position").asc(), F("id").asc()])
@@ -295,63 +286,72 @@ def _check_assignee(board: Board, assignee_id: Any) -> int | None:
     return assignee_id
 
 
-def _origin(principal: Principal, source_type: str | None, source_id: str | None) -> tuple[str, str | None]:
+def _source(principal: Principal, data: TaskCreate, origin: Origin) -> tuple[str, str | None]:
+    """The task's origin: a team room's tasks always carry a unique id linking back to the room;
+    a filed task names its own; otherwise the surface decides (API, the copilot, by hand)."""
     service = principal.service
     if service is not None and service.kind == service.Kind.TEAM_ROOM:
-        # Team-room tasks always carry a unique, non-null origin id linking back to the room.
+        source_id = data.source_id if isinstance(data, FiledTask) else None
         return Task.Source.TEAM_CHAT, source_id or f"team_chat:{service.pk}:{uuid.uuid4()}"
-    source_type = source_type or Task.Source.MANUAL
-    validation.choice(source_type, "source_type", Task.Source.values)
-    if source_type == Task.Source.TEAM_CHAT and not source_id:
-        raise validation.invalid("source_id", _("is required for team chat tasks"))
-    return source_type, source_id or None
+    if isinstance(data, FiledTask) and data.source_type is not None:
+        if data.source_type == Task.Source.TEAM_CHAT and not data.source_id:
+            raise validation.invalid("source_id", _("is required for team chat tasks"))
+        return data.source_type, data.source_id or None
+    source_id = data.source_id if isinstance(data, FiledTask) else None
+    return _SOURCE_OF_SURFACE.get(origin.surface, Task.Source.MANUAL), source_id or None
+
+
+_SOURCE_OF_SURFACE = {"api": Task.Source.API, "agent": Task.Source.AGENT, "live": Task.Source.AGENT}
+# Contract fields that name another row: resolved (and permission-checked) by the service; every
+# other contract field that is a column of Task is stored as validated (`_columns`).
+_RESOLVED = frozenset(
+    {"board_id", "status_id", "status_key", "assignee_id", "client_id", "case_id"}
+    | {"source_type", "source_id", "source_context_snapshot"}
+)
+_COLUMNS = {f.attname: f for f in Task._meta.concrete_fields if f.attname not in _RESOLVED}
+
+
+def _columns(values: dict[str, Any]) -> dict[str, Any]:
+    """The contract's plain fields as columns: None (left out, or emptied) is the column's empty
+    value ("" for text) where the column holds no null; a required one cannot be emptied."""
+    columns = {}
+    for name, value in values.items():
+        field = _COLUMNS.get(name)
+        if field is None:
+            continue
+        if value is None and not field.null:
+            if not field.blank:
+                raise validation.invalid(name, _("must not be empty"))
+            value = field.get_default()
+        columns[name] = value
+    return columns
 
 
 @transaction.atomic
-def create_task(
-    principal: Principal,
-    *,
-    title: str,
-    board_id: Any = None,
-    status_id: Any = None,
-    status_key: str | None = None,
-    description: str = "",
-    assignee_id: Any = None,
-    priority: str = Task.Priority.NORMAL,
-    due_date: Any = None,
-    follow_up_date: Any = None,
-    client_id: Any = None,
-    case_id: Any = None,
-    source_type: str | None = None,
-    source_id: str | None = None,
-    source_label: str = "",
-    source_url: str = "",
-    source_context_snapshot: dict | None = None,
-) -> Task:
-    board = get_board(principal, board_id) if board_id is not None else default_board(principal)
-    status = get_status(status_id, status_key) if (status_id is not None or status_key) else first_status()
-    source_type, source_id = _origin(principal, source_type, source_id)
-    if source_context_snapshot is not None and not isinstance(source_context_snapshot, dict):
-        raise validation.invalid("source_context_snapshot", _("must be an object"))
+def create_task(principal: Principal, data: TaskCreate, *, origin: Origin = INTERNAL) -> Task:
+    """A new task from the validated `TaskCreate` (or an internal caller's `FiledTask`)."""
+    board = get_board(principal, data.board_id) if data.board_id is not None else default_board(principal)
+    status_key = data.status_key if isinstance(data, FiledTask) else None
+    if data.status_id is not None or status_key:
+        status = get_status(data.status_id, status_key)
+    else:
+        status = first_status()
+    source_type, source_id = _source(principal, data, origin)
+    snapshot = data.source_context_snapshot if isinstance(data, FiledTask) else origin.run_snapshot()
     task = Task(
+        **_columns(data.model_dump(exclude_none=True)),
         board=board,
         status=status,
-        title=validation.text(title, "title", max_length=TITLE_MAX, required=True),
-        description=validation.text(description, "description", max_length=DESCRIPTION_MAX),
-        assignee_id=_check_assignee(board, assignee_id),
-        priority=validation.choice(priority, "priority", Task.Priority.values),
-        due_date=validation.date(due_date, "due_date"),
-        follow_up_date=_follow_up(status, validation.date(follow_up_date, "follow_up_date")),
+        assignee_id=_check_assignee(board, data.assignee_id),
         erstellt_von=principal.audit_actor,
         created_by_service=principal.service,
         source_type=source_type,
         source_id=source_id,
-        source_label=validation.text(source_label, "source_label", max_length=200),
-        source_url=validation.url(source_url, "source_url", max_length=500),
-        source_context_snapshot=source_context_snapshot or {},
+        source_context_snapshot=snapshot or {},
         position=_next_position(board, status),
     )
-    _link(principal, task, {"client_id": client_id, "case_id": case_id})
+    task.follow_up_date = _follow_up(status, task.follow_up_date)
+    _link(principal, task, {"client_id": data.client_id, "case_id": data.case_id})
     save_unique(task, lambda: validation.invalid("source_id", _("this origin already has a task")))
     task = get_task(principal, task.pk)
     events.task_changed(task, "aufgaben.task.created")
@@ -383,29 +383,19 @@ def _follow_up(status: TaskStatus, follow_up: dt.date | None) -> dt.date | None:
 
 
 @transaction.atomic
-def update_task(
-    principal: Principal, task_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
-) -> Task:
-    """Partial update: fields not in `changes` stay exactly as they are (a concurrent agent change
-    to another field survives). With `expected_version`, a stale write is refused instead."""
-    validation.only_fields(changes, EDITABLE_FIELDS)
+def update_task(principal: Principal, task_id: int, data: TaskUpdate) -> Task:
+    """Partial update: fields not sent stay exactly as they are (a concurrent agent change to
+    another field survives). With `expected_version`, a stale write is refused instead."""
+    changes = data.changes()
     task = get_task(principal, task_id, for_update=True)
-    TASK_VERSION.check(task, expected_version)
+    TASK_VERSION.check(task, data.expected_version)
     old_board = task.board
-    if "board_id" in changes and changes["board_id"] is not None:
+    if changes.get("board_id") is not None:
         task.board = get_board(principal, changes["board_id"])
-    if "status_id" in changes and changes["status_id"] is not None:
+    if changes.get("status_id") is not None:
         task.status = get_status(changes["status_id"])
-    if "title" in changes:
-        task.title = validation.text(changes["title"], "title", max_length=TITLE_MAX, required=True)
-    if "description" in changes:
-        task.description = validation.text(changes["description"], "description", max_length=DESCRIPTION_MAX)
-    if "priority" in changes:
-        task.priority = validation.choice(changes["priority"], "priority", Task.Priority.values)
-    if "due_date" in changes:
-        task.due_date = validation.date(changes["due_date"], "due_date")
-    if "follow_up_date" in changes:
-        task.follow_up_date = validation.date(changes["follow_up_date"], "follow_up_date")
+    for name, value in _columns(changes).items():
+        setattr(task, name, value)
     if "client_id" in changes or "case_id" in changes:
         _link(principal, task, changes)
     if "assignee_id" in changes:
@@ -427,18 +417,11 @@ def _still_visible(principal: Principal, task: Task) -> bool:
 
 
 @transaction.atomic
-def move_task(
-    principal: Principal,
-    task_id: Any,
-    *,
-    status_id: Any = None,
-    status_key: str | None = None,
-    board_id: Any = None,
-    position: int | None = None,
-) -> Task:
+def move_task(principal: Principal, task_id: int, data: TaskMove) -> Task:
     """Drag and drop: into a column (status, by id or key), optionally another board, at a position."""
-    if status_key is not None:
-        status_id = get_status(key=status_key).pk
+    status_id, board_id, position = data.status_id, data.board_id, data.position
+    if data.status_key is not None:
+        status_id = get_status(key=data.status_key).pk
     task = get_task(principal, task_id, for_update=True)
     old_board = task.board
     if board_id is not None:
@@ -451,7 +434,6 @@ def move_task(
     if position is None:
         task.position = _next_position(task.board, task.status)
     else:
-        position = max(0, int(position))
         make_room(Task.objects.filter(board=task.board, status=task.status).exclude(pk=task.pk), position)
         task.position = position
     task.version += 1
@@ -471,12 +453,13 @@ def delete_task(principal: Principal, task_id: Any) -> int:
 
 @transaction.atomic
 def add_comment(
-    principal: Principal, task_id: Any, *, body: str, author_type: str = Comment.AuthorType.USER
+    principal: Principal, task_id: int, data: CommentCreate, *, origin: Origin = INTERNAL
 ) -> tuple[Comment, bool]:
-    """Returns (comment, created). The same agent text on the same task is stored once."""
+    """Returns (comment, created). The copilot's comments are its own (`origin.by_agent`); the same
+    agent text on the same task is stored once."""
     task = get_task(principal, task_id)
-    body = validation.text(body, "body", max_length=COMMENT_MAX, required=True)
-    author_type = validation.choice(author_type, "author_type", Comment.AuthorType.values)
+    body = data.body
+    author_type = Comment.AuthorType.AGENT if origin.by_agent else Comment.AuthorType.USER
     actor = principal.audit_actor
     if author_type == Comment.AuthorType.AGENT:
         author_name = "Clapilot"

@@ -15,12 +15,12 @@ from django.views.decorators.http import require_POST
 
 from apps.clients.services import case_choices, client_choices
 from apps.core import web
-from apps.core.errors import DomainError, InvalidInput
+from apps.core.errors import DomainError
+from apps.core.origin import Origin
 from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
 from apps.tasks import services
+from apps.tasks.contracts import CommentCreate, TaskMove, TaskOut, TaskPageFilter
 from apps.tasks.forms import BoardForm, QuickAddForm, TaskEditForm
-from apps.tasks.models import Comment
-from apps.tasks.records import task_record
 
 PAGE_SIZE = 50
 CARDS_PER_COLUMN = 25  # more are one click away in the list view
@@ -30,24 +30,14 @@ def _people():
     return get_user_model().objects.filter(is_active=True).order_by("full_name", "email")
 
 
-def _filters(request) -> dict:
-    """Filters shared by board and list: free text, assignee, (list only) status and open-only."""
-    assignee = request.GET.get("assignee") or None
-    if assignee not in (None, "none", "me") and not assignee.isdigit():
-        assignee = None
-    if assignee == "me":
-        assignee = request.user.pk
-    return {"query": (request.GET.get("q") or "").strip()[:200] or None, "assignee_id": assignee}
-
-
 def board_page(request):
     principal = request.principal
     boards = services.list_boards(principal)
     if not boards:
         return render(request, "tasks/board.html", {"boards": [], "board_form": BoardForm()})
-    board = next((b for b in boards if str(b.pk) == request.GET.get("board")), boards[0])
-    filters = _filters(request)
-    board, columns = services.board_columns(principal, board.pk, per_column=CARDS_PER_COLUMN, **filters)
+    board = next((b for b in boards if b.pk == web.id_param(request, "board")), boards[0])
+    filters = web.query(request, TaskPageFilter)
+    board, columns = services.board_columns(principal, board.pk, filters, per_column=CARDS_PER_COLUMN)
     for column in columns:  # the board's script counts these with the cards it shows
         column["unrendered"] = column["total"] - len(column["tasks"])
     context = {
@@ -63,25 +53,10 @@ def board_page(request):
 
 def list_page(request):
     principal = request.principal
-    filters = _filters(request)
-    board_id = request.GET.get("board") or None
-    status_id = request.GET.get("status") or None
-    client_id = request.GET.get("client") if (request.GET.get("client") or "").isdigit() else None
-    case_id = request.GET.get("case") if (request.GET.get("case") or "").isdigit() else None
-    unfinished = request.GET.get("open") == "1"
     page_number = web.page_number(request)
+    filters = web.query(request, TaskPageFilter, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE)
     try:
-        tasks, total = services.list_tasks(
-            principal,
-            board_id=board_id,
-            status_id=status_id,
-            client_id=client_id,
-            case_id=case_id,
-            unfinished=unfinished or None,
-            limit=PAGE_SIZE,
-            offset=(page_number - 1) * PAGE_SIZE,
-            **filters,
-        )
+        tasks, total = services.list_tasks(principal, filters)
     except DomainError as exc:  # a filter naming an unknown board or status: say so, list nothing
         messages.error(request, exc.message)
         tasks, total = [], 0
@@ -117,10 +92,9 @@ def detail_page(request, task_id: int):
     if request.method == "POST":
         form = TaskEditForm(request.POST, **editor)
         if form.is_valid():
-            changes = form.changed_against_baseline()
             try:
-                if changes:
-                    services.update_task(principal, task.pk, changes)
+                if form.changed_fields():
+                    services.update_task(principal, task.pk, form.validated)
             except DomainError as exc:
                 form_errors(form, exc)
             else:
@@ -128,7 +102,7 @@ def detail_page(request, task_id: int):
                 return redirect("tasks:detail", task_id=task.pk)
     context = {
         "task": task,
-        "record": task_record(task),
+        "record": TaskOut.record(task),
         "form": form,
         "comments": task.comments.all(),
         "statuses": services.list_statuses(),
@@ -146,7 +120,7 @@ def card_partial(request, task_id: int):
 @domain_errors(json=True)
 def record_json(request, task_id: int):
     task = services.get_task(request.principal, task_id)
-    return JsonResponse({"task": task_record(task)})
+    return JsonResponse({"task": TaskOut.record(task)})
 
 
 @require_POST
@@ -158,7 +132,9 @@ def quick_add(request):
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = ""
     try:
-        task = services.create_task(request.principal, **form.validated.service_kwargs())
+        task = services.create_task(
+            request.principal, form.validated, origin=Origin.of_request(request, surface="page")
+        )
     except DomainError as exc:
         if back:
             messages.error(request, exc.message)
@@ -175,17 +151,9 @@ def quick_add(request):
 @require_POST
 @domain_errors(json=True)
 def move(request, task_id: int):
-    position = request.POST.get("position")
-    if position not in (None, "") and not position.isdigit():
-        raise InvalidInput.field("position", _("Invalid position."))
-    task = services.move_task(
-        request.principal,
-        task_id,
-        status_id=request.POST.get("status") or None,
-        board_id=request.POST.get("board") or None,
-        position=int(position) if position not in (None, "") else None,
-    )
-    return JsonResponse({"task": task_record(task)})
+    move = web.posted(request, TaskMove, status="status_id", board="board_id", position="position")
+    task = services.move_task(request.principal, task_id, move)
+    return JsonResponse({"task": TaskOut.record(task)})
 
 
 @require_POST
@@ -193,8 +161,9 @@ def move(request, task_id: int):
 def comment(request, task_id: int):
     services.get_task(request.principal, task_id)  # an invisible task is a 404, not a message
     with reported(request):
+        body = web.posted(request, CommentCreate)
         services.add_comment(
-            request.principal, task_id, body=request.POST.get("body", ""), author_type=Comment.AuthorType.USER
+            request.principal, task_id, body, origin=Origin.of_request(request, surface="page")
         )
     return redirect(f"{reverse('tasks:detail', args=[task_id])}#comments")
 
@@ -215,7 +184,7 @@ def create_board(request):
         messages.error(request, _("Please give the board a name."))
         return redirect("tasks:board")
     with reported(request) as outcome:
-        board = services.create_board(request.principal, **form.validated.model_dump())
+        board = services.create_board(request.principal, form.validated)
     if outcome.failed:
         return redirect("tasks:board")
     return redirect(f"{reverse('tasks:board')}?board={board.pk}")

@@ -13,7 +13,9 @@ from apps.agent.models import Run, RunEvent
 from apps.approvals import decisions
 from apps.approvals.errors import AlreadyDecided, ArgumentsChanged, StagedCallNotFound
 from apps.approvals.models import StagedCall
+from apps.core.inputs import build
 from apps.tasks import services as tasks
+from apps.tasks.contracts import TaskCreate
 from apps.tasks.models import Task
 from apps.tools.models import ToolExecution
 from tests.approvals.decide_helpers import stage, tool_message, waiting_run
@@ -34,7 +36,7 @@ def task(as_anna, statuses):
     from apps.tasks.models import Board
 
     board = Board.objects.create(name="Kanzlei", visibility=Board.Visibility.SHARED)
-    return tasks.create_task(as_anna, title="Umsatzsteuer Q3", board_id=board.pk)
+    return tasks.create_task(as_anna, build(TaskCreate, title="Umsatzsteuer Q3", board_id=board.pk))
 
 
 def test_approve_executes_the_staged_call_and_resumes_the_run(
@@ -98,7 +100,7 @@ def test_another_persons_call_is_not_found_an_admin_decides_it(anna, as_ben, as_
 def test_changed_arguments_are_refused(anna, as_anna, task, enqueued):
     run = waiting_run(anna)
     staged = stage(anna, DELETE, {"task_id": task.pk}, run=run)
-    other = tasks.create_task(as_anna, title="Andere", board_id=task.board_id)
+    other = tasks.create_task(as_anna, build(TaskCreate, title="Andere", board_id=task.board_id))
     StagedCall.objects.filter(pk=staged.pk).update(arguments={"task_id": other.pk})
     with pytest.raises(ArgumentsChanged):
         decisions.approve(as_anna, staged.pk)

@@ -14,7 +14,9 @@ from apps.agent.models import Run, RunEvent
 from apps.approvals import decisions
 from apps.approvals.errors import AlreadyDecided
 from apps.approvals.models import StagedCall
+from apps.core.inputs import build
 from apps.tasks import services as tasks
+from apps.tasks.contracts import TaskCreate
 from apps.tasks.models import Board, Task
 from apps.tools.models import ToolExecution
 from tests.approvals.decide_helpers import stage, waiting_run
@@ -29,7 +31,9 @@ def test_ten_concurrent_approvals_execute_the_call_once(anna, statuses, monkeypa
     monkeypatch.setattr(agent, "_enqueue", queued.append)
     admins = [UserFactory(role="admin", is_superuser=True) for _i in range(2)]
     board = Board.objects.create(name="Kanzlei", visibility=Board.Visibility.SHARED)
-    task = tasks.create_task(Principal.for_user(anna), title="Umsatzsteuer Q3", board_id=board.pk)
+    task = tasks.create_task(
+        Principal.for_user(anna), build(TaskCreate, title="Umsatzsteuer Q3", board_id=board.pk)
+    )
     run = waiting_run(anna)
     staged = stage(anna, DELETE, {"task_id": task.pk}, run=run)
     deciders = [anna] * 8 + admins

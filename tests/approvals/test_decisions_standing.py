@@ -12,7 +12,9 @@ from django.utils import timezone
 from apps.approvals import decisions, standing
 from apps.approvals.errors import InvalidStandingApproval, StandingApprovalNotFound
 from apps.approvals.models import StagedCall, StandingApproval
+from apps.core.inputs import build
 from apps.tasks import services as tasks
+from apps.tasks.contracts import TaskCreate
 from apps.tasks.models import Board, Task
 from apps.tools import registry
 from tests.approvals.decide_helpers import stage
@@ -27,7 +29,9 @@ def board(db):
 
 @pytest.fixture
 def new_task(as_anna, statuses, board):
-    return lambda title="Aufgabe": tasks.create_task(as_anna, title=title, board_id=board.pk)
+    return lambda title="Aufgabe": tasks.create_task(
+        as_anna, build(TaskCreate, title=title, board_id=board.pk)
+    )
 
 
 def alike(as_anna, anna, new_task) -> StagedCall:

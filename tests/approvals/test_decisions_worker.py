@@ -10,7 +10,9 @@ import pytest
 from apps.accounts.principal import Principal
 from apps.agent.models import Message, Run
 from apps.approvals import decisions
+from apps.core.inputs import build
 from apps.tasks import services as tasks
+from apps.tasks.contracts import TaskCreate
 from apps.tasks.models import Board, Task
 from tests.agent.conftest import model, provider  # noqa: F401 (fixtures)
 from tests.approvals.decide_helpers import stage, waiting_run
@@ -29,7 +31,7 @@ def tool_messages(request: dict) -> list[dict]:
 def test_the_decision_resumes_the_run_in_the_worker(anna, statuses, model, fake_openai, decision):  # noqa: F811
     principal = Principal.for_user(anna)
     board = Board.objects.create(name="Kanzlei", visibility=Board.Visibility.SHARED)
-    task = tasks.create_task(principal, title="Umsatzsteuer Q3", board_id=board.pk)
+    task = tasks.create_task(principal, build(TaskCreate, title="Umsatzsteuer Q3", board_id=board.pk))
     run = waiting_run(anna, model=model)
     staged = stage(anna, DELETE, {"task_id": task.pk}, run=run, call_id="call_del")
     fake_openai.reply(
@@ -61,7 +63,9 @@ def test_the_expiry_job_runs_in_the_worker_and_resumes_the_run(anna, statuses, m
     from apps.approvals.models import StagedCall
 
     board = Board.objects.create(name="Kanzlei", visibility=Board.Visibility.SHARED)
-    task = tasks.create_task(Principal.for_user(anna), title="Umsatzsteuer Q3", board_id=board.pk)
+    task = tasks.create_task(
+        Principal.for_user(anna), build(TaskCreate, title="Umsatzsteuer Q3", board_id=board.pk)
+    )
     run = waiting_run(anna, model=model)
     staged = stage(anna, DELETE, {"task_id": task.pk}, run=run, expires_in=timedelta(seconds=-1))
     fake_openai.reply("Niemand hat rechtzeitig zugestimmt.")

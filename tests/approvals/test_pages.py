@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from apps.approvals.models import StagedCall, StandingApproval
+from apps.core.inputs import build
 from apps.tasks import services as tasks
+from apps.tasks.contracts import TaskCreate
 from apps.tasks.models import Board, Task
 from tests.approvals.decide_helpers import stage, waiting_run
 
@@ -22,7 +24,7 @@ def no_worker(monkeypatch):
 @pytest.fixture
 def task(as_anna, statuses):
     board = Board.objects.create(name="Kanzlei", visibility=Board.Visibility.SHARED)
-    return tasks.create_task(as_anna, title="Umsatzsteuer Q3", board_id=board.pk)
+    return tasks.create_task(as_anna, build(TaskCreate, title="Umsatzsteuer Q3", board_id=board.pk))
 
 
 def test_the_page_lists_pending_calls_with_their_buttons(web, anna, task):

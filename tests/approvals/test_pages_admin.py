@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from apps.approvals.models import Policy, StagedCall, StandingApproval
+from apps.core.inputs import build
 from apps.tasks import services as tasks
+from apps.tasks.contracts import TaskCreate
 from apps.tasks.models import Board, Task
 from tests.approvals.decide_helpers import stage, waiting_run
 
@@ -29,7 +31,7 @@ def admin_web(client, boss):
 @pytest.fixture
 def task(as_anna, statuses):
     board = Board.objects.create(name="Kanzlei", visibility=Board.Visibility.SHARED)
-    return tasks.create_task(as_anna, title="Umsatzsteuer Q3", board_id=board.pk)
+    return tasks.create_task(as_anna, build(TaskCreate, title="Umsatzsteuer Q3", board_id=board.pk))
 
 
 def test_staged_calls_are_listed_read_only(admin_web, anna, task):

@@ -13,8 +13,10 @@ from rest_framework.test import APIClient
 from apps.apikeys import services as keys
 from apps.calendar.models import CalendarEvent
 from apps.core import errors, validation
+from apps.core.inputs import build
 from apps.llm import markdown
 from apps.tasks import services as task_services
+from apps.tasks.contracts import TaskCreate
 from apps.tasks.models import Board, Task
 from apps.tools.dispatcher import dispatch
 
@@ -122,7 +124,9 @@ def test_tool_refuses_a_javascript_source_url(anna_ctx, board):
 @pytest.mark.django_db
 def test_service_refuses_a_javascript_source_url(as_anna, board):
     with pytest.raises(errors.InvalidUrl):
-        task_services.create_task(as_anna, title="x", board_id=board.pk, source_url="data:text/html,<b>")
+        task_services.create_task(
+            as_anna, build(TaskCreate, title="x", board_id=board.pk, source_url="data:text/html,<b>")
+        )
     assert not Task.objects.exists()
 
 

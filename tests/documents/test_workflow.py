@@ -9,9 +9,11 @@ import pytest
 from django.urls import reverse
 
 from apps.calendar.models import CalendarEvent
+from apps.core.inputs import build
 from apps.documents import workflow
 from apps.documents.models import Document, DocumentWorkflow, Folder, WorkflowItem
 from apps.documents.workflow_items import normalize_title, signature, similarity
+from apps.tasks.contracts import TaskCreate, TaskUpdate
 from apps.tasks.models import Board, Task, TaskStatus
 from tests.documents.factories import DocumentFactory, FolderFactory
 from tests.documents.helpers import upload
@@ -121,9 +123,11 @@ def test_matching_open_task_is_updated_not_duplicated(
 ):
     from apps.tasks import services as tasks
 
-    manual = tasks.create_task(as_anna, title="Bescheid  prüfen!", client_id=client_row.pk)
-    done = tasks.create_task(as_anna, title="Mandant informieren", client_id=client_row.pk)
-    tasks.update_task(as_anna, done.pk, {"status_id": TaskStatus.objects.get(key="erledigt").pk})
+    manual = tasks.create_task(as_anna, build(TaskCreate, title="Bescheid  prüfen!", client_id=client_row.pk))
+    done = tasks.create_task(as_anna, build(TaskCreate, title="Mandant informieren", client_id=client_row.pk))
+    tasks.update_task(
+        as_anna, done.pk, build(TaskUpdate, status_id=TaskStatus.objects.get(key="erledigt").pk)
+    )
     document = _doc(anna, client_row)
     fake_openai.reply(json.dumps(ANSWER))
     _run(document, django_capture_on_commit_callbacks)

@@ -9,9 +9,11 @@ import pytest
 from apps.accounts.principal import Principal
 from apps.agent.models import Run
 from apps.approvals.models import StagedCall
+from apps.core.inputs import build
 from apps.core.services import set_setting
 from apps.llm.models import ModelConfig, Provider
 from apps.tasks import services as tasks
+from apps.tasks.contracts import TaskCreate
 from apps.tasks.models import Board, Task
 from tests.e2e.helpers import log_in
 from tests.factories import UserFactory
@@ -34,7 +36,7 @@ def test_the_delete_waits_for_the_card_and_the_task_disappears_live(
 ):
     board = Board.objects.create(name="Kanzlei", visibility=Board.Visibility.SHARED)
     user = UserFactory(email="anna@kanzlei.example")
-    task = tasks.create_task(Principal.for_user(user), title=TITLE, board_id=board.pk)
+    task = tasks.create_task(Principal.for_user(user), build(TaskCreate, title=TITLE, board_id=board.pk))
     provider = Provider.objects.create(
         name="Fake",
         kind=Provider.Kind.OPENAI_COMPATIBLE,

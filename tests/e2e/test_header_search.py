@@ -5,8 +5,10 @@ opens the results page; invisible rows never show; at 360 px the box fits the he
 import pytest
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.notes import services as notes
 from apps.tasks import services as tasks
+from apps.tasks.contracts import BoardCreate, BoardCreateWithSharing, TaskCreate
 from apps.tasks.models import TaskStatus
 from tests.e2e.helpers import log_in
 from tests.factories import ClientFactory, UserFactory
@@ -23,10 +25,12 @@ def office(transactional_db):
     ben = UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
     TaskStatus.objects.create(key="offen", name="Offen", category="open", sort_order=0)
     as_anna, as_ben = Principal.for_user(anna), Principal.for_user(ben)
-    board = tasks.create_board(as_anna, name="Kanzlei")
-    tasks.create_task(as_anna, title="Zebrafink Bilanz prüfen", board_id=board.pk)
-    secret = tasks.create_board(as_ben, name="Bens Board", visibility="restricted")
-    tasks.create_task(as_ben, title="Zebrafink Geheimaufgabe", board_id=secret.pk)
+    board = tasks.create_board(as_anna, build(BoardCreate, name="Kanzlei"))
+    tasks.create_task(as_anna, build(TaskCreate, title="Zebrafink Bilanz prüfen", board_id=board.pk))
+    secret = tasks.create_board(
+        as_ben, build(BoardCreateWithSharing, name="Bens Board", visibility="restricted")
+    )
+    tasks.create_task(as_ben, build(TaskCreate, title="Zebrafink Geheimaufgabe", board_id=secret.pk))
     ClientFactory(name="Zebrafink KG", client_number="K-777", tax_number="21/815/08150")
     notes.create_note(as_anna, name="Zebrafink Protokoll", text="Besprechung")
     notes.create_note(as_ben, name="Zebrafink Privatnotiz", visibility="private", text="privat")

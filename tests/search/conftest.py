@@ -5,10 +5,12 @@ visibility rule hides."""
 
 import pytest
 
+from apps.core.inputs import build
 from apps.knowledge import indexing
 from apps.knowledge.models import IndexJob
 from apps.notes import services as notes
 from apps.tasks import services as tasks
+from apps.tasks.contracts import BoardCreate, BoardCreateWithSharing, TaskCreate
 from apps.wiki import services as wiki
 from tests.documents.factories import DocumentFactory, FolderFactory
 from tests.factories import ClientFactory
@@ -26,10 +28,12 @@ def index(document, data=None):
 def office(db, as_anna, as_ben, ben, statuses, hidden_client, media_root):
     hidden_client.name = "Zebrafink Geheim AG"
     hidden_client.save(update_fields=["name"])
-    shared_board = tasks.create_board(as_anna, name="Kanzlei")
-    secret_board = tasks.create_board(as_ben, name="Bens Board", visibility="restricted")
-    tasks.create_task(as_anna, title="Zebrafink Bilanz prüfen", board_id=shared_board.pk)
-    tasks.create_task(as_ben, title="Zebrafink Geheimaufgabe", board_id=secret_board.pk)
+    shared_board = tasks.create_board(as_anna, build(BoardCreate, name="Kanzlei"))
+    secret_board = tasks.create_board(
+        as_ben, build(BoardCreateWithSharing, name="Bens Board", visibility="restricted")
+    )
+    tasks.create_task(as_anna, build(TaskCreate, title="Zebrafink Bilanz prüfen", board_id=shared_board.pk))
+    tasks.create_task(as_ben, build(TaskCreate, title="Zebrafink Geheimaufgabe", board_id=secret_board.pk))
     client = ClientFactory(name="Zebrafink KG", client_number="K-777", tax_number="21/815/08150")
     notes.create_note(as_anna, name="Zebrafink Protokoll", text="Besprechung")
     notes.create_note(as_ben, name="Zebrafink Privatnotiz", visibility="private", text="nur für Ben")

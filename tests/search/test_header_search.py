@@ -5,10 +5,12 @@ and a constant number of queries whatever the hits."""
 import pytest
 from django.urls import reverse
 
+from apps.core.inputs import build
 from apps.core.plugins import contributions
 from apps.dashboard.search import POINT
 from apps.notes import services as notes
 from apps.tasks import services as tasks
+from apps.tasks.contracts import TaskCreate
 from apps.wiki import services as wiki
 from tests.factories import ClientFactory
 
@@ -118,7 +120,7 @@ def test_results_page_query_count_is_constant(web, office, statuses, as_anna, dj
         web.get(SEARCH, {"q": "zebrafink"})
     board = tasks.list_boards(as_anna)[0]
     for i in range(8):
-        tasks.create_task(as_anna, title=f"Zebrafink Aufgabe {i}", board_id=board.pk)
+        tasks.create_task(as_anna, build(TaskCreate, title=f"Zebrafink Aufgabe {i}", board_id=board.pk))
         notes.create_note(as_anna, name=f"Zebrafink Notiz {i}", text="x")
         wiki.create_page(as_anna, title=f"Zebrafink Seite {i}", body="y")
         ClientFactory(name=f"Zebrafink {i} GmbH")
