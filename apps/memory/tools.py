@@ -51,7 +51,14 @@ def memory_store(ctx: ToolContext, args: c.MemoryStore) -> dict:
     return {"memory": memory_record(stored.memory), "outcome": stored.outcome, "notices": stored.notices}
 
 
-@tool(name="memory_search", read_only=True, api_scopes=READ, surfaces=WITH_LIVE, reads_foreign_content=True)
+@tool(
+    name="memory_search",
+    output=c.MemorySearchOut,
+    read_only=True,
+    api_scopes=READ,
+    surfaces=WITH_LIVE,
+    reads_foreign_content=True,
+)
 def memory_search(ctx: ToolContext, args: c.MemorySearch) -> dict:
     """Search durable memory (approved facts, preferences and procedures of the office and your own) by
     meaning and by words. Returns memories with ids like memory:12."""
@@ -61,26 +68,54 @@ def memory_search(ctx: ToolContext, args: c.MemorySearch) -> dict:
     return found | {"note": UNTRUSTED}
 
 
-@tool(name="memory_get", read_only=True, api_scopes=READ, surfaces=WITH_LIVE, reads_foreign_content=True)
+@tool(
+    name="memory_get",
+    output=c.MemoryResult,
+    read_only=True,
+    api_scopes=READ,
+    surfaces=WITH_LIVE,
+    reads_foreign_content=True,
+)
 def memory_get(ctx: ToolContext, args: c.MemoryGet) -> dict:
     """Read one memory by its id."""
     return {"memory": memory_record(reads.get_memory(ctx.principal, args.id, specialist=ctx.specialist_id))}
 
 
-@tool(name="memory_grep", read_only=True, api_scopes=READ, surfaces=WITH_LIVE, reads_foreign_content=True)
+@tool(
+    name="memory_grep",
+    output=c.MemoryGrepOut,
+    read_only=True,
+    api_scopes=READ,
+    surfaces=WITH_LIVE,
+    reads_foreign_content=True,
+)
 def memory_grep(ctx: ToolContext, args: c.MemoryGrep) -> dict:
     """Find memories containing exact words, or matching a regular expression (regex=true), newest first;
     at most 100."""
     return reads.grep(ctx.principal, **args.model_dump(), specialist=ctx.specialist_id)
 
 
-@tool(name="memory_describe", read_only=True, api_scopes=READ, surfaces=WITH_LIVE, reads_foreign_content=True)
+@tool(
+    name="memory_describe",
+    output=c.MemoryDescribeOut,
+    read_only=True,
+    api_scopes=READ,
+    surfaces=WITH_LIVE,
+    reads_foreign_content=True,
+)
 def memory_describe(ctx: ToolContext, args: c.MemoryDescribe) -> dict:
     """What is remembered: how many memories by kind, by scope and by client."""
     return reads.describe(ctx.principal, scope=args.scope, specialist=ctx.specialist_id)
 
 
-@tool(name="memory_expand", read_only=True, api_scopes=READ, surfaces=WITH_LIVE, reads_foreign_content=True)
+@tool(
+    name="memory_expand",
+    output=c.MemoryExpanded,
+    read_only=True,
+    api_scopes=READ,
+    surfaces=WITH_LIVE,
+    reads_foreign_content=True,
+)
 def memory_expand(ctx: ToolContext, args: c.MemoryGet) -> dict:
     """One memory with its sources (where it was said, with quotes) and its history (who changed or
     reviewed it, before → after)."""
