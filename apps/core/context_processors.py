@@ -1,3 +1,5 @@
+import functools
+
 from django.conf import settings
 from django.utils import timezone
 
@@ -11,7 +13,9 @@ def navigation(request) -> dict:
         return base
     return {
         **base,
-        "main_navigation": resolved_navigation(request.path, request.user),
+        # Resolved when a template draws it (once): partials rendered with the request (chat
+        # bubbles, cards) never draw the navigation and must not pay for its badge counts.
+        "main_navigation": functools.cache(lambda: resolved_navigation(request.path, request.user)),
         # Localized in the user's language here, so announce.js needs no catalog of its own.
         "announce_catalog": {key: str(text) for key, text in plugins.announce_catalog().items()},
     }
