@@ -153,6 +153,12 @@ class DeadlineChangeOut(Output):
 DeadlineHistory = wrapped(list[DeadlineChangeOut], "history", name="DeadlineHistory")
 
 
+class EventDeleted(Output):
+    """`calendar_delete_event`: the id of the deleted appointment."""
+
+    deleted: int
+
+
 # --- input ------------------------------------------------------------------------------------
 class EventFilter(PageInput):
     query: str | None = query_field("Words in title, description, place or client name.")

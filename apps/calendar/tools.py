@@ -91,6 +91,7 @@ def _cancel_preview(args: c.DeadlineCancelById, ctx: ToolContext) -> str:
 
 @tool(
     name="calendar_delete_event",
+    output=c.EventDeleted,
     read_only=False,
     operation="delete",
     default="stage",
