@@ -72,7 +72,7 @@ def list_boards(principal: Principal) -> list[Board]:
     return list(visible_boards(principal))
 
 
-def get_board(principal: Principal, board_id: Any) -> Board:
+def get_board(principal: Principal, board_id: int) -> Board:
     return get_by_id(
         visible_boards(principal), board_id, BoardNotFound, _("There is no board with id %(id)s.")
     )
@@ -115,15 +115,17 @@ def list_statuses() -> list[TaskStatus]:
     return list(TaskStatus.objects.all())
 
 
-def get_status(status_id: Any = None, key: str | None = None) -> TaskStatus:
+def get_status(status_id: int | None = None, key: str | None = None) -> TaskStatus:
     try:
         if key is not None:
             return TaskStatus.objects.get(key=key)
-        return TaskStatus.objects.get(pk=int(status_id))
+        if status_id is not None:
+            return TaskStatus.objects.get(pk=status_id)
     except (TaskStatus.DoesNotExist, TypeError, ValueError):
-        raise StatusNotFound(
-            _("There is no status “%(status)s”.") % {"status": key if key is not None else status_id}
-        ) from None
+        pass
+    raise StatusNotFound(
+        _("There is no status “%(status)s”.") % {"status": key if key is not None else status_id}
+    )
 
 
 def first_status(category: str = TaskStatus.Category.OPEN) -> TaskStatus:
@@ -174,7 +176,7 @@ def visible_tasks(principal: Principal) -> QuerySet[Task]:
     return Task.objects.filter(board_id__in=board_ids)
 
 
-def get_task(principal: Principal, task_id: Any, *, for_update: bool = False) -> Task:
+def get_task(principal: Principal, task_id: int, *, for_update: bool = False) -> Task:
     qs = with_relations(visible_tasks(principal))
     if for_update:
         qs = qs.select_for_update(of=("self",))
@@ -276,7 +278,7 @@ def board_columns(
 
 
 # --- writing tasks ----------------------------------------------------------------------------
-def _check_assignee(board: Board, assignee_id: Any) -> int | None:
+def _check_assignee(board: Board, assignee_id: int | None) -> int | None:
     assignee_id = active_person_id(assignee_id, "assignee_id")
     if assignee_id is None:
         return None
@@ -443,7 +445,7 @@ def move_task(principal: Principal, task_id: int, data: TaskMove) -> Task:
 
 
 @transaction.atomic
-def delete_task(principal: Principal, task_id: Any) -> int:
+def delete_task(principal: Principal, task_id: int) -> int:
     task = get_task(principal, task_id, for_update=True)
     board, pk = task.board, task.pk
     task.delete()
@@ -488,7 +490,7 @@ def add_comment(
     return comment, True
 
 
-def list_comments(principal: Principal, task_id: Any) -> list[Comment]:
+def list_comments(principal: Principal, task_id: int) -> list[Comment]:
     return list(get_task(principal, task_id).comments.all())
 
 
