@@ -64,8 +64,8 @@ def test_writes_are_staged_not_run(connector: Connector, anna_ctx: ToolContext) 
     r = call(anna_ctx, action="insert", table="mandanten", columns=["id", "name"], values=[[3, "Neu"]])
     assert not r.ok and r.code == "approval_required", r
     assert r.output["operation"] == "insert"
-    q = call(anna_ctx, action="query", sql="SELECT COUNT(*) FROM mandanten")
-    assert q.output["rows"] == [[2]]
+    q = call(anna_ctx, action="query", sql="SELECT COUNT(*) FROM mandanten WHERE id = ?", params=[3])
+    assert q.output["rows"] == [[0]]
 
 
 def test_approved_insert_and_upsert_run(connector: Connector, anna: Any) -> None:
