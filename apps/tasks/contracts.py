@@ -141,6 +141,12 @@ class CommentResult(Output):
     created: bool = Field(description="False when the same text was already there (stored once).")
 
 
+class TaskDeleted(Output):
+    """`aufgaben_delete_task`: the id of the deleted task."""
+
+    deleted: int
+
+
 TaskPage = paged(TaskOut, "tasks")
 TaskResult = wrapped(TaskOut, "task")
 BoardResult = wrapped(BoardOut, "board")
