@@ -105,7 +105,15 @@ def stage(tool: Tool, args: BaseModel, decision: Decision, ctx: ToolContext) -> 
         )
         if rule:
             _notify_owner(staged, person)
+        else:  # the person's other tabs (Freigaben page, badge, review queue) learn of it live
+            announce_staged(staged)
     return Staged(staged.pk, preview, decision.operation, staged.reason, headless_rule=rule)
+
+
+def announce_staged(staged: StagedCall) -> None:
+    from apps.approvals.decisions import announce_staged as announce  # decisions reads staged rows
+
+    announce(staged)
 
 
 def _agent(ctx: ToolContext) -> int | None:
