@@ -142,7 +142,10 @@ def _bubbles(messages) -> list[dict]:
     for m in messages:
         if m.role == Message.Role.TOOL:
             name = m.metadata.get("name", "")
-            tools.append({"name": name, "label": tool_label(name), "ok": m.metadata.get("ok", True)})
+            ok = m.metadata.get("ok", True)
+            # A call staged for a person waits (⏸) until decided; the decision rewrites its row.
+            state = "ok" if ok else "waiting" if m.metadata.get("code") == "approval_required" else "failed"
+            tools.append({"name": name, "label": tool_label(name), "ok": ok, "state": state})
             known = {link["url"] for link in links}
             links.extend(
                 link
