@@ -21,6 +21,7 @@ from apps.documents import events
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
 from apps.documents.models import FOLDER_NAME_MAX, HOME_FOLDER_NAME, RESERVED_FOLDER_NAMES, Document, Folder
 from apps.documents.records import folder_record, with_relations
+from apps.documents.rows import announce_text, delete_document_rows
 from apps.documents.visibility import can_folder, folder_viewers, visible_folders
 
 MAX_DEPTH = 12
@@ -91,8 +92,6 @@ def _link_subtree(folder: Folder) -> None:
     """Documents in a client folder's subtree are linked to its client (existing links stay):
     one insert for all of them, then the knowledge store hears of the new scope and open pages
     (the client page among them) get the new records."""
-    from apps.documents.services import announce_text
-
     client = inherited_client(folder)
     if client is None:
         return
@@ -218,8 +217,6 @@ def update_folder(
 def _move_subtree(folder: Folder, old_path: str) -> None:
     """Descendants follow: new path prefix, the new kind and owner; their documents are announced
     to the knowledge store again (the consent path and maybe the scope changed)."""
-    from apps.documents.services import announce_text
-
     descendants = Folder.objects.filter(tree_path__startswith=old_path).exclude(pk=folder.pk)
     descendants.update(
         tree_path=Concat(Value(folder.tree_path), Substr("tree_path", len(old_path) + 1)),
@@ -244,8 +241,6 @@ def folder_contents(principal: Principal, folder_id: Any) -> tuple[Folder, int, 
 def delete_folder(principal: Principal, folder_id: Any, *, recursive: bool = False) -> int:
     """A folder with content is deleted only with `recursive`; then its documents go too (files
     removed after commit, the knowledge store told inside the transaction)."""
-    from apps.documents.services import delete_document_rows
-
     folder = get_folder(principal, folder_id, action="delete", for_update=True)
     if folder.is_home:
         raise FolderProtected(_("Your “Persönlich” folder cannot be deleted."))

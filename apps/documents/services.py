@@ -32,7 +32,7 @@ from apps.documents.errors import DocumentNotFound, EmptyFile, FileTooLarge
 from apps.documents.folders import get_folder
 from apps.documents.models import TITLE_MAX, Document, Folder
 from apps.documents.records import document_record, with_relations
-from apps.documents.signals import document_removed, document_text_ready
+from apps.documents.rows import announce_text, delete_document_rows  # (admin and processing use them here)
 from apps.documents.visibility import can_document, document_viewers, visible_documents
 
 MAX_PAGE = 200
@@ -105,12 +105,6 @@ def _folder_for_write(principal: Principal, folder_id: Any) -> Folder | None:
     except (TypeError, ValueError):
         raise validation.invalid("folder_id", _("must be a number")) from None
     return get_folder(principal, folder_id, action="change")
-
-
-def announce_text(document: Document) -> None:
-    """Tell the knowledge store (inside this transaction) that the indexable content changed."""
-    if document.extraction_status == Document.Extraction.DONE:
-        document_text_ready.send(sender=Document, document=document)
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -331,17 +325,6 @@ def _still_visible(principal: Principal, document: Document) -> bool:
 def move_document(principal: Principal, document_id: Any, *, folder_id: Any) -> Document:
     """Into another folder (None: the root "Dokumente")."""
     return update_document(principal, document_id, {"folder_id": folder_id})
-
-
-def delete_document_rows(documents: list[Document]) -> None:
-    """Delete rows, tell the knowledge store before each row goes, remove files after commit."""
-    for document in documents:
-        viewers = document_viewers(document)
-        document_removed.send(sender=Document, document_id=document.pk)
-        name, pk = document.file.name, document.pk
-        document.delete()
-        transaction.on_commit(lambda name=name: storage.remove(name))
-        events.document_deleted(pk, viewers)
 
 
 @transaction.atomic
