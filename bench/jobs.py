@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("--prefetch", type=int, default=4, help="prefetch multiplier (after, redis)")
     parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9"))
     parser.add_argument("--outage", type=float, default=3.0, help="seconds the broker is away")
-    parser.add_argument("--only", default="before,after,redis")
+    parser.add_argument("--only", default="before,after,redis", help="also: after-p1, after-c4")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="clapilot-bench-jobs-") as tmp, bench_database():
         try:
@@ -68,6 +68,21 @@ def run(args, tmp: Path) -> None:
         ),
         "after": (embedded, {}, after, "", None),
         "redis": (args.redis, {"REDIS_URL": args.redis}, after, "", None),
+        # variants of "after" for choosing the defaults
+        "after-p1": (
+            embedded,
+            {},
+            ("--concurrency", str(args.concurrency), "--prefetch-multiplier", "1"),
+            "",
+            None,
+        ),
+        "after-c4": (
+            embedded,
+            {},
+            ("--concurrency", "4", "--prefetch-multiplier", str(args.prefetch)),
+            "",
+            None,
+        ),
     }
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
     for name in args.only.split(","):

@@ -312,10 +312,18 @@ else:
 # Its engine (one per process) holds at most 5 sessions instead of SQLAlchemy's default 15.
 # With Redis, kombu looks for messages of dead workers every 10 s but scans only on every 10th look
 # (so every 100 s): scan on each one, a cheap ZRANGE.
+# The database broker polls again as soon as a job is acknowledged, and an empty queue after 50 ms,
+# backing off to CLAPILOT_BROKER_POLL_SECONDS while it stays empty (clapilot/broker.py).
 CELERY_BROKER_TRANSPORT_OPTIONS: dict = (
     {"unacked_restore_throttle": 1}
     if REDIS_URL
-    else {"pool_size": 2, "max_overflow": 3, "pool_pre_ping": True, "pool_recycle": 300}
+    else {
+        "pool_size": 2,
+        "max_overflow": 3,
+        "pool_pre_ping": True,
+        "pool_recycle": 300,
+        "polling_interval": env.float("CLAPILOT_BROKER_POLL_SECONDS", default=1.0),
+    }
 )
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True

@@ -103,3 +103,29 @@ def test_a_requeue_after_a_lost_worker_counts_and_replaces_the_row(queue):
             assert len(_rows(queue)) == 1
             message.reject(requeue=True)  # what reject_on_worker_lost does
         assert _rows(queue) == []  # the third loss dropped it
+
+
+def test_an_acknowledgement_wakes_a_consumer_held_back_by_its_prefetch_limit(queue):
+    """kombu slept its polling interval (1 s) whenever the prefetch limit was reached, whatever the
+    jobs took: about two jobs a second with two pool processes. An acknowledgement now wakes the
+    waiting consumer, which takes the next message at once."""
+    with _connection() as producer, _connection(polling_interval=30) as consumer:
+        producer.default_channel.queue_declare(queue)
+        for body in ("one", "two"):
+            producer.default_channel.basic_publish(
+                producer.default_channel.prepare_message(body), exchange="", routing_key=queue
+            )
+        got = []
+        channel = consumer.default_channel
+        channel.basic_qos(prefetch_count=1)
+        channel.basic_consume(queue, False, got.append, "test")
+        consumer.drain_events(timeout=10)
+        assert [m.body for m in got] == [b"one"]
+        assert not channel.qos.can_consume()  # held back until "one" is acknowledged
+        consumer.transport._wakeup.clear()
+        got[0].ack()
+        assert consumer.transport._wakeup.is_set()
+        consumer.drain_events(timeout=10)
+        assert [m.body for m in got] == [b"one", b"two"]
+        got[1].ack()
+        assert _rows(queue) == []
