@@ -50,3 +50,9 @@ def test_a_wrong_key_is_reported(live_server, monkeypatch, capsys):
     monkeypatch.setenv("CLAPILOT_API_KEY", "clp_nothing.wrong")
     assert cli.main(["tools", "list"]) == 2
     assert "refused the key (401)" in capsys.readouterr().err
+
+
+def test_describe_shows_the_output_schema(env, capsys):
+    assert cli.main(["tools", "describe", "mandanten_get"]) == 0
+    described = json.loads(capsys.readouterr().out)
+    assert described["output_schema"]["required"] == ["client"]
