@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sqlglot
 from sqlglot import exp
@@ -181,6 +182,13 @@ def normalized_name(name: str, dialect: str) -> str:
 
 
 def check(sql: str, dialect: str, allowed: tuple[str, ...] | list[str], database: str = "") -> Checked:
+    """The checked statement; the same text for the same configuration is parsed once (the
+    preflight and the handler of one call, and a model repeating a query, hit the cache)."""
+    return _checked(sql, dialect, tuple(sorted(allowed)), database)
+
+
+@lru_cache(maxsize=512)
+def _checked(sql: str, dialect: str, allowed: tuple[str, ...], database: str) -> Checked:
     tree = parse_one(sql, dialect)
     verb = verb_of(tree)
     tree = normalize_identifiers(tree, dialect=dialect)
@@ -245,7 +253,7 @@ def _render(tree: exp.Expr, dialect: str, verb: str, tables: tuple[str, ...]) ->
             return exp.Var(this=marker)
         return node
 
-    tree = tree.transform(swap, copy=True)
+    tree = tree.transform(swap, copy=False)  # our own parse tree, not shared
     try:
         sql = tree.sql(dialect=dialect, comments=False)
     except SqlglotError as exc:
