@@ -127,7 +127,12 @@ def _check_principal(t: Tool, ctx: ToolContext) -> ToolResult | None:
             "forbidden", _("This agent is not allowed to use “%(name)s”.") % {"name": t.name}
         )
     if not t.reachable_with(ctx.scopes):
-        return ToolResult.failure("forbidden", _("The API key lacks the scope “tools:execute”."))
+        if not t.api_scopes:
+            return ToolResult.failure("forbidden", _("The API key lacks the scope “tools:execute”."))
+        scope = ", ".join(sorted(t.api_scopes))  # e.g. memory:write reaches memory_store alone
+        return ToolResult.failure(
+            "forbidden", _("The API key lacks the scope “%(scope)s” (or “tools:execute”).") % {"scope": scope}
+        )
     return None
 
 

@@ -212,3 +212,20 @@ def test_the_mcp_refusal_names_the_scope_the_key_lacks(admin_user):
     from apps.memory.models import Memory
 
     assert Memory.objects.count() == 0
+
+
+def test_the_dispatcher_refusal_names_the_scope_the_key_lacks(admin_user):
+    """Any surface that passes an API key's scopes gets the tool's own scope named."""
+    from django.utils import translation
+
+    from apps.accounts.principal import Principal
+    from apps.tools.context import ToolContext
+    from apps.tools.dispatcher import dispatch
+
+    type(admin_user).objects.filter(pk=admin_user.pk).update(language="en")
+    admin_user.refresh_from_db()
+    ctx = ToolContext(Principal.for_user(admin_user), surface="api", scopes=frozenset({"memory:read"}))
+    with translation.override("en"):
+        refused = dispatch("memory_store", {"text": "Mandant Huber zahlt quartalsweise."}, ctx)
+    assert not refused.ok and refused.code == "forbidden"
+    assert refused.message == "The API key lacks the scope “memory:write” (or “tools:execute”)."
