@@ -45,6 +45,7 @@ class Origin:
     session_id: str | None = None
     api_key_prefix: str | None = None
     agent_id: str | None = None
+    via_tool: bool = False  # through the copilot's tool contract (a run, live voice, tools/execute)
 
     @classmethod
     def of_tool(cls, ctx: ToolCaller) -> Origin:
@@ -54,6 +55,7 @@ class Origin:
             session_id=ctx.session_id,
             api_key_prefix=ctx.api_key,
             agent_id=ctx.specialist_id,
+            via_tool=True,
         )
 
     @classmethod

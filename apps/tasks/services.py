@@ -457,11 +457,11 @@ def delete_task(principal: Principal, task_id: int) -> int:
 def add_comment(
     principal: Principal, task_id: int, data: CommentCreate, *, origin: Origin = INTERNAL
 ) -> tuple[Comment, bool]:
-    """Returns (comment, created). The copilot's comments are its own (`origin.by_agent`); the same
-    agent text on the same task is stored once."""
+    """Returns (comment, created). A comment through the tool contract is the copilot's
+    (`origin.via_tool`); the same agent text on the same task is stored once."""
     task = get_task(principal, task_id)
     body = data.body
-    author_type = Comment.AuthorType.AGENT if origin.by_agent else Comment.AuthorType.USER
+    author_type = Comment.AuthorType.AGENT if origin.via_tool else Comment.AuthorType.USER
     actor = principal.audit_actor
     if author_type == Comment.AuthorType.AGENT:
         author_name = "Clapilot"

@@ -2,6 +2,8 @@
 and the tools use (`web.query`), the forms through the input model (`InputModelForm`), and the
 services take the validated model (`build` for internal callers)."""
 
+from dataclasses import replace
+
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
@@ -51,7 +53,8 @@ def test_internal_callers_get_the_domain_error_of_the_contract():
 
 
 def test_origin_of_a_tool_call_and_of_a_request(anna_ctx, rf):
-    assert Origin.of_tool(anna_ctx).surface == "agent"
+    assert Origin.of_tool(anna_ctx).surface == "agent" and Origin.of_tool(anna_ctx).via_tool
+    assert Origin.of_tool(replace(anna_ctx, surface="api")).surface == "api"
     assert Origin.of_request(rf.get("/"), surface="page") == Origin(surface="page")
     assert not Origin().by_agent and Origin().run_snapshot() is None
 

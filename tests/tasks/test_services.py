@@ -168,8 +168,12 @@ def test_partial_update_keeps_untouched_fields_and_detects_stale_versions(
 def test_agent_comments_are_stored_once(as_anna, make_task):
     task = make_task()
     body = build(CommentCreate, body="Erledigt: Bescheid geprüft.")
-    first, created = services.add_comment(as_anna, task.pk, body, origin=Origin(surface="agent"))
-    again, created_again = services.add_comment(as_anna, task.pk, body, origin=Origin(surface="agent"))
+    first, created = services.add_comment(
+        as_anna, task.pk, body, origin=Origin(surface="agent", via_tool=True)
+    )
+    again, created_again = services.add_comment(
+        as_anna, task.pk, body, origin=Origin(surface="agent", via_tool=True)
+    )
     assert created and not created_again and first == again
     services.add_comment(as_anna, task.pk, body, origin=Origin(surface="page"))
     services.add_comment(as_anna, task.pk, body, origin=Origin(surface="page"))
