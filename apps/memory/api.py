@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from rest_framework.response import Response
 
-from apps.apikeys.models import ApiKey
 from apps.core.api import ApiView, dump, endpoint, listed
+from apps.core.origin import Origin
 from apps.memory import contracts as c
 from apps.memory import reads, services
-from apps.memory.models import Scope, SourceKind
 from apps.memory.records import memory_record
 
 TAGS = ["memory"]
@@ -48,14 +47,7 @@ class MemoryView(ApiView):
         fact was already remembered (nothing new is created). Contradictions of approved memory are
         staged for review, office memory waits for review; text at most 2,000 characters
         (`memory_too_large`)."""
-        key = request.auth if isinstance(request.auth, ApiKey) else None
-        values = body.model_dump()
-        stored = services.store(
-            request.principal,
-            **values | {"scope": values["scope"] or Scope.SHARED, "quote": values["quote"] or ""},
-            source_kind=SourceKind.API_KEY if key else SourceKind.PERSON,
-            source_ref=key.prefix if key else "",
-        )
+        stored = services.store(request.principal, **body.stored_by(Origin.of_request(request)))
         answer = {
             "memory": memory_record(stored.memory),
             "outcome": stored.outcome,

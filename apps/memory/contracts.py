@@ -5,15 +5,16 @@ answers with. The text limit is the service's (`models.TEXT_MAX`, 2,000 characte
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import CaseRef, ClientRef
 from apps.core.contracts import DateTime, Input, Output, PageInput, choices_enum, paged, query_field
+from apps.core.origin import Origin
 from apps.knowledge.search import QUERY_MAX
-from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX, Kind
+from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX, Kind, Scope, SourceKind
 
 # The kinds are the model's (`models.Kind`), one named OpenAPI enum (`MemoryKindEnum`); a type
 # checker sees the model's choices themselves (it cannot follow an enum built by a call).
@@ -174,6 +175,24 @@ class MemoryStore(Input):
     quote: str | None = Field(
         default=None, max_length=QUOTE_MAX, description="The words it was taken from (evidence)."
     )
+
+    def stored_by(self, origin: Origin) -> dict[str, Any]:
+        """The `services.store` values for a memory stored from `origin`, its defaults decided
+        here once for the tool and the REST surface: personal in a specialist's run, else shared;
+        no quote; its source the chat run, the API key's prefix, or the person."""
+        if origin.run_id:
+            source_kind, source_ref = SourceKind.CHAT_RUN, origin.run_id
+        elif origin.api_key_prefix is not None:
+            source_kind, source_ref = SourceKind.API_KEY, origin.api_key_prefix
+        else:
+            source_kind, source_ref = SourceKind.PERSON, ""
+        return self.model_dump() | {
+            "scope": self.scope or (Scope.PERSONAL if origin.agent_id else Scope.SHARED),
+            "quote": self.quote or "",
+            "specialist": origin.agent_id,
+            "source_kind": source_kind,
+            "source_ref": source_ref,
+        }
 
 
 class MemorySearch(Input):
