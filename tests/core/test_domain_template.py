@@ -1,6 +1,6 @@
 """docs/adding-a-domain.md's worked example stays true: the app template renders into valid,
-lint-clean Python that uses the current core API. (It was run as an installed app, with its
-tests, when it was written; see the doc.)"""
+lint-clean Python that uses the current core API. test_domain_template_installed.py installs it
+and runs its own tests."""
 
 import ast
 import importlib
