@@ -340,7 +340,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = env.float(
     "CLAPILOT_BROKER_VISIBILITY_TIMEOUT", default=3600.0 if REDIS_URL else 60.0
 )
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Each pool process has up to this many jobs reserved, so a freed process finds its next job in the
+# pipe instead of waiting for a poll (bench/jobs.py: 13.6 jobs/s with 1, 17.7 with 4, same run).
+# A worker that dies hands its reserved jobs on after the visibility timeout.
+CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("CELERY_WORKER_PREFETCH_MULTIPLIER", default=4)
 # Beat writes a heartbeat this often; /healthz reports it stale after three misses.
 CLAPILOT_HEARTBEAT_SECONDS = env.int("CLAPILOT_HEARTBEAT_SECONDS", default=15)
 # The worker records its own heartbeat this often while its pool takes jobs (clapilot/celery.py);
