@@ -25,6 +25,7 @@ from apps.notes import attachments, events
 from apps.notes import html as rich
 from apps.notes.errors import PageNotFound
 from apps.notes.models import PAGE_HTML_MAX, PAGE_TITLE_MAX, Note, NotePage
+from apps.notes.reads import get_note
 from apps.notes.records import page_record
 from apps.notes.visibility import visible_pages
 
@@ -121,8 +122,6 @@ def create_page(
     position: int | None = None,
 ) -> NotePage:
     """Append a page, or insert it at `position` (0 = first) and shift the later ones."""
-    from apps.notes.services import get_note
-
     note = get_note(principal, note_id, for_update=True)  # serializes ordinals per note
     ordinal = next_position(note.pages, "ordinal")
     if position is not None:

@@ -23,8 +23,9 @@ from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import Versioned
 from apps.notes import events
-from apps.notes.errors import FolderNotFound, NoteNotFound
+from apps.notes.errors import FolderNotFound
 from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, Note, NoteFolder, NotePage, Visibility
+from apps.notes.reads import get_note
 from apps.notes.records import folder_record, note_record, with_relations
 from apps.notes.visibility import note_filter, viewers, visible_folders, visible_notes
 
@@ -182,13 +183,6 @@ def list_notes(
     rows = with_relations(Note.objects.filter(pk__in=ids)).annotate(page_count=Count("pages"))
     by_id = {n.pk: n for n in rows}
     return [by_id[i] for i in ids], total
-
-
-def get_note(principal: Principal, note_id: Any, *, for_update: bool = False) -> Note:
-    qs = with_relations(visible_notes(principal))
-    if for_update:
-        qs = qs.select_for_update(of=("self",))
-    return get_by_id(qs, note_id, NoteNotFound, _("There is no note with id %(id)s."))
 
 
 def note_pages(note: Note) -> list[NotePage]:
