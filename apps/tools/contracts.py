@@ -43,7 +43,9 @@ class ToolResultOut(Output):
     `message` on failure, and the live UI mutation metadata."""
 
     ok: bool
-    output: Any = Field(description="The tool's output (free JSON); on failure the error details.")
+    output: Any = Field(
+        description="The tool's output, as its `output_schema` in the catalog declares; on failure the error details."
+    )
     code: str | None = Field(description="Stable failure code; null on success.")
     message: str
     ui_actions: list[dict[str, Any]] = Field(
