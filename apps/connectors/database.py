@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from apps.connectors.errors import ConnectorUnreachable, StatementFailed, StatementTimeout
 from apps.connectors.models import Connector
 from apps.connectors.sqlguard import Checked, normalized_name
@@ -36,7 +38,8 @@ class Result:
 
 def _unreachable(connector: Connector) -> ConnectorUnreachable:
     return ConnectorUnreachable(
-        f"The database “{connector.name}” cannot be reached. Ask an administrator to check the connector.",
+        _("The database “%(name)s” cannot be reached. Ask an administrator to check the connector.")
+        % {"name": connector.name},
         details={"connector": connector.name},
     )
 
@@ -128,7 +131,8 @@ def execute(connector: Connector, checked: Checked, params: Sequence[Any]) -> Re
             _rollback(conn)
             if _is_timeout(exc):
                 raise StatementTimeout(
-                    f"The statement ran longer than {timeout} s and was cancelled. Narrow it (WHERE, LIMIT)."
+                    _("The statement ran longer than %(s)d s and was cancelled. Narrow it (WHERE, LIMIT).")
+                    % {"s": timeout}
                 ) from None
             logger.info("connector %s: statement failed (%s)", connector.pk, type(exc).__name__)
             raise failed(connector, checked.tables) from None
@@ -189,10 +193,11 @@ def _fetch(cur: Any, connector: Connector) -> Result:
     if truncated:
         result.notice = {
             "code": "result_truncated",
-            "message": (
-                f"The result was cut after {len(rows)} rows (limit {max_rows} rows, "
-                f"{max_bytes} bytes). Narrow the query (WHERE, LIMIT, fewer columns)."
-            ),
+            "message": _(
+                "The result was cut after %(rows)d rows (limit %(max_rows)d rows, %(max_bytes)d bytes). "
+                "Narrow the query (WHERE, LIMIT, fewer columns)."
+            )
+            % {"rows": len(rows), "max_rows": max_rows, "max_bytes": max_bytes},
         }
     return result
 
@@ -247,10 +252,13 @@ def failed(connector: Connector, tables: Sequence[str]) -> StatementFailed:
             known[table] = [c["name"] for c in columns_of(connector, table)]
     except Exception:
         logger.debug("connector %s: columns could not be read", connector.pk)
-    described = "; ".join(f"{t}: {', '.join(cols) or '(does not exist)'}" for t, cols in known.items())
+    missing = _("(does not exist)")
+    described = "; ".join(f"{t}: {', '.join(cols) or missing}" for t, cols in known.items())
     return StatementFailed(
-        "The database refused the statement (an unknown column or table, or a wrong type). "
-        f"What exists: {described or ', '.join(allowed_tables(connector))}.",
+        _(
+            "The database refused the statement (an unknown column or table, or a wrong type). What exists: %(what)s."
+        )
+        % {"what": described or ", ".join(allowed_tables(connector))},
         details={"columns": known, "allowed_tables": allowed_tables(connector)},
     )
 

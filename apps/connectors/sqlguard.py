@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import sqlglot
+from django.utils.translation import gettext as _
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
@@ -89,14 +90,14 @@ def parse_one(sql: str, dialect: str) -> exp.Expr:
         statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
     except SqlglotError as exc:
         raise StatementUnparsable(
-            "The SQL parser cannot read this statement; write plain SQL with ? placeholders."
+            _("The SQL parser cannot read this statement; write plain SQL with ? placeholders.")
         ) from exc
     except Exception as exc:  # a parser bug is still a statement nobody can vouch for
         raise StatementUnparsable("The SQL parser cannot read this statement.") from exc
     if not statements:
         raise StatementUnparsable("The statement is empty.")
     if len(statements) > 1:
-        raise StatementNotAllowed("Send exactly one statement per call (no ';' between statements).")
+        raise StatementNotAllowed(_("Send exactly one statement per call (no ';' between statements)."))
     return statements[0]
 
 
@@ -112,7 +113,8 @@ def verb_of(tree: exp.Expr) -> str:
     if isinstance(tree, exp.Delete):
         return DELETE
     raise StatementNotAllowed(
-        f"Only SELECT, INSERT, UPDATE and DELETE statements are allowed ({_kind(tree)} is not)."
+        _("Only SELECT, INSERT, UPDATE and DELETE statements are allowed (%(kind)s is not).")
+        % {"kind": _kind(tree)}
     )
 
 
@@ -196,13 +198,15 @@ def _checked(sql: str, dialect: str, allowed: tuple[str, ...], database: str) ->
     touched: list[str] = []
     for node in tree.walk():
         if isinstance(node, _NEVER):
-            raise StatementNotAllowed(f"{_kind(node)} is not allowed in a statement.")
+            raise StatementNotAllowed(_("%(kind)s is not allowed in a statement.") % {"kind": _kind(node)})
         if isinstance(node, _WRITES) and node is not tree:
             raise StatementNotAllowed("A write nested inside another statement is not allowed.")
         if isinstance(node, exp.Anonymous) and not _mysql_upsert_value(node, dialect):
-            raise StatementNotAllowed(f"The function {node.name!s:.60} is not allowed.")
+            raise StatementNotAllowed(_("The function %(f)s is not allowed.") % {"f": str(node.name)[:60]})
         if isinstance(node, exp.Func) and _FORBIDDEN_FUNC.search(node.sql_name() or type(node).__name__):
-            raise StatementNotAllowed(f"The function {node.sql_name()!s:.60} is not allowed.")
+            raise StatementNotAllowed(
+                _("The function %(f)s is not allowed.") % {"f": str(node.sql_name())[:60]}
+            )
         if isinstance(node, exp.Literal) and node.is_string and "\\" in node.this:
             raise StatementNotAllowed("Pass text with backslashes as a parameter (?), not as a literal.")
         if isinstance(node, exp.Identifier) and str(node.this)[:1] in ("$", "@"):
@@ -222,7 +226,10 @@ def _table_name(node: exp.Table, dialect: str, allowed: set[str], database: str)
     name = node.name
     catalog, db = node.catalog, node.db
     if catalog:
-        raise TableNotAllowed(f"The table {catalog}.{db}.{name} is not in the allowed tables.")
+        raise TableNotAllowed(
+            _("The table %(t)s is not in the allowed tables: %(a)s.")
+            % {"t": f"{catalog}.{db}.{name}", "a": ", ".join(sorted(allowed)) or "-"}
+        )
     if not db and _cte_visible(node, name):
         return ""
     if db:
@@ -231,13 +238,15 @@ def _table_name(node: exp.Table, dialect: str, allowed: set[str], database: str)
         if qualified in allowed or (same_db and name in allowed):
             return name
         raise TableNotAllowed(
-            f"The table {qualified} is not in the allowed tables: {', '.join(sorted(allowed)) or '-'}.",
+            _("The table %(t)s is not in the allowed tables: %(a)s.")
+            % {"t": qualified, "a": ", ".join(sorted(allowed)) or "-"},
             details={"allowed_tables": sorted(allowed)},
         )
     if name in allowed:
         return name
     raise TableNotAllowed(
-        f"The table {name} is not in the allowed tables: {', '.join(sorted(allowed)) or '-'}.",
+        _("The table %(t)s is not in the allowed tables: %(a)s.")
+        % {"t": name, "a": ", ".join(sorted(allowed)) or "-"},
         details={"allowed_tables": sorted(allowed)},
     )
 
