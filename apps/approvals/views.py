@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from apps.agent import services as chats
 from apps.approvals import decisions, policy, standing
 from apps.approvals.errors import InvalidStandingApproval
 from apps.approvals.models import Policy, StagedCall
@@ -80,11 +81,12 @@ def card(request, staged_id: int):
 
 
 @require_GET
+@domain_errors(json=True)
 def chat_pending(request, session_id: int):
-    """The person's own pending calls of one chat (the chat page draws their cards on load)."""
-    rows = decisions.pending(request.principal).filter(
-        run__session_id=session_id, run__session__user=request.user
-    )
+    """The person's own pending calls of one chat (the chat page draws their cards on load); a
+    chat that is not theirs (or does not exist) is not found."""
+    session = chats.get_session(request.principal, session_id)
+    rows = decisions.pending(request.principal).filter(run__session=session, run__session__user=request.user)
     return JsonResponse({"staged": [record(s) for s in rows.order_by("id")[:50]]})
 
 

@@ -46,9 +46,9 @@ def test_read_only_batch_runs_in_parallel_threads(user, model, fake_openai, monk
     threads: list[int] = []
     real = dispatcher.dispatch
 
-    def spy(name, raw_args, ctx):
+    def spy(name, raw_args, ctx, **kwargs):  # kwargs: the model's call id (approvals)
         threads.append(threading.get_ident())
-        return real(name, raw_args, ctx)
+        return real(name, raw_args, ctx, **kwargs)
 
     monkeypatch.setattr(dispatcher, "dispatch", spy)
     fake_openai.tool_calls(("session_status", {}), ("clapilot_context_status", {}))

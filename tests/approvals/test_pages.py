@@ -101,7 +101,8 @@ def test_another_persons_call_is_404_everywhere(web, anna, task):
     staged = stage(anna, DELETE, {"task_id": task.pk}, run=run, preview="Anna-geheim")
     assert web.get(f"/freigaben/{staged.pk}/").status_code == 404
     assert web.post(f"/freigaben/{staged.pk}/entscheiden/", {"decision": "approve"}).status_code == 404
-    assert web.get(f"/freigaben/chat/{run.session_id}/").json() == {"staged": []}
+    foreign_chat = web.get(f"/freigaben/chat/{run.session_id}/")
+    assert foreign_chat.status_code == 404 and foreign_chat.json()["code"] == "chat_session_not_found"
     assert "Anna-geheim" not in web.get("/freigaben/").content.decode()
     assert Task.objects.filter(pk=task.pk).exists()
 

@@ -101,8 +101,11 @@ def test_context_search_and_get_know_the_learning_source(as_anna, known):
 
 
 def _layer(user, text: str) -> str | None:
-    run = SimpleNamespace(session=SimpleNamespace(user=user))
-    return prompt_layer.provider(SimpleNamespace(run=run, messages=[{"role": "user", "content": text}]))
+    # The round context carries the run's principal (the runtime builds it from the run).
+    round_context = SimpleNamespace(
+        principal=Principal.for_user(user), messages=[{"role": "user", "content": text}]
+    )
+    return prompt_layer.provider(round_context)
 
 
 def test_the_prompt_layer_is_labelled_bounded_and_active_only(anna, known):
