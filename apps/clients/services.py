@@ -176,7 +176,7 @@ def client_ids_matching(principal: Principal, words: str) -> QuerySet:
 # --- clients: listing -------------------------------------------------------------------------
 def _filtered_clients(principal: Principal, query: str | None, status: str | None) -> QuerySet[Client]:
     qs = visibility.visible_clients(principal)
-    if status:
+    if status is not None:  # "" (REST `?status=`) is no status: refused, not "any"
         qs = qs.filter(status=validation.choice(status, "status", Client.Status.values))
     if query:
         text = validation.text(query, "query", max_length=200)
@@ -323,7 +323,7 @@ def list_cases(
     qs = visibility.visible_cases(principal)
     if client_id not in (None, ""):
         qs = qs.filter(client=get_client(principal, client_id))
-    if status:
+    if status is not None:
         qs = qs.filter(status=validation.choice(status, "status", Case.Status.values))
     if query:
         text = validation.text(query, "query", max_length=200)

@@ -16,6 +16,9 @@ in the tests instead of reaching a client undocumented.
 from __future__ import annotations
 
 import datetime as dt
+import types
+import typing
+from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, cast
 
@@ -36,8 +39,60 @@ from pydantic_core import PydanticCustomError
 from apps.core import jsontext, validation
 
 
+def _number_types(annotation: Any) -> set[Any]:
+    """The scalar types a field's annotation admits, through Annotated, unions and Optional (a
+    list's items are the list's own business: see `_bool_refusal`)."""
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        return _number_types(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        return set().union(*(_number_types(arg) for arg in typing.get_args(annotation)))
+    return {annotation}
+
+
+_NOT_A_BOOL = {
+    int: ("int_type", "Input should be a valid integer"),
+    float: ("float_type", "Input should be a valid number"),
+    Decimal: ("decimal_type", "Decimal input should be an integer, float, string or Decimal object"),
+}
+
+
+def _bool_refusal(annotation: Any) -> tuple[str, str] | None:
+    """The error for a boolean sent for a number (pydantic's lax mode would take `true` as 1), or
+    None when the field takes booleans (or anything)."""
+    admitted = _number_types(annotation)
+    if admitted & {bool, Any, object}:
+        return None
+    return next((_NOT_A_BOOL[t] for t in (int, float, Decimal) if t in admitted), None)
+
+
 class Input(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    _BOOL_REFUSALS: ClassVar[dict[tuple[type, str], Any]] = {}
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_number(cls, value: Any, info: ValidationInfo) -> Any:
+        """A boolean is no id, count or amount: `true` for an integer or number field (or among a
+        list of them) is refused as the wrong type, in every field of every operation."""
+        if isinstance(value, bool) or (isinstance(value, list) and any(isinstance(v, bool) for v in value)):
+            key = (cls, info.field_name or "")
+            if key not in cls._BOOL_REFUSALS:
+                annotation = cls.model_fields[key[1]].annotation if key[1] in cls.model_fields else Any
+                items = [
+                    typing.get_args(a)[0]
+                    for a in _number_types(annotation)
+                    if typing.get_origin(a) is list and typing.get_args(a)
+                ]
+                cls._BOOL_REFUSALS[key] = (
+                    _bool_refusal(annotation),
+                    _bool_refusal(items[0]) if items else None,
+                )
+            scalar, item = cls._BOOL_REFUSALS[key]
+            refusal = scalar if isinstance(value, bool) else item
+            if refusal:
+                raise PydanticCustomError(*refusal)
+        return value
 
     # Fields taken exactly as sent, because their consumer checks them (the tool envelope's name
     # and arguments); every other field refuses what PostgreSQL cannot store (`_storable`).
@@ -144,8 +199,8 @@ DateTime = Annotated[
 MomentText = Annotated[str, AfterValidator(_moment_text_in_range)]
 
 
-# Bounded integers for contract fields. `Input` refuses any int beyond PostgreSQL's bigint in
-# every field (ids, cursors …), so an id needs no type of its own; a field stored in an
+# Bounded integers for contract fields. `Input` refuses any int beyond PostgreSQL's bigint, and a
+# boolean, in every field (ids, cursors …), so an id needs no type of its own; a field stored in an
 # IntegerField (a position) must say so, and these document their bounds (OpenAPI, tool schemas).
 BIGINT_MAX = jsontext.BIGINT_MAX
 INTEGER_MAX = 2**31 - 1
