@@ -188,8 +188,12 @@ def docstring_parts(doc: str | None) -> tuple[str, str]:
 
 
 def parse(model: type[BaseModel], data: Any) -> BaseModel:
-    """Validate input against an operation's input model. Unknown fields are ignored on the REST
-    surface (older and newer clients send fields this version does not know)."""
+    """Validate input against an operation's input model. Unknown body fields and query parameters
+    are ignored on the REST surface, on purpose (older and newer clients send fields this version
+    does not know; a page link may carry a tracking parameter); a known field's bad value is
+    refused. So schemathesis's negative mode reports a request whose only fault is an unknown name
+    (`additionalProperties`) as "accepted": that is this rule, not a lenient field. The tools and
+    MCP refuse unknown arguments (the models' `extra="forbid"`: a model can fix its typo)."""
     if not isinstance(data, dict):
         raise RequestInvalid({"non_field_errors": [_("Expected a JSON object.")]})
     known = _known_fields(model)
