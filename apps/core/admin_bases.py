@@ -71,6 +71,20 @@ class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
     pass
 
 
+def moment_column(field: str, label: Any) -> Any:
+    """An admin column (and read-only field) for a stored moment that shows a date it cannot
+    convert into the viewer's zone (a row at the very end of year 9999) as broken, instead of
+    failing the whole page as the admin's own display does."""
+    from apps.core.templatetags.dates import shown_date  # templatetags load after the apps
+
+    @admin.display(description=label, ordering=field)
+    def column(*args: Any) -> str:  # (obj), or (admin, obj) as the admin's attribute
+        return shown_date(getattr(args[-1], field), "DATETIME_FORMAT")
+
+    column.__name__ = f"{field}_shown"
+    return column
+
+
 class ReadOnlyInline(ReadOnlyMixin, admin.TabularInline):
     extra = 0
     show_change_link = False

@@ -408,3 +408,20 @@ def test_every_input_model_bounds_its_dates():
                 unbounded.append(f"{model.__module__}.{model.__name__}{path}")
     assert not unbounded, unbounded
     assert checked >= 20
+
+
+def test_the_calendar_admin_lists_a_stored_year_9999_entry(admin_client, anna):
+    """The admin's list of calendar entries has no date hierarchy (its year links are computed in
+    the viewer's zone by the database, and year 10000 overflowed into a 500 for the whole list);
+    its date filter offers fixed ranges instead. The list and the change page show the moment as
+    broken instead of failing."""
+    end = dt.datetime(9999, 12, 31, 23, 30, tzinfo=dt.UTC)
+    CalendarEvent.objects.create(
+        title="Ewige Frist", kind="deadline", start=end, end=end, owner=anna, responsible=anna,
+        time_zone="Europe/Berlin", created_by=anna,
+    )  # fmt: skip
+    listed = admin_client.get(reverse("admin:office_calendar_calendarevent_changelist"))
+    assert listed.status_code == 200 and "Ewige Frist" in listed.content.decode()
+    frist = CalendarEvent.objects.get(title="Ewige Frist")
+    opened = admin_client.get(reverse("admin:office_calendar_calendarevent_change", args=[frist.pk]))
+    assert opened.status_code == 200 and "Ewige Frist" in opened.content.decode()
