@@ -367,6 +367,14 @@ CLAPILOT_TOOL_PAYLOAD_MAX_BYTES = env.int("CLAPILOT_TOOL_PAYLOAD_MAX_BYTES", def
 CLAPILOT_RUN_LEASE_SECONDS = env.float("CLAPILOT_RUN_LEASE_SECONDS", default=30.0)
 CLAPILOT_RUN_SWEEP_SECONDS = env.int("CLAPILOT_RUN_SWEEP_SECONDS", default=15)
 CLAPILOT_RUN_QUEUED_MAX_SECONDS = env.float("CLAPILOT_RUN_QUEUED_MAX_SECONDS", default=600.0)
+
+# Freigaben (apps/approvals): how long a staged call waits for a person (seconds), how soon other
+# processes see a changed policy, how long a standing approval lasts by default, and how many items
+# deleted at once need an approval token.
+CLAPILOT_APPROVAL_TTL = env.int("CLAPILOT_APPROVAL_TTL", default=24 * 3600)
+CLAPILOT_APPROVAL_POLICY_SECONDS = env.float("CLAPILOT_APPROVAL_POLICY_SECONDS", default=5.0)
+CLAPILOT_STANDING_APPROVAL_DAYS = env.int("CLAPILOT_STANDING_APPROVAL_DAYS", default=90)
+CLAPILOT_APPROVAL_TOKEN_MAX_ITEMS = env.int("CLAPILOT_APPROVAL_TOKEN_MAX_ITEMS", default=20)
 # Largest accepted document upload (the instance setting `documents_max_upload_bytes` overrides it).
 CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYTES = env.int("CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 

@@ -34,7 +34,7 @@ class ApprovalDenied(DomainError):
 
 
 class ApprovalExpired(DomainError):
-    """The tool result of a staged call nobody decided in time (CLAPILOT_APPROVAL_TTL_HOURS)."""
+    """The tool result of a staged call nobody decided in time (CLAPILOT_APPROVAL_TTL, seconds)."""
 
     code = "approval_expired"
     http_status = 410
