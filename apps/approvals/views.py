@@ -12,9 +12,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.agent import services as chats
+from apps.agent.labels import tool_label
 from apps.approvals import decisions, policy, standing
 from apps.approvals.errors import InvalidStandingApproval
 from apps.approvals.models import Policy, StagedCall
@@ -25,6 +27,21 @@ from apps.core.web import domain_errors, wants_json
 from apps.tools import registry
 
 PAGE_SIZE = 20
+# What the rules page calls the operations tools declare (the keys stay the contract).
+OPERATION_LABELS = {
+    "read": pgettext_lazy("approval operation", "read"),
+    "create": pgettext_lazy("approval operation", "create"),
+    "update": pgettext_lazy("approval operation", "update"),
+    "delete": pgettext_lazy("approval operation", "delete"),
+    "mass_delete": pgettext_lazy("approval operation", "delete with contents"),
+    "cancel": pgettext_lazy("approval operation", "cancel a Frist"),
+    "share": pgettext_lazy("approval operation", "share publicly"),
+    "execute": pgettext_lazy("approval operation", "execute"),
+    "write": pgettext_lazy("approval operation", "write"),
+    "select": pgettext_lazy("approval operation", "read (SELECT)"),
+    "insert": pgettext_lazy("approval operation", "insert (INSERT)"),
+    "upsert": pgettext_lazy("approval operation", "insert or update (UPSERT)"),
+}
 DECISIONS = {"approve", "deny", "approve_alike"}
 
 
@@ -176,7 +193,9 @@ def _policy_rows(group_id: int | None) -> list[dict]:
                 {
                     "tool": t.name,
                     "family": t.family,
+                    "tool_label": tool_label(t.name),
                     "operation": op,
+                    "operation_label": OPERATION_LABELS.get(op, op),
                     "value": value,
                     "default": t.default_for(op),
                     "always_ask": t.always_ask,
