@@ -6,6 +6,7 @@ import pytest
 
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
+from apps.approvals.models import Policy
 from apps.tasks.models import Board, Task
 from tests.e2e.helpers import execute_tool, log_in
 from tests.factories import UserFactory
@@ -40,6 +41,9 @@ def test_counters_after_quick_add_drag_keyboard_and_live_events(server, page, st
         email="anna@kanzlei.example", full_name="Anna Schmidt", role="admin", is_superuser=True
     )
     _, key = keys.create_api_key(Principal.for_user(user), name="e2e", scopes=["tools:execute"])
+    # This office lets the copilot delete tasks without asking (a task delete waits for a person by
+    # default since the approvals step; this test is about the board's live counters).
+    Policy.objects.create(tool="aufgaben_delete_task", allowed=["delete"])
     first = Task.objects.create(title="Umsatzsteuervoranmeldung", board=board, status=offen, assignee=user)
     Task.objects.create(title="Lohnabrechnung", board=board, status=offen, position=1)
 

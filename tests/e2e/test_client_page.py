@@ -8,6 +8,7 @@ import pytest
 
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
+from apps.approvals.models import Policy
 from apps.tasks.models import Board
 from tests.e2e.helpers import execute_tool, log_in
 from tests.factories import ClientFactory, UserFactory
@@ -19,6 +20,9 @@ def test_client_page_shows_linked_changes_live(server, page, statuses):
     board = Board.objects.create(name="Steuern")
     user = UserFactory(email="anna@kanzlei.example", role="admin", is_superuser=True)
     _, key = keys.create_api_key(Principal.for_user(user), name="e2e", scopes=["tools:execute"])
+    # This office lets the copilot delete tasks without asking (a task delete waits for a person by
+    # default since the approvals step; this test is about the client page's live sections).
+    Policy.objects.create(tool="aufgaben_delete_task", allowed=["delete"])
     meier = ClientFactory(name="Meier GmbH", client_number="10003")
     other = ClientFactory(name="Autohaus König", client_number="10004")
 

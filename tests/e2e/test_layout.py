@@ -218,7 +218,9 @@ def test_every_page_fits_a_phone_and_the_desktop_without_accessibility_violation
     assert page.evaluate("document.activeElement.hasAttribute('data-nav-toggle')")
     # A click outside the open menu closes it too.
     page.click("[data-nav-toggle]")
-    page.mouse.click(200, 700)
+    # On the page below the header: the open menu (one entry more with Freigaben) reaches past a
+    # fixed point of a phone's screen.
+    page.locator("#main").dispatch_event("click")
     assert page.get_attribute("[data-nav-toggle]", "aria-expanded") == "false"
 
     # Drop-downs of the header tools (the notification bell …) open inside the screen.
