@@ -75,4 +75,7 @@ def test_a_check_claimed_by_another_process_is_skipped(as_anna, deferred_checks,
         other.execute("SELECT pg_advisory_lock(%s, %s)", [jobs._CHECK_LOCK, memory.pk])
         assert jobs.check(memory.pk, batch=0) is None
         assert Memory.objects.get(pk=memory.pk).checking
+        # Released here, not by closing the connection: the server drops a closed session's locks
+        # a moment later, and the next check could still find it taken.
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", [jobs._CHECK_LOCK, memory.pk])
     assert jobs.check(memory.pk, batch=0) == "created"
