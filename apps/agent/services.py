@@ -25,11 +25,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.agent import acting, live
+from apps.agent import live
 from apps.agent.errors import (
     AttachmentNotFound,
     CancelUnconfirmed,
-    ChildRunRefused,
     InvalidChatInput,
     NoModelConfigured,
     RunInProgress,
@@ -71,7 +70,7 @@ def list_sessions(principal: Principal):
 
 
 def get_session(principal: Principal, session_id: Any) -> ChatSession:
-    session = ChatSession.objects.filter(pk=_int(session_id), user=_owner(principal)).first()
+    session = ChatSession.objects.filter(pk=as_int(session_id), user=_owner(principal)).first()
     if session is None:
         raise SessionNotFound(_("This chat does not exist or is not yours."))
     return session
@@ -117,7 +116,7 @@ def delete_session(principal: Principal, session_id: Any, *, as_admin: bool = Fa
     (the run would write into a chat that is gone). Answers the deleted id. `as_admin`: any
     person's chat (the admin site), else only the principal's own."""
     with transaction.atomic():
-        pk = _int(session_id) if as_admin else get_session(principal, session_id).pk
+        pk = as_int(session_id) if as_admin else get_session(principal, session_id).pk
         session = ChatSession.objects.select_for_update().filter(pk=pk).first()
         if session is None:
             raise SessionNotFound(_("This chat does not exist or is not yours."))
@@ -196,7 +195,9 @@ def shorten(text: str, limit: int) -> str:
 
 def get_run(principal: Principal, run_id: Any) -> Run:
     run = (
-        Run.objects.select_related("session").filter(pk=_int(run_id), session__user=_owner(principal)).first()
+        Run.objects.select_related("session")
+        .filter(pk=as_int(run_id), session__user=_owner(principal))
+        .first()
     )
     if run is None:
         raise RunNotFound(_("This run does not exist or is not yours."))
@@ -208,7 +209,7 @@ def delete_run_as_admin(run_id: Any) -> int:
     forget the run). Refused while it is queued or running: the worker would write into a run
     that is gone. Answers the deleted id."""
     with transaction.atomic():
-        run = Run.objects.select_for_update().filter(pk=_int(run_id)).first()
+        run = Run.objects.select_for_update().filter(pk=as_int(run_id)).first()
         if run is None:
             raise RunNotFound(_("This run does not exist or is not yours."))
         if run.status in ACTIVE:
@@ -236,13 +237,13 @@ def post_user_message(
     `kind` background (jobs, automations) has no tool-phase budget; `require_neutralization` is
     set by callers whose data source demands it. `document_ids` are documents attached to the
     message (already uploaded, visible to the principal): stored in the message's metadata."""
-    content, rounds = _checked(content, max_rounds)
-    config, preset = _pick_model(model_id)
+    content, rounds = checked_content(content, max_rounds)
+    config, preset = pick_model(model_id)
     attachments = attached_documents(principal, document_ids)
     with transaction.atomic():
         session = ChatSession.objects.select_for_update().get(pk=get_session(principal, session_id).pk)
         metadata = {"document_ids": [a["id"] for a in attachments], "attachments": attachments}
-        return _queue_run(
+        return queue_run(
             principal,
             session,
             content,
@@ -256,19 +257,19 @@ def post_user_message(
         )
 
 
-def _checked(content: str, max_rounds: Any) -> tuple[str, int]:
+def checked_content(content: str, max_rounds: Any) -> tuple[str, int]:
     content = (content or "").strip()
     if not content:
         raise InvalidChatInput(_("The message is empty."))
     if len(content) > CONTENT_MAX:
         raise InvalidChatInput(_("The message is longer than %(max)s characters.") % {"max": CONTENT_MAX})
-    rounds = 25 if max_rounds in (None, "") else _int(max_rounds)
+    rounds = 25 if max_rounds in (None, "") else as_int(max_rounds)
     if rounds is None or not 1 <= rounds <= 100:
         raise InvalidChatInput(_("max_rounds must be between 1 and 100."))
     return content, rounds
 
 
-def _queue_run(
+def queue_run(
     principal: Principal,
     session: ChatSession,
     content: str,
@@ -319,125 +320,6 @@ def _queue_run(
     return run
 
 
-def start_headless_run(
-    principal: Principal,
-    content: str,
-    *,
-    kind: str,
-    parent: Run | None = None,
-    interactive: bool = False,
-    specialist_id: int | None = None,
-    allowed_tools: Any = None,
-    session_id: Any = None,
-    title: str = "",
-    model_id: Any = None,
-    max_rounds: Any = None,
-    budget: Any = None,
-    time_zone: str = "",
-) -> Run:
-    """Queue a run that no person's chat message started (an automation, a team room, an embed, a
-    delegation or a sub-agent): in the conversation `session_id` the principal owns (a user's or
-    the service principal's), else in a new one owned by it. `allowed_tools` narrows the tools
-    (None: every tool the agent may use).
-
-    A child run (`parent=`) acts as its parent's principal and never more: another principal,
-    tools beyond the parent's allowlist or a person's presence the parent lacks are refused
-    (`child_run_refused`); it inherits the parent's neutralization."""
-    if kind not in Run.Kind.values or kind == Run.Kind.CHAT:
-        raise InvalidChatInput(_("This kind of run cannot be started without a chat message."))
-    content, rounds = _checked(content, max_rounds)
-    tools = _tool_names(allowed_tools)
-    require = False
-    if parent is not None:
-        parent = Run.objects.select_related("user", "service_principal").get(pk=parent.pk)
-        tools, require = _inherit(principal, parent, tools, interactive)
-    model = _pick_model(model_id) if model_id not in (None, "") or parent is None else _parent_model(parent)
-    with transaction.atomic():
-        if session_id not in (None, ""):
-            session = (
-                ChatSession.objects.select_for_update()
-                .filter(pk=_int(session_id), **_owned_by(principal))
-                .first()
-            )
-            if session is None:
-                raise SessionNotFound(_("This chat does not exist or is not yours."))
-        else:
-            name = " ".join((title or "").split())[:TITLE_MAX]
-            source = ChatSession.TitleSource.USER if name else ChatSession.TitleSource.FALLBACK
-            session = ChatSession.objects.create(**_owned_by(principal), title=name, title_source=source)
-        return _queue_run(
-            principal,
-            session,
-            content,
-            model=model,
-            rounds=rounds,
-            kind=kind,
-            budget=budget,
-            time_zone=time_zone,
-            require_neutralization=require,
-            parent=parent,
-            interactive=bool(interactive),
-            specialist_id=specialist_id,
-            allowed_tools=sorted(tools) if tools is not None else None,
-        )
-
-
-def _owned_by(principal: Principal) -> dict:
-    """A conversation belongs to the service principal of a service call, else to the user."""
-    if principal.service is not None:
-        return {"service_principal": principal.service, "user": None}
-    return {"user": principal.user, "service_principal": None}
-
-
-def _tool_names(value: Any) -> frozenset[str] | None:
-    if value is None:
-        return None
-    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-        raise InvalidChatInput(_("allowed_tools must be a list of tool names."))
-    return frozenset(value)
-
-
-def _inherit(
-    principal: Principal, parent: Run, tools: frozenset[str] | None, interactive: bool
-) -> tuple[frozenset[str] | None, bool]:
-    """A child run's tools (never beyond the parent's) and neutralization; refusals as
-    `child_run_refused` with what was asked."""
-    acting_user = principal.user or principal.acting_user
-    asked = (acting_user.pk if acting_user else None, principal.service.pk if principal.service else None)
-    if asked != (parent.user_id, parent.service_principal_id):
-        raise ChildRunRefused(
-            _("A run started by another run acts as that run's identity, never as another."),
-            details={"parent_run_id": parent.pk, "reason": "principal"},
-        )
-    if interactive and not parent.interactive:
-        raise ChildRunRefused(
-            _("A run started by a run without a person present cannot wait for a person."),
-            details={"parent_run_id": parent.pk, "reason": "interactive"},
-        )
-    if parent.status in Run.FINAL:
-        raise ChildRunRefused(
-            _("The run that would start this one has already finished."),
-            details={"parent_run_id": parent.pk, "reason": "parent_finished"},
-        )
-    ceiling = acting.allowed_tools(parent)
-    if tools is None:
-        tools = ceiling
-    elif ceiling is not None and not tools <= ceiling:
-        raise ChildRunRefused(
-            _("A run started by another run cannot use tools that run may not use: %(tools)s.")
-            % {"tools": ", ".join(sorted(tools - ceiling)[:10])},
-            details={"parent_run_id": parent.pk, "reason": "tools", "tools": sorted(tools - ceiling)},
-        )
-    return tools, parent.require_neutralization
-
-
-def _parent_model(parent: Run) -> tuple[ModelConfig, Any]:
-    """A child answers with its parent's model (or its preset), unless that is gone."""
-    if parent.model_config is None:
-        return _pick_model(None)
-    return parent.model_config, parent.moa_preset
-
-
 def attached_documents(principal: Principal, document_ids: Any) -> list[dict]:
     """The attachments of a message as `{id, title, filename}`, in the given order; every id
     must be a document the principal may see (else `attachment_not_found`, nothing written)."""
@@ -447,7 +329,7 @@ def attached_documents(principal: Principal, document_ids: Any) -> list[dict]:
         raise InvalidChatInput(_("document_ids must be a list of document ids."))
     ids: list[int] = []
     for raw in document_ids:
-        value = _int(raw)
+        value = as_int(raw)
         if value is None or isinstance(raw, bool):
             raise InvalidChatInput(_("document_ids must be a list of document ids."))
         if value not in ids:
@@ -487,7 +369,7 @@ def model_choices() -> list[tuple[str, str]]:
     return real + [(p.virtual_id, f"{p.name} ({p.virtual_id})") for p in moa.presets()]
 
 
-def _pick_model(model_id: Any) -> tuple[ModelConfig, Any]:
+def pick_model(model_id: Any) -> tuple[ModelConfig, Any]:
     """The model that answers and, for a virtual `moa/<slug>` id, its preset."""
     from apps.agent import moa  # moa records its usage through this module
 
@@ -501,7 +383,7 @@ def _pick_model(model_id: Any) -> tuple[ModelConfig, Any]:
 
 def _pick_real_model(model_id: Any) -> ModelConfig:
     if model_id not in (None, ""):
-        config = offered_models().filter(pk=_int(model_id)).first()
+        config = offered_models().filter(pk=as_int(model_id)).first()
         if config is None:
             raise InvalidChatInput(_("This model is not available."))
         return config
@@ -788,7 +670,7 @@ def serialize_message(message: Message) -> dict:
     }
 
 
-def _int(value: Any) -> int | None:
+def as_int(value: Any) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from apps.accounts.principal import Principal
-from apps.agent import acting, services
+from apps.agent import acting, headless, services
 from apps.agent.errors import ChildRunRefused, InvalidChatInput
 from apps.agent.models import ChatSession, Message, Run
 from apps.agent.runtime import run_agent
@@ -44,7 +44,7 @@ def test_a_service_principal_run_sees_shared_data_only_not_the_acting_users_priv
 ):
     fake_openai.tool_calls(("aufgaben_list_tasks", {})).reply("Zwei Aufgaben? Nein, eine.")
     principal = Principal.for_service(robot, acting_user=user)
-    run = services.start_headless_run(principal, "Welche Aufgaben sind offen?", kind=Run.Kind.AUTOMATION)
+    run = headless.start_headless_run(principal, "Welche Aufgaben sind offen?", kind=Run.Kind.AUTOMATION)
 
     assert (run.user_id, run.service_principal_id, run.interactive) == (user.pk, robot.pk, False)
     assert (run.session.user_id, run.session.service_principal_id) == (None, robot.pk)
@@ -63,7 +63,7 @@ def test_a_service_principal_run_sees_shared_data_only_not_the_acting_users_priv
 
 
 def test_the_tool_context_is_built_from_the_run(user, robot, model):
-    parent = services.start_headless_run(
+    parent = headless.start_headless_run(
         Principal.for_service(robot, acting_user=user),
         "Plane den Tag",
         kind=Run.Kind.AUTOMATION,
@@ -71,7 +71,7 @@ def test_the_tool_context_is_built_from_the_run(user, robot, model):
         specialist_id=7,
     )
     Run.objects.filter(pk=parent.pk).update(status=Run.Status.RUNNING)
-    child = services.start_headless_run(
+    child = headless.start_headless_run(
         Principal.for_service(robot, acting_user=user),
         "Nur lesen",
         kind=Run.Kind.SUB_AGENT,
@@ -101,14 +101,14 @@ def test_the_tool_context_is_built_from_the_run(user, robot, model):
 
 
 def test_a_child_run_inherits_the_parents_principal_and_tools(user, robot, model):
-    parent = services.start_headless_run(
+    parent = headless.start_headless_run(
         Principal.for_service(robot, acting_user=user),
         "Eltern",
         kind=Run.Kind.AUTOMATION,
         allowed_tools=["aufgaben_list_tasks"],
     )
     Run.objects.filter(pk=parent.pk).update(status=Run.Status.RUNNING, require_neutralization=True)
-    child = services.start_headless_run(
+    child = headless.start_headless_run(
         Principal.for_service(robot, acting_user=user), "Kind", kind=Run.Kind.DELEGATION, parent=parent
     )
     assert (child.user_id, child.service_principal_id, child.parent_id) == (user.pk, robot.pk, parent.pk)
@@ -120,7 +120,7 @@ def test_a_child_run_inherits_the_parents_principal_and_tools(user, robot, model
 def test_a_child_asking_for_more_than_its_parent_is_refused(user, robot, model):
     """The attack: a run (or the model steering it) starts a child as another identity, with
     tools its parent may not use, or claiming a person's presence. Nothing is written."""
-    parent = services.start_headless_run(
+    parent = headless.start_headless_run(
         Principal.for_service(robot, acting_user=user),
         "Eltern",
         kind=Run.Kind.AUTOMATION,
@@ -140,11 +140,11 @@ def test_a_child_asking_for_more_than_its_parent_is_refused(user, robot, model):
         kwargs = {"principal": Principal.for_service(robot, acting_user=user), **attempt}
         principal = kwargs.pop("principal")
         with pytest.raises(ChildRunRefused) as refused:
-            services.start_headless_run(principal, "Mehr!", kind=Run.Kind.SUB_AGENT, parent=parent, **kwargs)
+            headless.start_headless_run(principal, "Mehr!", kind=Run.Kind.SUB_AGENT, parent=parent, **kwargs)
         assert refused.value.code == "child_run_refused", name
     assert (Run.objects.count(), ChatSession.objects.count(), Message.objects.count()) == before
     # A grandchild cannot widen through its parent either: the allowlist of the chain intersects.
-    child = services.start_headless_run(
+    child = headless.start_headless_run(
         Principal.for_service(robot, acting_user=user), "Kind", kind=Run.Kind.SUB_AGENT, parent=parent
     )
     Run.objects.filter(pk=child.pk).update(allowed_tools=None)  # even a row edited by hand
@@ -154,7 +154,7 @@ def test_a_child_asking_for_more_than_its_parent_is_refused(user, robot, model):
 
 def test_service_conversations_never_show_in_a_persons_chat_list(user, robot, model):
     principal = Principal.for_service(robot, acting_user=user)
-    run = services.start_headless_run(principal, "Briefing", kind=Run.Kind.AUTOMATION, title="Morgens")
+    run = headless.start_headless_run(principal, "Briefing", kind=Run.Kind.AUTOMATION, title="Morgens")
     mine = Principal.for_user(user)
     assert run.session not in services.list_sessions(mine)
     with pytest.raises(Exception) as missing:
@@ -162,17 +162,17 @@ def test_service_conversations_never_show_in_a_persons_chat_list(user, robot, mo
     assert missing.value.code == "chat_session_not_found"
     # The service principal continues its own conversation, one run at a time.
     Run.objects.filter(pk=run.pk).update(status=Run.Status.COMPLETED)
-    again = services.start_headless_run(
+    again = headless.start_headless_run(
         principal, "Weiter", kind=Run.Kind.AUTOMATION, session_id=run.session_id
     )
     assert again.session_id == run.session_id
     with pytest.raises(Exception) as busy:
-        services.start_headless_run(principal, "Noch", kind=Run.Kind.AUTOMATION, session_id=run.session_id)
+        headless.start_headless_run(principal, "Noch", kind=Run.Kind.AUTOMATION, session_id=run.session_id)
     assert busy.value.code == "run_in_progress"
     # Someone else's conversation is not continued.
     user_session = services.create_session(mine)
     with pytest.raises(Exception) as foreign:
-        services.start_headless_run(principal, "x", kind=Run.Kind.AUTOMATION, session_id=user_session.pk)
+        headless.start_headless_run(principal, "x", kind=Run.Kind.AUTOMATION, session_id=user_session.pk)
     assert foreign.value.code == "chat_session_not_found"
     # An admin deletes the service conversation once its run finished (no person's list to update).
     Run.objects.filter(pk=again.pk).update(status=Run.Status.COMPLETED)
@@ -191,12 +191,12 @@ def test_bad_headless_input_writes_nothing(user, model):
     ):
         content = kwargs.pop("content")
         with pytest.raises(InvalidChatInput):
-            services.start_headless_run(principal, content, **kwargs)
+            headless.start_headless_run(principal, content, **kwargs)
     assert (Run.objects.count(), ChatSession.objects.count()) == before
 
 
 def test_a_disabled_service_principal_fails_the_run(user, robot, model, fake_openai):
-    run = services.start_headless_run(
+    run = headless.start_headless_run(
         Principal.for_service(robot, acting_user=user), "Briefing", kind=Run.Kind.AUTOMATION
     )
     robot.is_active = False
