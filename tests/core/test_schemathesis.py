@@ -147,9 +147,20 @@ def _ids() -> dict[str, list[int]]:
     }
 
 
-def _fuzz(operation, authorization, ids, stats, failures) -> None:
-    """EXAMPLES generated requests per mode; each answer checked, every failure collected. An
-    operation that refuses the caller outright (closed to API keys) is asked once."""
+def _fuzz(
+    operation,
+    authorization,
+    ids,
+    stats,
+    failures,
+    *,
+    examples=EXAMPLES,
+    checks=CHECKS,
+    derandomize=DERANDOMIZE,
+) -> None:
+    """`examples` generated requests per mode; each answer checked, every failure collected as
+    (label, status, kind, failure, text, case). An operation that refuses the caller outright
+    (closed to API keys) is asked once. The broad sweep calls it with more examples and checks."""
     label = operation.label
     refused = []
     known = {p.name: ids[p.name] for p in operation.path_parameters if ids.get(p.name)}
@@ -157,9 +168,9 @@ def _fuzz(operation, authorization, ids, stats, failures) -> None:
     # another unknown URL, which the positive mode's made-up ids reach too); without one,
     # negative generation only rejects its own draws.
     takes_input = bool(operation.query or operation.body)
-    plan = [(mode, EXAMPLES) for mode in (MODES if takes_input else MODES[:1])]
+    plan = [(mode, examples) for mode in (MODES if takes_input else MODES[:1])]
     if authorization.startswith("Bearer"):  # an API key: first see whether the operation is open to it
-        plan = [(MODES[0], 1), (MODES[0], EXAMPLES - 1), *plan[1:]]
+        plan = [(MODES[0], 1), (MODES[0], examples - 1), *plan[1:]]
     for mode, examples in plan:
         if refused or not examples:
             return
@@ -168,7 +179,7 @@ def _fuzz(operation, authorization, ids, stats, failures) -> None:
             max_examples=examples,
             deadline=None,
             database=None,
-            derandomize=DERANDOMIZE,
+            derandomize=derandomize,
             suppress_health_check=list(HealthCheck),
             phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate],
         )
@@ -186,11 +197,11 @@ def _fuzz(operation, authorization, ids, stats, failures) -> None:
             if response.status_code == 403 and "api_key_endpoint_not_allowed" in response.text:
                 refused.append(label)
             try:
-                case.validate_response(response, checks=CHECKS)
+                case.validate_response(response, checks=checks)
             except FailureGroup as group:
                 for failure in group.exceptions:
                     failures.append(
-                        (label, response.status_code, type(failure).__name__, failure, response.text)
+                        (label, response.status_code, type(failure).__name__, failure, response.text, case)
                     )
 
         with contextlib.suppress(hypothesis.errors.Unsatisfiable):
@@ -223,8 +234,8 @@ def test_every_operation_answers_as_documented(office, principals, in_process_ap
             f"{stats['requests']} requests in {elapsed:.0f} s, {server_errors} × 5xx, "
             f"{violations} schema violations, {len(failures)} failures; statuses {statuses}"
         )
-    report = collections.Counter(f"{kind} {status} {label}" for label, status, kind, _f, _t in failures)
+    report = collections.Counter(f"{kind} {status} {label}" for label, status, kind, *_rest in failures)
     first = {}
-    for label, status, kind, failure, text in failures:
+    for label, status, kind, failure, text, _case in failures:
         first.setdefault((label, kind), f"{label} → {status} {kind}: {failure}\n{text[:300]}")
     assert not failures, "\n".join([*(f"{n:4d} {k}" for k, n in report.most_common()), *first.values()])

@@ -9,17 +9,12 @@ documented domain rule, an acceptance a lenient field)."""
 from __future__ import annotations
 
 import collections
-import contextlib
 import os
 import time
 
-import hypothesis
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, given
-from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
-from schemathesis.core.failures import FailureGroup
 from schemathesis.specs.openapi.checks import (
     negative_data_rejection,
     positive_data_acceptance,
@@ -27,7 +22,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.core.test_schemathesis import MODES, _ids, in_process_app, office, principals  # noqa: F401
+from tests.core.test_schemathesis import _fuzz as fuzz
+from tests.core.test_schemathesis import _ids, in_process_app, office, principals  # noqa: F401
 
 pytestmark = [
     pytest.mark.django_db,
@@ -47,48 +43,8 @@ CHECKS = [
 
 
 def _fuzz(operation, authorization, ids, stats, failures) -> None:
-    label = operation.label
-    refused: list[str] = []
-    known = {p.name: ids[p.name] for p in operation.path_parameters if ids.get(p.name)}
-    takes_input = bool(operation.query or operation.body)
-    plan = [(mode, EXAMPLES) for mode in (MODES if takes_input else MODES[:1])]
-    if authorization.startswith("Bearer"):
-        plan = [(MODES[0], 1), (MODES[0], EXAMPLES - 1), *plan[1:]]
-    for mode, examples in plan:
-        if refused or not examples:
-            return
-
-        @hypothesis.settings(
-            max_examples=examples,
-            deadline=None,
-            database=None,
-            derandomize=True,
-            suppress_health_check=list(HealthCheck),
-            phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate],
-        )
-        @given(
-            case=operation.as_strategy(generation_mode=mode),
-            path=st.fixed_dictionaries({name: st.sampled_from(values) for name, values in known.items()}),
-            real=st.booleans(),
-        )
-        def probe(case, path, real):
-            if real:
-                case.path_parameters = {**(case.path_parameters or {}), **path}
-            response = case.call(headers={"Authorization": authorization})
-            stats["requests"] += 1
-            stats[response.status_code] += 1
-            if response.status_code == 403 and "api_key_endpoint_not_allowed" in response.text:
-                refused.append(label)
-            try:
-                case.validate_response(response, checks=CHECKS)
-            except FailureGroup as group:
-                for failure in group.exceptions:
-                    failures.append(
-                        (label, response.status_code, type(failure).__name__, failure, response.text, case)
-                    )
-
-        with contextlib.suppress(hypothesis.errors.Unsatisfiable):
-            probe()
+    """The quick test's probe, with more examples per mode and the extra checks."""
+    fuzz(operation, authorization, ids, stats, failures, examples=EXAMPLES, checks=CHECKS, derandomize=True)
 
 
 def test_the_broad_sweep(office, principals, in_process_app, capsys):  # noqa: F811
