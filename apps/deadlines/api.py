@@ -5,7 +5,10 @@ tool endpoint with `tools:execute`. Session and device-token requests act as the
 
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiResponse
+
 from apps.core.api import ApiView, endpoint, listed
+from apps.core.contracts import ErrorOut
 from apps.deadlines import contracts as c
 from apps.deadlines import services
 from apps.deadlines.records import deadline_record, rule_record
@@ -14,7 +17,15 @@ TAGS = ["deadlines"]
 
 
 class ComputeView(ApiView):
-    @endpoint(body=c.DeadlineCompute, output=c.DeadlineResult, operation_id="deadlines_compute", tags=TAGS)
+    @endpoint(
+        body=c.DeadlineCompute,
+        output=c.DeadlineResult,
+        operation_id="deadlines_compute",
+        tags=TAGS,
+        extra_responses={
+            404: OpenApiResponse(ErrorOut, description="`deadline_rule_not_found` (names the known rules).")
+        },
+    )
     def post(self, request, body: c.DeadlineCompute):
         """Compute when a Frist ends (rule or duration), with its explanation; writes nothing"""
         result, rule, amount, unit = services.compute_deadline(**body.model_dump())
