@@ -1,12 +1,13 @@
-"""The Fristenbuch export: every recorded change of the Fristen a person can see, in a chosen
-period, as CSV (for a spreadsheet) or PDF (to file or print). One query for the lines, whatever
-their number; the PDF is built with reportlab's standard fonts (no font files needed)."""
+"""The Änderungsprotokoll (the Fristenbuch's change journal): every recorded change of the Fristen
+a person can see, in a chosen period, as CSV (for a spreadsheet) or PDF (to file or print), in the
+reports' layout (`apps.calendar.reports.render`). One query for the lines, whatever their number.
+Values are stored as the services wrote them (ISO dates, "Name (#id)") and shown the office's way
+(dd.mm.yyyy, the name alone)."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
+import re
 from typing import Any
 
 from django.http import HttpResponse
@@ -16,6 +17,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.calendar.fristen import today_for
 from apps.calendar.models import CalendarEvent, DeadlineChange
+from apps.calendar.reports.render import Column, Report, as_csv, as_pdf, date_de
 from apps.calendar.visibility import visible_events
 from apps.core import validation
 
@@ -38,10 +40,19 @@ def field_label(field: str) -> str:
     }.get(field, field)
 
 
+ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+PERSON_ID = re.compile(r" \(#\d+\)$")
+
+
 def shown_value(field: str, value: str) -> str:
-    """A before/after value in the viewer's language (a status is stored as its code)."""
+    """A before/after value in the viewer's language (a status is stored as its code), dates as
+    dd.mm.yyyy, a person without the "(#7)" the journal stores to tell namesakes apart."""
     if field == "status" and value:
         return str(CalendarEvent.Status(value).label) if value in CalendarEvent.Status.values else value
+    if field in ("due", "pre_deadlines"):
+        return ISO_DAY.sub(r"\3.\2.\1", value)
+    if field in ("responsible", "deputy"):
+        return PERSON_ID.sub("", value)
     return value
 
 
@@ -62,7 +73,7 @@ def lines(principal: Principal, since: dt.date, until: dt.date):
     deadlines = visible_events(principal).filter(kind=CalendarEvent.Kind.DEADLINE).values("id")
     return (
         DeadlineChange.objects.filter(event__in=deadlines, at__gte=begin, at__lt=end)
-        .select_related("actor", "event", "event__client")
+        .select_related("actor", "event", "event__client", "event__case")
         .order_by("at", "id")[:MAX_LINES]
     )
 
@@ -75,7 +86,7 @@ def rows(principal: Principal, since: dt.date, until: dt.date) -> list[list[str]
         found.append(
             [
                 timezone.localtime(line.at, tz).strftime("%d.%m.%Y %H:%M"),
-                str(event.pk),
+                event.case.reference if event.case_id else "",
                 event.title,
                 event.client.name if event.client_id else "",
                 field_label(line.field),
@@ -90,71 +101,37 @@ def rows(principal: Principal, since: dt.date, until: dt.date) -> list[list[str]
 
 def header() -> list[str]:
     return [
-        _("When"), _("Frist no."), _("Frist"), _("Client"), _("Field"), _("Before"), _("After"), _("Reason"), _("By"),
+        _("When"), _("Case reference"), _("Frist"), _("Client"), _("Field"), _("Before"), _("After"),
+        _("Reason"), _("By"),
     ]  # fmt: skip
 
 
-def as_csv(table: list[list[str]]) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";")
-    writer.writerow(header())
-    for row in table:
-        # A cell that starts like a formula is not run by a spreadsheet (CSV injection).
-        writer.writerow(
-            [f"'{cell}" if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell for cell in row]
-        )
-    return ("\ufeff" + out.getvalue()).encode("utf-8")  # the BOM lets Excel read UTF-8
+WIDTHS = (26, 24, 48, 32, 22, 30, 30, 40, 21)
 
 
-def as_pdf(table: list[list[str]], title: str) -> bytes:
-    from reportlab.lib import colors
-    from reportlab.lib.pagesizes import A4, landscape
-    from reportlab.lib.styles import getSampleStyleSheet
-    from reportlab.lib.units import mm
-    from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
-
-    styles = getSampleStyleSheet()
-    cell = styles["BodyText"].clone("cell", fontSize=7.5, leading=9)
-
-    def para(text: str) -> Any:
-        return Paragraph(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"), cell)
-
-    buffer = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buffer, pagesize=landscape(A4), leftMargin=12 * mm, rightMargin=12 * mm, topMargin=12 * mm,
-        bottomMargin=12 * mm, title=title, author="Clapilot",
-    )  # fmt: skip
-    data = [[para(h) for h in header()]] + [[para(c) for c in row] for row in table]
-    widths = [x * mm for x in (26, 14, 52, 34, 22, 30, 30, 40, 25)]
-    grid = LongTable(data, colWidths=widths, repeatRows=1)
-    grid.setStyle(
-        TableStyle(
-            [
-                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8ecf2")),
-                ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#b8c0cc")),
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ]
-        )
+def report(principal: Principal, since: dt.date, until: dt.date) -> Report:
+    period_text = _("%(since)s – %(until)s") % {"since": date_de(since), "until": date_de(until)}
+    table = rows(principal, since, until)
+    return Report(
+        slug=f"aenderungsprotokoll_{since.isoformat()}_{until.isoformat()}",
+        title=_("Change log %(period)s") % {"period": period_text},
+        scope=_("Every recorded change of a deadline in the period %(period)s.") % {"period": period_text},
+        columns=[Column(label, width) for label, width in zip(header(), WIDTHS, strict=True)],
+        rows=table,
+        empty=_("No changes in the period %(period)s.") % {"period": period_text},
+        generated=timezone.now().astimezone(principal.time_zone),
+        truncated=len(table) >= MAX_LINES,
     )
-    story = [Paragraph(title, styles["Heading2"]), Spacer(1, 4 * mm)]
-    story.append(grid if table else Paragraph(_("No changes in this period."), styles["BodyText"]))
-    doc.build(story)
-    return buffer.getvalue()
 
 
 def export_response(principal: Principal, since: Any, until: Any, fmt: str) -> HttpResponse:
     fmt = validation.choice(fmt, "format", FORMATS)
     since, until = period(principal, since, until)
-    table = rows(principal, since, until)
-    name = f"fristenbuch_{since.isoformat()}_{until.isoformat()}.{fmt}"
+    journal = report(principal, since, until)
     if fmt == "csv":
-        response = HttpResponse(as_csv(table), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(as_csv(header(), journal.rows), content_type="text/csv; charset=utf-8")
     else:
-        title = _("Fristenbuch %(since)s – %(until)s") % {
-            "since": since.strftime("%d.%m.%Y"),
-            "until": until.strftime("%d.%m.%Y"),
-        }
-        response = HttpResponse(as_pdf(table, title), content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
+        response = HttpResponse(as_pdf(journal), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{journal.slug}.{fmt}"'
     response["Cache-Control"] = "private, no-store"
     return response

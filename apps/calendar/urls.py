@@ -1,6 +1,7 @@
 from django.urls import path
 
 from apps.calendar import api, fristen_views, views
+from apps.calendar.reports import views as reports
 
 app_name = "calendar"
 
@@ -13,6 +14,8 @@ urlpatterns = [
     path("kalender/fristen/<int:event_id>/streichen/", fristen_views.cancel, name="deadline-cancel"),
     path("kalender/fristen/<int:event_id>/verlauf/", fristen_views.history, name="deadline-history"),
     path("kalender/fristenbuch.<str:fmt>", fristen_views.export, name="fristenbuch-export"),
+    path("kalender/berichte/", reports.index, name="reports"),
+    path("kalender/berichte/<str:name>.<str:fmt>", reports.download, name="report"),
     path("kalender/neu/", views.create_page, name="create"),
     path("kalender/<int:event_id>/", views.detail_page, name="detail"),
     path("kalender/<int:event_id>/loeschen/", views.delete, name="delete"),
