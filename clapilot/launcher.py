@@ -1,9 +1,10 @@
 """`make run`: the whole product in one terminal.
 
 Checks the environment (one clear line per problem, no traceback wall), starts or reuses the
-embedded PostgreSQL, migrates, bootstraps (admin, schedules, demo office), then supervises daphne,
-a Celery worker and Celery beat until Ctrl-C / SIGTERM, and stops all of them and the embedded
-database cleanly.
+embedded PostgreSQL, migrates, bootstraps (admin, schedules, demo office), then supervises
+CLAPILOT_WEB_PROCESSES daphne processes (default: one per core) on one listening socket it opens
+itself (clapilot/webpool.py), a Celery worker and Celery beat until Ctrl-C / SIGTERM, and stops all
+of them and the embedded database cleanly.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import time
 import traceback
 from pathlib import Path
 
+from clapilot import webpool
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 STOP_GRACE_SECONDS = 20
@@ -33,16 +36,23 @@ def say(message: str) -> None:
 
 
 # --- preflight ------------------------------------------------------------------------------
-def check_port(host: str, port: int) -> None:
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError as exc:
-            raise Abort(
-                f"Port {port} on {host} is not available ({exc.strerror}). Stop the program using it "
-                f"or choose another port, e.g. PORT={port + 1} make run."
-            ) from None
+def open_port(host: str, port: int) -> socket.socket:
+    """The listening socket every web process serves on; held by the launcher until it stops, so
+    connections queue there while a web process restarts."""
+    try:
+        return webpool.open_listener(host, port)
+    except OSError as exc:
+        raise Abort(
+            f"Port {port} on {host} is not available ({exc.strerror}). Stop the program using it "
+            f"or choose another port, e.g. PORT={port + 1} make run."
+        ) from None
+
+
+def web_process_count() -> int:
+    try:
+        return webpool.web_processes()
+    except ValueError as exc:
+        raise Abort(str(exc)) from None
 
 
 def check_redis(url: str) -> None:
@@ -105,9 +115,10 @@ def _exit_text(code: int) -> str:
 class Child:
     """One supervised process (web, worker or beat), started again whenever it ends."""
 
-    def __init__(self, name: str, argv: list[str]):
+    def __init__(self, name: str, argv: list[str], pass_fds: tuple[int, ...] = ()):
         self.name = name
         self.argv = argv
+        self.pass_fds = pass_fds  # the web processes' shared listening socket
         self.process: subprocess.Popen[str]
         self.started_at = 0.0  # monotonic
         self.started_wall = 0.0  # time.time(), to compare with heartbeats
@@ -123,6 +134,7 @@ class Child:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C reaches the launcher only; it stops children in order
+            pass_fds=self.pass_fds,
             text=True,
             bufsize=1,
         )
@@ -176,26 +188,38 @@ class Child:
             self.kill()
 
 
-def wait_listening(host: str, port: int, web: Child, timeout: float = 60.0) -> None:
-    """Until the web process accepts connections (so "Ready" is true when printed); the
-    supervisor takes over if it died meanwhile or takes longer."""
+def wait_serving(host: str, port: int, web: list[Child], timeout: float = 60.0) -> None:
+    """Until a web process answers HTTP (so "Ready" is true when printed; the socket itself
+    accepts connections from the start); the supervisor takes over if every web process died
+    meanwhile or it takes longer."""
+    import http.client
+
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and web.running:
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as sock:
-            sock.settimeout(1.0)
-            if sock.connect_ex((host, port)) == 0:
-                return
-        time.sleep(0.1)
+    while time.monotonic() < deadline and any(child.running for child in web):
+        connection = http.client.HTTPConnection(host, port, timeout=2.0)
+        try:
+            connection.request("GET", "/healthz")
+            connection.getresponse().read()
+            return  # any status: a web process answered
+        except (OSError, http.client.HTTPException):
+            time.sleep(0.1)
+        finally:
+            connection.close()
 
 
 def worker_hostname() -> str:
     return f"worker@{socket.gethostname()}"
 
 
-def start_children(host: str, port: int) -> list[Child]:
+def web_names(count: int) -> list[str]:
+    return ["web"] if count == 1 else [f"web{i}" for i in range(1, count + 1)]
+
+
+def start_children(listener: socket.socket, web_count: int) -> list[Child]:
     concurrency = os.environ.get("CELERY_WORKER_CONCURRENCY", "2")
+    argv = webpool.daphne_argv(listener)
     return [
-        Child("web", [str(BIN / "daphne"), "-b", host, "-p", str(port), "clapilot.asgi:application"]),
+        *(Child(name, argv, pass_fds=(listener.fileno(),)) for name in web_names(web_count)),
         Child(
             "worker",
             [
@@ -307,8 +331,10 @@ def main() -> int:
         return 2
     children: list[Child] = []
     embedded = False
+    listener: socket.socket | None = None
     try:
-        check_port(host, port)
+        web_count = web_process_count()
+        listener = open_port(host, port)
         if os.environ.get("REDIS_URL"):
             check_redis(os.environ["REDIS_URL"])
         setup_django()
@@ -333,10 +359,11 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        children = start_children(host, port)
-        wait_listening(host, port, children[0])
+        children = start_children(listener, web_count)
+        wait_serving(host, port, children[:web_count])
         say(
-            f"Ready in {time.monotonic() - started:.1f}s: http://{host}:{port}/  (admin: /admin/, health: /healthz)"
+            f"Ready in {time.monotonic() - started:.1f}s: http://{host}:{port}/  (admin: /admin/, health: /healthz); "
+            f"{web_count} web process{'es' if web_count > 1 else ''}"
         )
         say("Press Ctrl-C to stop.")
         code = supervise(children)
@@ -358,6 +385,8 @@ def main() -> int:
             child.terminate()
         code = 130
     finally:
+        if listener is not None:
+            listener.close()
         if embedded:
             from clapilot import embedded_db
 

@@ -48,6 +48,7 @@ class Launcher:
             "CELERY_WORKER_CONCURRENCY": "1",
             "DEBUG": "0",
             "CLAPILOT_WORKER_HEARTBEAT_SECONDS": "1",
+            "CLAPILOT_WEB_PROCESSES": "1",  # one "web"; several: test_launcher_web_processes.py
             **env,
         }
         for name in ("CLAPILOT_TEST_DATABASE", "REDIS_URL"):
