@@ -29,6 +29,7 @@ class CalendarConfig(DomainApp):
             "apps.calendar.case_page.deadlines",
             "apps.calendar.case_page.appointments",
         ],
+        "clients.case_links": ["apps.calendar.case_links.LINKER"],
         "clients.case_open_items": ["apps.calendar.case_page.open_items"],
     }
     periodic_jobs = [

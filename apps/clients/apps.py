@@ -19,6 +19,9 @@ class ClientsConfig(DomainApp):
             Callable, "(principal, case) -> Section | None (apps.clients.case_page)"
         ),
         "case_open_items": ExtensionPoint(Callable, "(principal, case_ids) -> OpenItems | None"),
+        "case_links": ExtensionPoint(
+            "apps.clients.case_links.CaseLinker", "rows linkable to a case (apps.clients.case_links)"
+        ),
     }
     # The client page's sections come from the apps that link rows to clients (apps.clients.page).
     extends = {

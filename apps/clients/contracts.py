@@ -213,7 +213,11 @@ class CaseId(Input):
 
 class CaseCreate(Input):
     client_id: int = Field(description="The client the case belongs to.")
-    reference: str = Field(min_length=1, max_length=REFERENCE_MAX, description="Unique Aktenzeichen.")
+    reference: str | None = Field(
+        default=None,
+        max_length=REFERENCE_MAX,
+        description="Unique Aktenzeichen. Leave it out: the case gets the next free one of the office's scheme.",
+    )
     subject: str = Field(min_length=1, max_length=SUBJECT_MAX)
     status: CaseStatus | None = None
     responsible_id: int | None = None

@@ -2,12 +2,15 @@
 about, with client numbers, addresses and a few open cases (Akten).
 
 Kalender and Aufgaben come before this app in INSTALLED_APPS but link their demo rows to these
-clients, so they call `demo_clients(office)`, which loads them first; `load` skips what exists."""
+clients, so they call `demo_clients(office)`, which loads them first; `load` skips what exists.
+When the loader runs in its own turn, their rows exist: it links the demo case's own Frist and task
+to it through the case page's linkers (`apps.clients.case_links`); Dokumente, loaded later, file
+their Aktennotiz in the case themselves (`demo_cases`)."""
 
 from __future__ import annotations
 
 from apps.accounts.principal import Principal
-from apps.clients import services
+from apps.clients import case_links, services
 from apps.clients.models import Case, Client
 
 # (number, name, kind, tax number, e-mail, phone, street, postal code, city, responsible)
@@ -35,6 +38,17 @@ CASES = [
 ]
 
 
+# The demo case whose Frist and task (matched by these words in their titles) are linked to it.
+LINKED_CASE = "2026-0003"
+LINKED_WORDS = {"deadlines": "Einspruchsfrist", "tasks": "Einspruch"}
+
+
+def demo_cases(office) -> dict[str, Case]:
+    """The demo cases by reference, loaded now if no loader did yet."""
+    demo_clients(office)
+    return {case.reference: case for case in Case.objects.filter(reference__in=[row[1] for row in CASES])}
+
+
 def demo_clients(office) -> dict[str, Client]:
     """The demo clients by client number, loaded now if no loader did yet."""
     if "clients" not in office.extra:
@@ -44,6 +58,7 @@ def demo_clients(office) -> dict[str, Client]:
 
 def load(office) -> None:
     if "clients" in office.extra:
+        _link_demo_case(office)
         return
     admin = Principal.for_user(office.admin)
     users = office.users
@@ -82,3 +97,17 @@ def load(office) -> None:
             status=status,
             responsible_id=client.responsible_id,
         )
+
+
+def _link_demo_case(office) -> None:
+    """Link the demo case's own Frist and task to it (the rows of the apps loaded before)."""
+    admin = Principal.for_user(office.admin)
+    case = demo_cases(office).get(LINKED_CASE)
+    if case is None:
+        return
+    for linker in case_links.linkers():
+        words = LINKED_WORDS.get(linker.key)
+        for pk, label in linker.candidates(admin, case) if words else []:
+            if words in label:
+                linker.link(admin, case, pk)
+                break

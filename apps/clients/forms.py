@@ -6,8 +6,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.clients import numbering
-from apps.clients.models import NAME_MAX, NOTES_MAX, Client
-from apps.core.forms import BaselineEditor
+from apps.clients.contracts import REFERENCE_MAX, CaseCreate
+from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Client
+from apps.core.forms import BaselineEditor, InputModelForm
 
 # Fields of the editor, with the service field each maps to.
 EDITOR_FIELDS = {
@@ -99,3 +100,31 @@ class ClientForm(BaselineEditor):
         values = {service: self.cleaned_data.get(name) or "" for name, service in EDITOR_FIELDS.items()}
         values["responsible_id"] = values["responsible_id"] or None
         return values
+
+
+class CaseForm(InputModelForm):
+    """ "Neue Akte": validated through the operation's input model (`CaseCreate`), like the tool
+    and the REST API. Without an Aktenzeichen the case gets the next free one of the scheme."""
+
+    input_model = CaseCreate
+    MODEL_FIELDS = {"client": "client_id", "responsible": "responsible_id"}
+    NOT_DERIVED = frozenset({"status"})
+    DERIVED_FIELDS = "__all__"
+
+    client = forms.TypedChoiceField(label=_("Client"), coerce=int)
+    subject = forms.CharField(label=_("Subject"), max_length=SUBJECT_MAX)
+    reference = forms.CharField(
+        label=_("Reference"),
+        max_length=REFERENCE_MAX,
+        required=False,
+        help_text=_("Leave it empty: the case gets the next free reference of the office's scheme."),
+    )
+    responsible = forms.TypedChoiceField(label=_("Responsible"), coerce=int, required=False, empty_value=None)
+
+    def __init__(self, data=None, *, clients, people, initial=None):
+        super().__init__(data, initial=initial)
+        self.fields["client"].choices = [("", "—")] + [(str(pk), label) for pk, label in clients]
+        self.fields["responsible"].choices = [("", _("Nobody"))] + [
+            (str(p.pk), p.get_full_name()) for p in people
+        ]
+        self.fields["reference"].widget.attrs["placeholder"] = numbering.next_free_reference(reserve=False)

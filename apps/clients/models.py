@@ -73,6 +73,9 @@ class Case(Versioned, Timestamped):
     )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
     responsible = user_link(_("responsible"), related_name="responsible_cases")
+    # Set by the service when the case is closed, cleared when it is reopened.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = user_link(_("closed by"))
     neutralize_always = neutralize_always_field(
         _(
             "Model calls that touch this case are neutralized even when neutralization is "

@@ -34,7 +34,7 @@ def client_relations(qs: QuerySet[Client]) -> QuerySet[Client]:
 
 
 def case_relations(qs: QuerySet[Case]) -> QuerySet[Case]:
-    return qs.select_related("responsible", "client")
+    return qs.select_related("responsible", "client", "closed_by")
 
 
 def client_record(client: Client) -> dict:

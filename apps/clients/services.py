@@ -16,6 +16,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Func, Q, QuerySet, Value
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -358,24 +359,40 @@ def _flag(value: Any, field: str) -> bool:
     raise validation.invalid(field, _("must be true or false"))
 
 
+def _reference_taken() -> Exception:
+    """A taken Aktenzeichen, naming the next free one of the office's scheme."""
+    return validation.invalid(
+        "reference",
+        _("another case already has this reference; the next free one is %(free)s")
+        % {"free": numbering.next_free_reference(reserve=False)},
+    )
+
+
 def _save_case(principal: Principal, case: Case, announce_key: str) -> Case:
     """The end of every case write: save (a reference is unique), read it back, announce it."""
     clash = Case.objects.filter(reference__iexact=case.reference).exclude(pk=case.pk)
     if clash.exists():
-        raise validation.invalid("reference", _("another case already has this reference"))
-    save_unique(case, lambda: validation.invalid("reference", _("another case already has this reference")))
+        raise _reference_taken()
+    save_unique(case, _reference_taken)
     case = get_case(principal, case.pk)
     events.case_changed(case, announce_key)
     return case
 
 
 @transaction.atomic
-def create_case(principal: Principal, *, reference: str, subject: str, client_id: Any, **values: Any) -> Case:
+def create_case(
+    principal: Principal, *, subject: str, client_id: Any, reference: str | None = None, **values: Any
+) -> Case:
+    """A new case (Akte). Without a reference (None or blank) it gets the next free Aktenzeichen
+    of the office's scheme (`apps.clients.numbering`)."""
     validation.only_fields(values, CASE_FIELDS, _("is not a field of cases"))
     case = Case()
-    _set_case_fields(
-        principal, case, {"client_id": client_id, "reference": reference, "subject": subject, **values}
-    )
+    _set_case_fields(principal, case, {"client_id": client_id, "subject": subject, **values})
+    if reference is None or (isinstance(reference, str) and not reference.strip()):
+        case.reference = numbering.next_free_reference()
+    else:
+        _set_case_fields(principal, case, {"reference": reference})
+    _status_stamp(principal, case)
     return _save_case(principal, case, "cases.case.created")
 
 
@@ -387,6 +404,16 @@ def update_case(
     validation.only_fields(changes, CASE_FIELDS)
     case = get_case(principal, case_id, for_update=True)
     CASE_VERSION.check(case, expected_version, lambda: get_case(principal, case.pk))
+    was_open = case.status == Case.Status.OPEN
     _set_case_fields(principal, case, changes)
+    if was_open != (case.status == Case.Status.OPEN):
+        _status_stamp(principal, case)
     case.version += 1
     return _save_case(principal, case, "cases.case.updated")
+
+
+def _status_stamp(principal: Principal, case: Case) -> None:
+    """When and by whom a case was closed (the case page says so); reopening clears it."""
+    closed = case.status == Case.Status.CLOSED
+    case.closed_at = timezone.now() if closed else None
+    case.closed_by = principal.audit_actor if closed else None

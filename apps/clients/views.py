@@ -13,10 +13,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.clients import case_page, page, services
+from apps.clients import case_links, case_page, page, services
+from apps.clients.contracts import CaseFilter
 from apps.clients.errors import CaseNotFound
-from apps.clients.forms import ClientForm
-from apps.clients.models import Client
+from apps.clients.forms import CaseForm, ClientForm
+from apps.clients.models import Case, Client
 from apps.clients.records import case_record, client_record
 from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
@@ -139,6 +140,44 @@ def case_neutralize(request, client_id: int, case_id: int):
     return redirect("clients:detail", client_id=client.pk)
 
 
+def case_list_page(request):
+    """Every Akte the person may see, newest first, filtered like the REST list (`CaseFilter`)."""
+    page_number = web.page_number(request)
+    filters = web.query(request, CaseFilter, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE)
+    cases, total = services.list_cases(request.principal, **filters.model_dump())
+    context = {
+        "cases": cases,
+        "total": total,
+        "page": Paginator(range(total), PAGE_SIZE).get_page(page_number),
+        "filters": filters,
+        "statuses": Case.Status.choices,
+        "querystring": querystring_without_page(request),
+    }
+    return render(request, "clients/case_list.html", context)
+
+
+@domain_errors
+def case_create_page(request, client_id: int | None = None):
+    """ "Neue Akte", from the case list or (preset) from a client page."""
+    principal = request.principal
+    client = services.get_client(principal, client_id) if client_id is not None else None
+    options = {"clients": services.client_choices(principal), "people": _people()}
+    initial = {
+        "client": client.pk if client else None,
+        "responsible": client.responsible_id if client else None,
+    }
+    form = CaseForm(request.POST or None, initial=initial, **options)
+    if request.method == "POST" and form.is_valid():
+        try:
+            case = services.create_case(principal, **form.validated.service_kwargs())
+        except DomainError as exc:
+            form_errors(form, exc)
+        else:
+            messages.success(request, _("Case %(reference)s opened.") % {"reference": case.reference})
+            return redirect("clients:case", case_id=case.pk)
+    return render(request, "clients/case_form.html", {"form": form, "client": client})
+
+
 @domain_errors
 def case_page_view(request, case_id: int, client_id: int | None = None):
     """The case page (Akte): its facts and everything linked to it that the viewer may see, live.
@@ -153,8 +192,21 @@ def case_page_view(request, case_id: int, client_id: int | None = None):
         "record": case_record(case),
         "sections": parts.sections,
         "linked_topics": parts.live_topics,
+        "link_groups": case_links.groups(request.principal, case),
     }
     return render(request, "clients/case_detail.html", context)
+
+
+@require_POST
+@domain_errors
+def case_link(request, case_id: int):
+    """Link an existing Frist, task, document or note (the picker's "<kind>:<id>") to the case."""
+    case = services.get_case(request.principal, case_id)
+    with reported(request) as outcome:
+        case_links.link(request.principal, case, request.POST.get("item", ""))
+    if not outcome.failed:
+        messages.success(request, _("Linked to case %(reference)s.") % {"reference": case.reference})
+    return redirect("clients:case", case_id=case.pk)
 
 
 @require_POST

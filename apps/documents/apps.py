@@ -12,6 +12,7 @@ class DocumentsConfig(DomainApp):
     extends = {
         "clients.page_sections": ["apps.documents.client_page.section"],
         "clients.case_sections": ["apps.documents.case_page.section"],
+        "clients.case_links": ["apps.documents.case_links.LINKER"],
         "knowledge.sources": ["apps.documents.knowledge.source"],
         "knowledge.path_labels": ["apps.documents.knowledge.folder_labels"],
         "llm.sensitive_refs": ["apps.documents.sensitivity.sensitive_refs"],

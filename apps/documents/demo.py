@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.files.base import ContentFile
 
 from apps.accounts.principal import Principal
-from apps.clients.demo import demo_clients
+from apps.clients.demo import demo_cases, demo_clients
 from apps.documents import folders, processing, services
 
 # (name, parent, client number of a client folder or None)
@@ -44,6 +44,9 @@ MARKDOWN = [
     ),
 ]
 
+# The Akte a document is filed in (the demo case's own Aktennotiz).
+CASE_OF = {"Aktennotiz Einspruch KSt 2023": "2026-0003"}
+
 TEXTS = [
     (
         "Kanzlei",
@@ -65,7 +68,9 @@ def load(office) -> None:
             client_id=clients[client_number].pk if client_number else None,
         )
     documents = []
+    cases = demo_cases(office)
     for folder, title, client_number, body in MARKDOWN:
+        case = cases.get(CASE_OF.get(title, ""))
         documents.append(
             services.create_markdown(
                 admin,
@@ -73,6 +78,7 @@ def load(office) -> None:
                 content=body,
                 folder_id=created[folder].pk,
                 client_ids=[clients[client_number].pk] if client_number else [],
+                case_id=case.pk if case else None,
             )
         )
     for folder, filename, body in TEXTS:

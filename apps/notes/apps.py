@@ -27,5 +27,6 @@ class NotesConfig(DomainApp):
     extends = {
         "knowledge.sources": ["apps.notes.context.source"],  # context_search / context_get
         "clients.case_sections": ["apps.notes.case_page.section"],
+        "clients.case_links": ["apps.notes.case_links.LINKER"],
         "dashboard.search_providers": ["apps.notes.search.provider"],
     }

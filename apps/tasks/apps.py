@@ -12,6 +12,7 @@ class TasksConfig(DomainApp):
     extends = {
         "clients.page_sections": ["apps.tasks.client_page.section"],
         "clients.case_sections": ["apps.tasks.case_page.section"],
+        "clients.case_links": ["apps.tasks.case_links.LINKER"],
         "clients.case_open_items": ["apps.tasks.case_page.open_items"],
         "dashboard.search_providers": ["apps.tasks.search.provider"],
     }

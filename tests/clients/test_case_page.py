@@ -58,7 +58,9 @@ def test_shows_what_is_linked_to_the_case(web, board, statuses, make_client, mak
     assert response.status_code == 200
     assert "Einspruch ESt 2024" in body and "2026-0042" in body and "Meier GmbH" in body
     assert "Einspruch begründen" in body and "Erledigt" not in body
-    assert "Andere Akte" not in body and "Nur Mandant" not in body
+    linked = body.split('id="case-linked"', 1)[1]
+    assert "Andere Akte" not in body and "Nur Mandant" not in linked
+    assert '<option value="tasks:' in body  # the client's task without a case may be linked
     assert "Einspruchsfrist" in body and 'class="badge critical"' in body and "Frist andere Akte" not in body
     assert "Besprechung Einspruch" in body and "Aktenvermerk" in body
     for key in ("tasks", "deadlines", "events", "notes"):

@@ -103,7 +103,7 @@ def test_an_existing_client_cannot_lose_its_number(make_client):
 )
 def test_bad_schemes_are_refused(value):
     with pytest.raises(ValidationError):
-        numbering.check_scheme(value)
+        numbering.check_client_scheme(value)
 
 
 def test_a_broken_stored_scheme_counts_with_the_default(as_anna):
