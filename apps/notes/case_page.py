@@ -8,13 +8,14 @@ from __future__ import annotations
 from apps.accounts.principal import Principal
 from apps.clients.case_page import Section
 from apps.clients.models import Case
-from apps.notes import services
+from apps.notes import services, sharing
 
 LINKED_NOTES = 20  # the notes page is one click away
 
 
 def section(principal: Principal, case: Case) -> Section:
     notes, total = services.list_notes(principal, case_id=case.pk, limit=LINKED_NOTES)
+    sharing.mark_shared_with(notes)
     return Section(
         "notes",
         "notes/_case_page.html",

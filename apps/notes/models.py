@@ -61,6 +61,8 @@ class Note(CreatedByService, Versioned, Timestamped):
     owner = owner_link("notes")
     case = case_link("notes")
     search = german_search("name")
+    # Names of whoever else sees a private note, set by `sharing.mark_shared_with` for display.
+    shared_with: list[str]
 
     class Meta:
         verbose_name = _("note")

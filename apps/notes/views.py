@@ -20,7 +20,7 @@ from apps.core import web
 from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, reported
 from apps.notes import html as rich
-from apps.notes import services
+from apps.notes import services, sharing
 from apps.notes.models import NoteFolder, Visibility
 from apps.notes.records import note_record, page_record
 
@@ -61,6 +61,7 @@ def _list_context(request, principal: Principal) -> dict:
         )
     if outcome.failed:
         folder_id = None
+    sharing.mark_shared_with(notes)
     params = {k: v for k, v in (("folder", folder_id), ("q", query)) if v}
     return {
         "notes": notes,
@@ -84,6 +85,7 @@ def _render_index(request, note=None, pages=(), current=None):
         "current": current,
     }
     if note is not None:
+        sharing.mark_shared_with([note])
         cases = case_choices(principal)
         if note.case_id and note.case_id not in {pk for pk, _label in cases}:  # a closed case stays shown
             cases.append((note.case_id, f"{note.case.reference} {note.case.subject}"))

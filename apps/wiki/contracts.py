@@ -108,3 +108,15 @@ class WikiProposalCreate(Input):
         min_length=1, max_length=BODY_MAX, description="The complete new page text in Markdown."
     )
     comment: str | None = Field(default=None, max_length=COMMENT_MAX, description="Why, for the reviewer.")
+
+
+class WikiPreview(Input):
+    body: str = Field(
+        default="", max_length=BODY_MAX, description="Markdown to render as the page would show it."
+    )
+
+
+class WikiPageStart(Input):
+    """The new-page form's prefill: a `[[link]]` to a missing page names the page to create."""
+
+    title: str | None = Field(default=None, max_length=TITLE_MAX)

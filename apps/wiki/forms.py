@@ -22,10 +22,15 @@ class PageForm(forms.Form):
         required=False,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 22, "class": "wiki-editor"}),
-        help_text=_("# Heading, **bold**, *italic*, - lists, 1. numbered lists, `code`, [link](https://…)"),
+        help_text=_(
+            "# Heading, **bold**, *italic*, - lists, 1. numbered lists, `code`, [link](https://…), "
+            "[[Page]] or [[Page|text]] for a wiki page, | tables | with a |---| line, ``` for code blocks"
+        ),
     )
     comment = forms.CharField(label=_("What changed?"), max_length=COMMENT_MAX, required=False)
-    base_revision = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    base_revision = forms.IntegerField(
+        label=_("Revision you started from"), required=False, widget=forms.HiddenInput
+    )
 
     def __init__(self, *args, editing: bool = False, **kwargs):
         super().__init__(*args, **kwargs)

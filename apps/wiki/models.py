@@ -24,7 +24,12 @@ class WikiPage(Timestamped):
     # German full-text index; the title weighs more than the body when ranking.
     search = german_search("title", "body", weighted=True)
     current_revision = models.ForeignKey(
-        "WikiRevision", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "WikiRevision",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("current revision"),
     )
     created_by = user_link(_("created by"))
     updated_by = user_link(_("updated by"))
@@ -49,15 +54,22 @@ class WikiPage(Timestamped):
 
 
 class WikiRevision(CreatedAt):
-    page = models.ForeignKey(WikiPage, on_delete=models.CASCADE, related_name="revisions")
+    page = models.ForeignKey(
+        WikiPage, on_delete=models.CASCADE, related_name="revisions", verbose_name=_("wiki page")
+    )
     number = models.PositiveIntegerField(_("number"))
     title = models.CharField(_("title"), max_length=TITLE_MAX)
     body = models.TextField(_("text (Markdown)"), blank=True)
-    author = user_link()
+    author = user_link(_("author"))
     comment = models.CharField(_("comment"), max_length=COMMENT_MAX, blank=True)
     # Set when the revision applies an accepted proposal.
     proposal = models.ForeignKey(
-        "WikiProposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "WikiProposal",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("accepted proposal"),
     )
 
     class Meta:
@@ -80,25 +92,35 @@ class WikiProposal(CreatedAt):
         REJECTED = "rejected", _("Rejected")
 
     page = models.ForeignKey(
-        WikiPage, null=True, blank=True, on_delete=models.CASCADE, related_name="proposals"
+        WikiPage,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="proposals",
+        verbose_name=_("wiki page"),
     )
     slug = models.SlugField(_("slug"), max_length=SLUG_MAX)
     # The revision the proposal was written against: accepting fails if the page moved on.
     base_revision = models.ForeignKey(
-        WikiRevision, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        WikiRevision,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("base revision"),
     )
     title = models.CharField(_("proposed title"), max_length=TITLE_MAX)
     body = models.TextField(_("proposed text"), blank=True)
     comment = models.CharField(_("why"), max_length=COMMENT_MAX, blank=True)
-    proposed_by = user_link()
-    proposed_by_service = service_link()
+    proposed_by = user_link(_("proposed by"))
+    proposed_by_service = service_link(_("proposed through"))
     surface = models.CharField(_("surface"), max_length=16, blank=True)
     run_id = models.CharField(_("agent run"), max_length=64, blank=True)
     session_id = models.CharField(_("chat session"), max_length=64, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
     )
-    reviewer = user_link()
+    reviewer = user_link(_("reviewer"))
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
 

@@ -29,7 +29,7 @@ from apps.wiki.records import MARK_START, MARK_STOP, page_record, with_relations
 MAX_PAGE = 100
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Path segments of the wiki's own pages: a page with such a slug could never be opened.
-RESERVED_SLUGS = frozenset({"neu", "vorschlaege", "suche"})
+RESERVED_SLUGS = frozenset({"neu", "vorschlaege", "vorschau", "suche"})
 _WORD = re.compile(r"[\w-]+", re.UNICODE)
 _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 

@@ -7,6 +7,7 @@ app_name = "wiki"
 urlpatterns = [
     path("wiki/", views.index, name="index"),
     path("wiki/neu/", views.create, name="create"),
+    path("wiki/vorschau/", views.preview, name="preview"),
     path("wiki/vorschlaege/", views.proposal_queue, name="proposals"),
     path("wiki/vorschlaege/<int:proposal_id>/annehmen/", views.accept, name="accept"),
     path("wiki/vorschlaege/<int:proposal_id>/ablehnen/", views.reject, name="reject"),

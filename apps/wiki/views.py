@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -14,9 +14,11 @@ from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
 from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
 from apps.wiki import proposals, services
+from apps.wiki.contracts import WikiPageStart, WikiPreview
 from apps.wiki.diff import diff_lines, proposal_review
 from apps.wiki.forms import PageForm, RejectForm
 from apps.wiki.markdown import render as render_markdown
+from apps.wiki.markdown import to_html
 from apps.wiki.records import snippet_html
 
 PAGE_SIZE = 25
@@ -58,8 +60,19 @@ def page(request, slug: str):
     return render(request, "wiki/page.html", context)
 
 
+@require_POST
+@domain_errors(json=True)
+def preview(request):
+    """The editor's preview (and the note editor's Markdown formatting): the text rendered exactly
+    as the page will show it, as an HTML fragment."""
+    services.require_reader(request.principal)
+    source = web.posted(request, WikiPreview).body
+    return HttpResponse(to_html(source), content_type="text/html; charset=utf-8")
+
+
 def create(request):
-    form = PageForm(request.POST or None)
+    start = web.query(request, WikiPageStart) if request.method == "GET" else WikiPageStart()
+    form = PageForm(request.POST or None, initial={"title": start.title or ""})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
