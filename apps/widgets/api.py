@@ -1,22 +1,19 @@
 """REST API of widgets for mobile clients (`/api/v1/widgets/…`): thin typed adapters over the same
-services, input models and records as the tools (see `apps.core.api.endpoint`)."""
+services, input and output models as the tools (see `apps.core.api.endpoint`)."""
 
 from __future__ import annotations
 
 from apps.core.api import ApiView, endpoint, refusal
 from apps.widgets import contracts as c
 from apps.widgets import services
-from apps.widgets.records import widget_record
 
 
 class WidgetListView(ApiView):
     @endpoint(query=c.WidgetFilter, output=c.WidgetList, operation_id="widgets_list")
     def get(self, request, query: c.WidgetFilter):
         """Your widgets"""
-        widgets = services.list_widgets(
-            request.principal, dashboard_only=query.dashboard_only, query=query.query
-        )
-        return {"widgets": [widget_record(w) for w in widgets], "count": len(widgets)}
+        widgets = services.list_widgets(request.principal, query)
+        return {"widgets": [c.WidgetOut.of(w) for w in widgets], "count": len(widgets)}
 
     @endpoint(
         body=c.WidgetCreate,
@@ -27,14 +24,14 @@ class WidgetListView(ApiView):
     )
     def post(self, request, body: c.WidgetCreate):
         """Create a widget (type inferred from latest_data without a widget_definition)"""
-        return {"widget": widget_record(services.create_widget(request.principal, **body.service_kwargs()))}
+        return {"widget": c.WidgetOut.of(services.create_widget(request.principal, body))}
 
 
 class WidgetDetailView(ApiView):
     @endpoint(output=c.WidgetResult, operation_id="widgets_retrieve")
     def get(self, request, widget_id: int):
         """One widget"""
-        return {"widget": widget_record(services.get_widget(request.principal, widget_id=widget_id))}
+        return {"widget": c.WidgetOut.of(services.get_widget(request.principal, widget_id=widget_id))}
 
     @endpoint(
         body=c.WidgetPatch,
@@ -44,18 +41,17 @@ class WidgetDetailView(ApiView):
     )
     def patch(self, request, widget_id: int, body: c.WidgetPatch):
         """Change some fields and/or replace the latest data; optional expected_version"""
-        who, expected, widget = request.principal, body.expected_version, None
-        changes = body.changes()
-        if changes:
-            widget = services.update_widget(who, changes, widget_id=widget_id, expected_version=expected)
-            expected = None
+        who, widget = request.principal, None
+        if body.changes():
+            widget = services.update_widget(who, body, widget_id=widget_id)
         if "latest_data" in body.model_fields_set:
-            widget = services.update_data(
-                who, body.latest_data, widget_id=widget_id, expected_version=expected
-            )
+            # The version was checked by the first change when there was one.
+            expected = body.expected_version if widget is None else None
+            data = c.WidgetDataUpdate(latest_data=body.latest_data, expected_version=expected)
+            widget = services.update_data(who, data, widget_id=widget_id)
         if widget is None:
             widget = services.get_widget(who, widget_id=widget_id)
-        return {"widget": widget_record(widget)}
+        return {"widget": c.WidgetOut.of(widget)}
 
     @endpoint(output=None, status=204, operation_id="widgets_destroy")
     def delete(self, request, widget_id: int):

@@ -1,6 +1,6 @@
 """The typed contract of the widget operations: what callers send (input models, shared by the
-tools and the REST API) and what every surface answers with (output models; `records.py` builds
-exactly these shapes, checked at the API boundary and in the tests).
+tools, the REST API and the services) and what every surface answers with (output models, built
+from the rows: `WidgetOut.record(widget)`).
 
 Argument and record names follow the seed contract: `widget_definition` and `latest_data`. The
 tools derive their arguments from the same models (`tools.py`); OpenAI strict mode cannot describe
@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field, WithJsonSchema, model_validator
 
 from apps.core.contracts import Input, Output, Position, query_field, wrapped
+from apps.core.outputs import RowOutput
 from apps.widgets.definitions import MAX_COLUMNS, MAX_SECTIONS, MAX_STATS, TYPES
 from apps.widgets.models import DESCRIPTION_MAX, SLUG_MAX, TITLE_MAX
 
@@ -46,7 +47,7 @@ LatestData = Annotated[
 
 
 # --- output -----------------------------------------------------------------------------------
-class WidgetSummaryOut(Output):
+class WidgetSummaryOut(RowOutput):
     """A widget without its data (what the list tool answers with)."""
 
     id: int
@@ -105,15 +106,9 @@ class WidgetCreate(Input):
     latest_data: LatestData = None
     show_on_dashboard: bool = True
 
-    def service_kwargs(self) -> dict[str, Any]:
-        return {
-            "title": self.title,
-            "description": self.description or "",
-            "slug": self.slug or None,
-            "definition": _plain(self.widget_definition),
-            "data": self.latest_data,
-            "show_on_dashboard": self.show_on_dashboard,
-        }
+    def layout(self) -> Any:
+        """The layout as plain JSON (the tools send it as a closed object), or None to infer it."""
+        return _plain(self.widget_definition)
 
 
 class WidgetUpdate(Input):

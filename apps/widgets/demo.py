@@ -2,13 +2,12 @@
 dashboard's "Heute" counts them live from the Fristenkontrolle.)"""
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.widgets import services
+from apps.widgets.contracts import WidgetCreate
 
 
 def load(office) -> None:
     admin = Principal.for_user(office.admin)
-    services.create_widget(
-        admin,
-        title="Kanzlei-Hinweis",
-        data="Freitag ab 13 Uhr geschlossen: Team-Fortbildung Datenschutz. Fristen vorher prüfen!",
-    )
+    notice = "Freitag ab 13 Uhr geschlossen: Team-Fortbildung Datenschutz. Fristen vorher prüfen!"
+    services.create_widget(admin, build(WidgetCreate, title="Kanzlei-Hinweis", latest_data=notice))

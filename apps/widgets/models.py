@@ -44,3 +44,12 @@ class Widget(Versioned, Timestamped):
 
     def __str__(self) -> str:
         return self.title
+
+    # The seed contract's names for the layout and the data (what `WidgetOut` reads).
+    @property
+    def widget_definition(self) -> dict:
+        return self.definition
+
+    @property
+    def latest_data(self) -> object:
+        return self.data

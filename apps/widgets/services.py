@@ -4,8 +4,6 @@ one (`widget_not_found`). Service principals have no dashboard (`NoUserContext`)
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -13,24 +11,28 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from apps.accounts.models import User
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.ordering import next_position
 from apps.core.saving import save_unique
 from apps.core.versioning import Versioned
 from apps.widgets import events
+from apps.widgets.contracts import WidgetCreate, WidgetDataUpdate, WidgetFilter, WidgetOut, WidgetUpdate
 from apps.widgets.definitions import check_data, infer_definition, validate_definition
 from apps.widgets.errors import NoUserContext, SlugTaken, WidgetNotFound
-from apps.widgets.models import DESCRIPTION_MAX, SLUG_MAX, TITLE_MAX, Widget
-from apps.widgets.records import widget_record
+from apps.widgets.models import SLUG_MAX, Widget
 
 MAX_LIST = 200
-EDITABLE = frozenset({"title", "description", "definition", "show_on_dashboard", "position"})
-WIDGET_VERSION = Versioned("widget", widget_record, gettext_lazy("The widget was changed in the meantime."))
+# Plain columns an update sets as sent (the layout is validated and resets `definition_inferred`).
+_COLUMNS = ("title", "description", "show_on_dashboard", "position")
+WIDGET_VERSION = Versioned(
+    "widget", WidgetOut.record, gettext_lazy("The widget was changed in the meantime.")
+)
 _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 
 
-def _owner(principal: Principal):
+def _owner(principal: Principal) -> User:
     if principal.user is None:
         raise NoUserContext(_("Widgets belong to a person's dashboard; this caller has none."))
     return principal.user
@@ -40,39 +42,37 @@ def visible_widgets(principal: Principal) -> QuerySet[Widget]:
     return Widget.objects.filter(owner=_owner(principal))
 
 
-def list_widgets(
-    principal: Principal, *, dashboard_only: bool = False, query: str | None = None
-) -> list[Widget]:
+def list_widgets(principal: Principal, filters: WidgetFilter | None = None) -> list[Widget]:
+    filters = filters if filters is not None else WidgetFilter()
     qs = visible_widgets(principal)
-    if dashboard_only:
+    if filters.dashboard_only:
         qs = qs.filter(show_on_dashboard=True)
-    if query:
-        query = validation.text(query, "query", max_length=200)
+    if query := filters.query:
         qs = qs.filter(Q(title__icontains=query) | Q(description__icontains=query) | Q(slug__icontains=query))
     return list(qs.select_related("owner")[:MAX_LIST])
 
 
-def dashboard_widgets(user) -> list[Widget]:
+def dashboard_widgets(user: User) -> list[Widget]:
     """The cards of one person's dashboard, in their order (one query)."""
     return list(Widget.objects.filter(owner=user, show_on_dashboard=True).select_related("owner")[:MAX_LIST])
 
 
 def get_widget(
-    principal: Principal, *, widget_id: Any = None, slug: Any = None, for_update: bool = False
+    principal: Principal, *, widget_id: int | None = None, slug: str | None = None, for_update: bool = False
 ) -> Widget:
     qs = visible_widgets(principal).select_related("owner")
     if for_update:
         qs = qs.select_for_update(of=("self",))
     try:
         if widget_id is not None:
-            return qs.get(pk=int(widget_id))
+            return qs.get(pk=widget_id)
         return qs.get(slug=str(slug))
     except (Widget.DoesNotExist, TypeError, ValueError):
         ref = widget_id if widget_id is not None else slug
         raise WidgetNotFound(_("There is no widget “%(ref)s”.") % {"ref": ref}) from None
 
 
-def _slug(owner, requested: str | None, title: str) -> str:
+def _slug(owner: User, requested: str | None, title: str) -> str:
     """An explicit slug must be free; one derived from the title gets a number if needed."""
     base = slugify((requested or title).translate(_GERMAN))[: SLUG_MAX - 4].strip("-") or "widget"
     taken = set(Widget.objects.filter(owner=owner, slug__startswith=base).values_list("slug", flat=True))
@@ -86,7 +86,7 @@ def _slug(owner, requested: str | None, title: str) -> str:
     return slug
 
 
-def _layout(definition: Any, data: Any, title: str) -> tuple[dict, bool]:
+def _layout(definition: object, data: object, title: str) -> tuple[dict, bool]:
     if definition is not None:
         return validate_definition(definition), False
     if data is None:
@@ -98,31 +98,21 @@ def _layout(definition: Any, data: Any, title: str) -> tuple[dict, bool]:
 
 
 @transaction.atomic
-def create_widget(
-    principal: Principal,
-    *,
-    title: str,
-    description: str = "",
-    definition: dict | None = None,
-    data: Any = None,
-    show_on_dashboard: bool = True,
-    slug: str | None = None,
-) -> Widget:
+def create_widget(principal: Principal, data: WidgetCreate) -> Widget:
     owner = _owner(principal)
-    title = validation.text(title, "title", max_length=TITLE_MAX, required=True)
-    data = check_data(data) if data is not None else None
-    definition, inferred = _layout(definition, data, title)
+    latest = check_data(data.latest_data) if data.latest_data is not None else None
+    definition, inferred = _layout(data.layout(), latest, data.title)
     widget = Widget(
         owner=owner,
-        slug=_slug(owner, validation.text(slug, "slug", max_length=SLUG_MAX) or None, title),
-        title=title,
-        description=validation.text(description, "description", max_length=DESCRIPTION_MAX),
+        slug=_slug(owner, data.slug or None, data.title),
+        title=data.title,
+        description=data.description or "",
         type=definition["type"],
         definition=definition,
         definition_inferred=inferred,
-        data=data,
-        data_updated_at=timezone.now() if data is not None else None,
-        show_on_dashboard=bool(show_on_dashboard),
+        data=latest,
+        data_updated_at=timezone.now() if latest is not None else None,
+        show_on_dashboard=data.show_on_dashboard,
         position=next_position(Widget.objects.filter(owner=owner)),
     )
     save_unique(widget, lambda: SlugTaken(_("This widget address was just taken; please try again.")))
@@ -132,34 +122,19 @@ def create_widget(
 
 @transaction.atomic
 def update_widget(
-    principal: Principal,
-    changes: dict[str, Any],
-    *,
-    widget_id: Any = None,
-    slug: Any = None,
-    expected_version: int | None = None,
+    principal: Principal, data: WidgetUpdate, *, widget_id: int | None = None, slug: str | None = None
 ) -> Widget:
-    """Partial update of name, description, definition, dashboard visibility and position. A new
-    definition replaces the inferred layout for good."""
-    validation.only_fields(changes, EDITABLE)
+    """Partial update of name, description, definition, dashboard visibility and position (the
+    fields sent). A new definition replaces the inferred layout for good."""
+    changes = data.changes()
     widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
-    WIDGET_VERSION.check(widget, expected_version)
-    if "title" in changes:
-        widget.title = validation.text(changes["title"], "title", max_length=TITLE_MAX, required=True)
-    if "description" in changes:
-        widget.description = validation.text(
-            changes["description"], "description", max_length=DESCRIPTION_MAX
-        )
+    WIDGET_VERSION.check(widget, data.expected_version)
+    for name in _COLUMNS:
+        if name in changes:
+            setattr(widget, name, changes[name])
     if "definition" in changes:
         widget.definition = validate_definition(changes["definition"])
         widget.type, widget.definition_inferred = widget.definition["type"], False
-    if "show_on_dashboard" in changes:
-        widget.show_on_dashboard = bool(changes["show_on_dashboard"])
-    if "position" in changes:
-        try:
-            widget.position = max(0, int(changes["position"]))
-        except (TypeError, ValueError):
-            raise validation.invalid("position", _("must be a number")) from None
     widget.version += 1
     widget.save()
     events.widget_changed(widget, "widgets.widget.updated")
@@ -168,22 +143,17 @@ def update_widget(
 
 @transaction.atomic
 def update_data(
-    principal: Principal,
-    data: Any,
-    *,
-    widget_id: Any = None,
-    slug: Any = None,
-    expected_version: int | None = None,
+    principal: Principal, data: WidgetDataUpdate, *, widget_id: int | None = None, slug: str | None = None
 ) -> Widget:
     """Replace the latest data. A layout that was inferred follows the data (a list that gains
     columns becomes a table); an explicit definition stays as it is. Empty data never downgrades."""
     widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
-    WIDGET_VERSION.check(widget, expected_version)
-    data = check_data(data)
-    if widget.definition_inferred and data not in (None, "", [], {}):
-        widget.definition = infer_definition(data, widget.title)
+    WIDGET_VERSION.check(widget, data.expected_version)
+    latest = check_data(data.latest_data)
+    if widget.definition_inferred and latest not in (None, "", [], {}):
+        widget.definition = infer_definition(latest, widget.title)
         widget.type = widget.definition["type"]
-    widget.data, widget.data_updated_at = data, timezone.now()
+    widget.data, widget.data_updated_at = latest, timezone.now()
     widget.version += 1
     widget.save()
     events.widget_changed(widget, "widgets.widget.data_updated")
@@ -191,7 +161,7 @@ def update_data(
 
 
 @transaction.atomic
-def delete_widget(principal: Principal, *, widget_id: Any = None, slug: Any = None) -> int:
+def delete_widget(principal: Principal, *, widget_id: int | None = None, slug: str | None = None) -> int:
     widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
     pk, owner = widget.pk, widget.owner
     widget.delete()

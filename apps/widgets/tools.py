@@ -18,7 +18,6 @@ from apps.tools.registry import DEFAULT_SURFACES, WITH_LIVE, tool
 from apps.widgets import contracts as c
 from apps.widgets import services
 from apps.widgets.errors import NoUserContext
-from apps.widgets.records import widget_record
 
 NO_USER_CONTEXT = "CLAPILOT_NO_USER_CONTEXT"
 
@@ -53,38 +52,32 @@ def widget_tools(action: str, *, read_only: bool, output: type[BaseModel]):
 def list_widgets(ctx: ToolContext, args: c.WidgetFilter) -> dict:
     """List your installed Widgets (dashboard cards), optionally only those on the dashboard. Use
     widgets_get for a widget's data."""
-    widgets = services.list_widgets(ctx.principal, dashboard_only=args.dashboard_only, query=args.query)
-    return {"widgets": [widget_record(w, with_data=False) for w in widgets], "count": len(widgets)}
+    widgets = services.list_widgets(ctx.principal, args)
+    return {"widgets": [c.WidgetSummaryOut.record(w) for w in widgets], "count": len(widgets)}
 
 
 @widget_tools("get", read_only=True, output=c.WidgetResult)
 def get_widget(ctx: ToolContext, args: c.WidgetRef) -> dict:
     """Read one of your Widgets with its latest data, by id or slug."""
-    return {"widget": widget_record(services.get_widget(ctx.principal, **args.ref()))}
+    return {"widget": c.WidgetOut.record(services.get_widget(ctx.principal, **args.ref()))}
 
 
 @widget_tools("create", read_only=False, output=c.WidgetResult)
 def create_widget(ctx: ToolContext, args: c.WidgetCreateStrict) -> dict:
     """Create a Widget on your dashboard. Types: stats, list, table, notice, sections. Without a
     widget_definition the type is inferred from latest_data."""
-    return {"widget": widget_record(services.create_widget(ctx.principal, **args.service_kwargs()))}
+    return {"widget": c.WidgetOut.record(services.create_widget(ctx.principal, args))}
 
 
 @widget_tools("update", read_only=False, output=c.WidgetResult)
 def update_widget(ctx: ToolContext, args: c.WidgetUpdateByRef) -> dict:
     """Change a Widget's name, description, widget_definition, dashboard visibility or position;
     fields you leave out stay as they are."""
-    widget = services.update_widget(
-        ctx.principal, args.changes(), expected_version=args.expected_version, **args.ref()
-    )
-    return {"widget": widget_record(widget)}
+    return {"widget": c.WidgetOut.record(services.update_widget(ctx.principal, args, **args.ref()))}
 
 
 @widget_tools("update_data", read_only=False, output=c.WidgetResult)
 def update_widget_data(ctx: ToolContext, args: c.WidgetDataUpdateByRef) -> dict:
     """Replace a Widget's latest data. A layout inferred from data upgrades itself when richer data
     arrives (e.g. a list becomes a table)."""
-    widget = services.update_data(
-        ctx.principal, args.latest_data, expected_version=args.expected_version, **args.ref()
-    )
-    return {"widget": widget_record(widget)}
+    return {"widget": c.WidgetOut.record(services.update_data(ctx.principal, args, **args.ref()))}

@@ -6,7 +6,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from apps.core.inputs import build
 from apps.widgets import services
+from apps.widgets.contracts import WidgetCreate
 from apps.widgets.models import Widget
 from tests.widgets.factories import WidgetFactory
 
@@ -14,11 +16,21 @@ pytestmark = pytest.mark.django_db
 
 
 def test_every_type_renders(web, as_anna):
-    services.create_widget(as_anna, title="Zahlen", data={"Offen": 5, "Kritisch": 1})
-    services.create_widget(as_anna, title="Liste", data=["Meier GmbH", "Bäckerei Schulz"])
-    services.create_widget(as_anna, title="Tabelle", data=[{"Mandant": "Vogel", "Frist": "01.12."}])
-    services.create_widget(as_anna, title="Hinweis", data={"text": "Freitag zu", "tone": "warning"})
-    services.create_widget(as_anna, title="Teile", data={"Heute": ["Post"], "Zahlen": {"a": 2}})
+    services.create_widget(
+        as_anna, build(WidgetCreate, title="Zahlen", latest_data={"Offen": 5, "Kritisch": 1})
+    )
+    services.create_widget(
+        as_anna, build(WidgetCreate, title="Liste", latest_data=["Meier GmbH", "Bäckerei Schulz"])
+    )
+    services.create_widget(
+        as_anna, build(WidgetCreate, title="Tabelle", latest_data=[{"Mandant": "Vogel", "Frist": "01.12."}])
+    )
+    services.create_widget(
+        as_anna, build(WidgetCreate, title="Hinweis", latest_data={"text": "Freitag zu", "tone": "warning"})
+    )
+    services.create_widget(
+        as_anna, build(WidgetCreate, title="Teile", latest_data={"Heute": ["Post"], "Zahlen": {"a": 2}})
+    )
     body = web.get(reverse("dashboard")).content.decode()
     assert 'data-refresh-topic="mini-apps"' in body and reverse("widgets:cards") in body
     for marker in (
@@ -38,8 +50,13 @@ def test_dashboard_empty_state(web):
 
 
 def test_widget_content_is_escaped(web, as_anna):
-    services.create_widget(as_anna, title="<script>alert(1)</script>", data=["<img src=x onerror=alert(1)>"])
-    services.create_widget(as_anna, title="t", data=[{"<b>k</b>": "<script>x</script>"}])
+    services.create_widget(
+        as_anna,
+        build(WidgetCreate, title="<script>alert(1)</script>", latest_data=["<img src=x onerror=alert(1)>"]),
+    )
+    services.create_widget(
+        as_anna, build(WidgetCreate, title="t", latest_data=[{"<b>k</b>": "<script>x</script>"}])
+    )
     body = web.get(reverse("dashboard")).content.decode()
     assert "<script>alert" not in body and "<img src=x" not in body and "<b>k</b>" not in body
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
