@@ -13,25 +13,23 @@ from rest_framework.renderers import BaseRenderer
 
 from apps.calendar import contracts as c
 from apps.calendar import feed, lifecycle, services
-from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record, history_record
 from apps.core.api import ApiView, endpoint, listed
 from apps.core.contracts import page
+from apps.core.origin import Origin
 
 
 class EventListView(ApiView):
     @endpoint(query=c.EventFilter, output=c.EventPage, operation_id="calendar_events_list")
     def get(self, request, query: c.EventFilter):
         """Occurrences in a window (series expanded), with total"""
-        found = services.list_events(request.principal, **query.model_dump())
+        found = services.list_events(request.principal, query)
         return listed("events", lambda o: event_record(o.event, o), found, query)
 
     @endpoint(body=c.EventCreate, output=c.EventResult, status=201, operation_id="calendar_events_create")
     def post(self, request, body: c.EventCreate):
         """Create an appointment or a Frist"""
-        event = services.create_event(
-            request.principal, **body.service_kwargs(), source_origin=CalendarEvent.Source.API
-        )
+        event = services.create_event(request.principal, body, origin=Origin.of_request(request))
         return {"event": event_record(event)}
 
 
@@ -44,13 +42,7 @@ class EventDetailView(ApiView):
     @endpoint(body=c.EventUpdate, output=c.EventResult, operation_id="calendar_events_partial_update")
     def patch(self, request, event_id: int, body: c.EventUpdate):
         """Change some fields (partial); optional expected_version (409 version_conflict)"""
-        event = services.update_event(
-            request.principal,
-            event_id,
-            body.changes(),
-            expected_version=body.expected_version,
-            reason=body.reason,
-        )
+        event = services.update_event(request.principal, event_id, body)
         return {"event": event_record(event)}
 
     @endpoint(output=None, status=204, operation_id="calendar_events_destroy")

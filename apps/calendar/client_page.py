@@ -11,9 +11,11 @@ from django.utils import timezone
 
 from apps.accounts.principal import Principal
 from apps.calendar import services
+from apps.calendar.contracts import EventFilter
 from apps.calendar.records import countdown_days, is_critical_soon
 from apps.clients.models import Client
 from apps.clients.page import Section
+from apps.core.inputs import build
 
 UPCOMING_DAYS = 180
 UPCOMING_EVENTS = 20
@@ -37,11 +39,14 @@ def appointments_section(principal: Principal, template: str, **hub: int) -> Sec
     now = timezone.now()
     upcoming, total = services.list_events(
         principal,
-        start=now,
-        end=now + dt.timedelta(days=UPCOMING_DAYS),
-        kind="event",
-        limit=UPCOMING_EVENTS,
-        **hub,
+        build(
+            EventFilter,
+            start=now.isoformat(),
+            end=(now + dt.timedelta(days=UPCOMING_DAYS)).isoformat(),
+            kind="event",
+            limit=UPCOMING_EVENTS,
+            **hub,
+        ),
     )
     context = {"upcoming": upcoming, "upcoming_total": total, "upcoming_days": UPCOMING_DAYS}
     return Section("events", template, context, order=30, live_topics=TOPICS)

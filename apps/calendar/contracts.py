@@ -13,7 +13,15 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
-from pydantic import Field, ValidationError, WithJsonSchema, model_validator
+from pydantic import (
+    AliasChoices,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
@@ -207,6 +215,45 @@ class DeadlineFilter(PageInput):
         return FristenFilter(**values)
 
 
+def _month_day(value: Any) -> Any:
+    """`?month=2026-03` names the month's first day."""
+    return f"{value}-01" if isinstance(value, str) and len(value.strip()) == 7 else value
+
+
+def _words(value: Any) -> Any:
+    return value.strip()[:200] or None if isinstance(value, str) else value
+
+
+class CalendarPageQuery(Input):
+    """The Kalender pages' query string (`web.query`): the day or month a grid shows, the search
+    words, and what the editor starts with. Never a REST or tool contract."""
+
+    month: Annotated[Date | None, BeforeValidator(_month_day)] = None
+    week: Date | None = None
+    from_day: Date | None = Field(default=None, validation_alias=AliasChoices("from", "from_day"))
+    date: Date | None = None
+    q: Annotated[str | None, BeforeValidator(_words)] = None
+    kind: Kind | None = None
+    client: int | None = None
+    case: int | None = None
+
+
+class FristenPageQuery(Input):
+    """The Fristenkontrolle page's query string (`web.query`): `who=me` (responsible or deputy) or
+    a person's id, `status=all`, the due period, client, case, criticality and the admins'
+    `orphaned=1`. Never a REST or tool contract (those use `DeadlineFilter`)."""
+
+    who: str | None = Field(default=None, pattern=r"^(me|[1-9][0-9]{0,17})$")
+    status: Literal["open", "done", "cancelled", "all"] = "open"
+    from_day: Date | None = Field(default=None, validation_alias=AliasChoices("from", "from_day"))
+    to_day: Date | None = Field(default=None, validation_alias=AliasChoices("to", "to_day"))
+    client: int | None = Field(default=None, ge=1)
+    case: int | None = Field(default=None, ge=1)
+    criticality: Criticality | None = None
+    orphaned: bool = False
+    q: Annotated[str | None, BeforeValidator(_words)] = None
+
+
 class EventId(Input):
     event_id: int = Field(description="The calendar entry's id.")
 
@@ -220,6 +267,12 @@ class _Body(RestBody):
 class PreDeadlineIn(Input):
     due_date: Date = Field(description="The Vorfrist day (YYYY-MM-DD), not after the Frist.")
     note: str = Field(default="", max_length=NOTE_MAX)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_day(cls, data: Any) -> Any:
+        """Internal callers (the page form) may give a bare day for a Vorfrist without a note."""
+        return {"due_date": data} if isinstance(data, (str, dt.date)) else data
 
 
 _PRE = Field(
@@ -285,8 +338,16 @@ class _EventCreateFields(_Body):
 
 
 class EventCreate(_EventTail, _EventCreateFields):
-    def service_kwargs(self) -> dict[str, Any]:
+    def values(self) -> dict[str, Any]:
+        """The fields given (a left-out or null field takes the service's default)."""
         return self.model_dump(exclude_none=True)
+
+
+class FiledEvent(EventCreate):
+    """An entry filed by the system from something else (a document): its origin is part of the
+    input. Never a surface's contract (surfaces get theirs from `apps.core.origin.Origin`)."""
+
+    source_origin: Origin | None = None
 
 
 class _EventUpdateFields(_Body):
@@ -358,6 +419,35 @@ class EventUpdateById(EventUpdate):
         for name in self.clear_fields:
             changes[name] = [] if name in CLEARED_TO_LIST else None if name in CLEARED_TO_NONE else ""
         return changes
+
+
+class FiledEventUpdate(EventUpdate):
+    """A change made by the system (the document workflow): the Fristenbuch reason as a code of
+    `reasons.SYSTEM_REASONS`, shown in each reader's language. Never a surface's contract."""
+
+    reason_code: str = Field(default="", max_length=60)
+    reason_params: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("reason_code")
+    @classmethod
+    def _known_code(cls, code: str) -> str:
+        from apps.calendar.reasons import SYSTEM_REASONS
+
+        if code and code not in SYSTEM_REASONS:
+            raise ValueError(f"unknown Fristenbuch reason code {code!r}")
+        return code
+
+    NOT_CHANGES: ClassVar[frozenset[str]] = frozenset(
+        {"expected_version", "reason", "reason_code", "reason_params"}
+    )
+
+
+class EventMove(Input):
+    """Drag and drop in the month view: the entry moves by the days between the two dates."""
+
+    from_date: Date = Field(description="The day the entry was dragged from (YYYY-MM-DD).")
+    to_date: Date = Field(description="The day it was dropped on (YYYY-MM-DD).")
+    reason: str = Field(default="", max_length=REASON_MAX, description="Why (required for a Frist).")
 
 
 # --- a Frist's lifecycle --------------------------------------------------------------------------

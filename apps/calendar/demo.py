@@ -10,7 +10,9 @@ from django.utils import timezone
 
 from apps.accounts.principal import Principal
 from apps.calendar import services
+from apps.calendar.contracts import EventCreate
 from apps.clients.demo import demo_clients
+from apps.core.inputs import build
 from apps.deadlines.compute import shift_to_working_day
 
 # (days from today, hour, minutes, title, who, location, client number)
@@ -63,29 +65,35 @@ def load(office) -> None:
         start = _at(today + dt.timedelta(days=days), hour, tz)
         services.create_event(
             admin,
-            title=title,
-            start=start.isoformat(),
-            end=(start + dt.timedelta(minutes=minutes)).isoformat(),
-            location=location,
-            client_id=clients[client].pk,
-            attendee_ids=[users[who].pk],
-            remind_minutes_before=30,
-            **(
-                {"conference_url": "https://meet.example.com/koenig-lohn", "conference_provider": "Teams"}
-                if "Videocall" in title
-                else {}
+            build(
+                EventCreate,
+                title=title,
+                start=start.isoformat(),
+                end=(start + dt.timedelta(minutes=minutes)).isoformat(),
+                location=location,
+                client_id=clients[client].pk,
+                attendee_ids=[users[who].pk],
+                remind_minutes_before=30,
+                **(
+                    {"conference_url": "https://meet.example.com/koenig-lohn", "conference_provider": "Teams"}
+                    if "Videocall" in title
+                    else {}
+                ),
             ),
         )
     monday = today + dt.timedelta(days=(7 - today.weekday()) % 7)
     services.create_event(
         admin,
-        title="Team-Meeting Kanzlei",
-        start=_at(monday, 9, tz).isoformat(),
-        end=(_at(monday, 9, tz) + dt.timedelta(minutes=45)).isoformat(),
-        location="Besprechungsraum 1",
-        rrule="FREQ=WEEKLY;BYDAY=MO;COUNT=12",
-        attendee_ids=[u.pk for u in users.values()],
-        remind_minutes_before=15,
+        build(
+            EventCreate,
+            title="Team-Meeting Kanzlei",
+            start=_at(monday, 9, tz).isoformat(),
+            end=(_at(monday, 9, tz) + dt.timedelta(minutes=45)).isoformat(),
+            location="Besprechungsraum 1",
+            rrule="FREQ=WEEKLY;BYDAY=MO;COUNT=12",
+            attendee_ids=[u.pk for u in users.values()],
+            remind_minutes_before=15,
+        ),
     )
     next_month_10th = (today.replace(day=1) + dt.timedelta(days=32)).replace(day=10)
     # (due, title, legal basis, criticality, client, origin, responsible, deputy, rule)
@@ -100,23 +108,29 @@ def load(office) -> None:
         due, _unshifted, _why = shift_to_working_day(due)
         services.create_event(
             admin,
-            title=title,
-            kind="deadline",
-            start=due.isoformat(),
-            all_day=True,
-            legal_basis=basis,
-            criticality=criticality,
-            client_id=clients[client].pk,
-            source_label=label,
-            remind_minutes_before=60 * 24 * 3,
-            responsible_id=users[who].pk,
-            deputy_id=users[deputy].pk,
-            **({"rule_code": rule} if rule else {}),
+            build(
+                EventCreate,
+                title=title,
+                kind="deadline",
+                start=due.isoformat(),
+                all_day=True,
+                legal_basis=basis,
+                criticality=criticality,
+                client_id=clients[client].pk,
+                source_label=label,
+                remind_minutes_before=60 * 24 * 3,
+                responsible_id=users[who].pk,
+                deputy_id=users[deputy].pk,
+                **({"rule_code": rule} if rule else {}),
+            ),
         )
     anna = Principal.for_user(users["anna"])
     services.create_event(
         anna,
-        title="Zahnarzt (privat)",
-        start=_at(today + dt.timedelta(days=3), 16, tz).isoformat(),
-        visibility="private",
+        build(
+            EventCreate,
+            title="Zahnarzt (privat)",
+            start=_at(today + dt.timedelta(days=3), 16, tz).isoformat(),
+            visibility="private",
+        ),
     )

@@ -5,6 +5,7 @@ same function), writes through `apps.calendar.lifecycle`."""
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from urllib.parse import urlsplit
 
@@ -22,6 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from apps.calendar import fristen, fristenbuch, lifecycle, services
+from apps.calendar.contracts import DeadlineCancel, DeadlineComplete, FristenPageQuery
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import countdown_days, is_critical_soon, with_relations
 from apps.clients import visibility as client_visibility
@@ -34,54 +36,35 @@ PAGE_SIZE = 50
 STATUS_ALL = "all"
 
 
-def _id(params: QueryDict, name: str) -> int | None:
-    raw = params.get(name) or ""
-    return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 19 else None
-
-
-def _day(request, params: QueryDict, name: str) -> dt.date | None:
-    """A filter's day; one outside the date bound is left out, and the page says why."""
-    try:
-        return validation.query_date(params, name)
-    except DateOutOfRange as exc:
-        messages.error(request, exc.message)
-        return None
-
-
-def filters_from(request, params: QueryDict) -> tuple[fristen.FristenFilter, dict]:
-    """The page's query string → the filter and the values the form shows again. Anything that
-    is not a valid value is ignored (a page never fails on a hand-edited link)."""
+def filters_from(request, params: FristenPageQuery) -> tuple[fristen.FristenFilter, dict]:
+    """The page's validated query → the filter and the values the form shows again (a bad value
+    was dropped by `web.query` with a message: a page never fails on a hand-edited link)."""
     user = request.principal.user
-    who = params.get("who") or ""
-    status = params.get("status") or CalendarEvent.Status.OPEN
-    if status not in (*CalendarEvent.Status.values, STATUS_ALL):
-        status = CalendarEvent.Status.OPEN
-    criticality = params.get("criticality") or ""
-    if criticality not in CalendarEvent.Criticality.values:
-        criticality = ""
-    orphaned = params.get("orphaned") == "1" and bool(user and user.is_admin)
+    who = params.who or ""
+    orphaned = params.orphaned and bool(user and user.is_admin)
+    due_to = params.to_day
+    if params.from_day and due_to and due_to < params.from_day:
+        due_to = None
     filters = fristen.FristenFilter(
         person_id=user.pk if who == "me" and user else None,
-        responsible_id=_id(params, "who") if who != "me" else None,
-        status=None if status == STATUS_ALL else status,
-        due_from=_day(request, params, "from"),
-        due_to=_day(request, params, "to"),
-        client_id=_id(params, "client"),
-        case_id=_id(params, "case"),
-        criticality=criticality or None,
+        responsible_id=int(who) if who.isdigit() else None,
+        status=None if params.status == STATUS_ALL else params.status,
+        due_from=params.from_day,
+        due_to=due_to,
+        client_id=params.client,
+        case_id=params.case,
+        criticality=str(params.criticality) if params.criticality else None,
         orphaned=orphaned,
-        query=(params.get("q") or "").strip()[:200] or None,
+        query=params.q,
     )
-    if filters.due_from and filters.due_to and filters.due_to < filters.due_from:
-        filters = fristen.FristenFilter(**{**filters.__dict__, "due_to": None})
     shown = {
         "who": who,
-        "status": status,
+        "status": params.status,
         "from": filters.due_from.isoformat() if filters.due_from else "",
         "to": filters.due_to.isoformat() if filters.due_to else "",
         "client": str(filters.client_id or ""),
         "case": str(filters.case_id or ""),
-        "criticality": criticality,
+        "criticality": filters.criticality or "",
         "orphaned": orphaned,
         "q": filters.query or "",
     }
@@ -179,18 +162,17 @@ def case_choices(principal):
     )
 
 
-def page_context(request, params: QueryDict) -> dict:
+def page_context(request) -> dict:
+    """The page for `request`'s query string (an inline action passes `_as_page(request)`)."""
     principal = request.principal
-    filters, shown = filters_from(request, params)
+    filters, shown = filters_from(request, web.query(request, FristenPageQuery))
     today = fristen.today_for(principal)
     qs = fristen.deadlines_for(principal, filters)
     paginator = Paginator(range(qs.count()), PAGE_SIZE)
-    page = paginator.get_page(_page_of(params))
+    page = paginator.get_page(web.page_number(request))
     offset = (page.number - 1) * PAGE_SIZE
     events = list(with_relations(qs)[offset : offset + PAGE_SIZE]) if paginator.count else []
     urls = _Urls()
-    querystring = params.copy()
-    querystring.pop("page", None)
     user = principal.user
     is_admin = bool(user and user.is_admin)
     return {
@@ -203,8 +185,8 @@ def page_context(request, params: QueryDict) -> dict:
         ),
         "total": paginator.count,
         "page": page,
-        "querystring": querystring.urlencode(),
-        "page_url": f"{reverse('calendar:deadlines')}?{params.urlencode()}",
+        "querystring": web.querystring_without_page(request),
+        "page_url": f"{reverse('calendar:deadlines')}?{request.META.get('QUERY_STRING', '')}",
         "vorfristen_today": list(fristen.pre_deadlines_today(principal, filters, today)),
         "orphaned_count": fristen.deadlines_for(principal, fristen.FristenFilter(orphaned=True)).count()
         if is_admin
@@ -225,28 +207,27 @@ def page_context(request, params: QueryDict) -> dict:
     }
 
 
-def _page_of(params: QueryDict) -> int:
-    raw = params.get("page", "1")
-    return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 7 else 1
-
-
 def deadlines_page(request):
-    return render(request, "calendar/deadlines.html", page_context(request, request.GET))
+    return render(request, "calendar/deadlines.html", page_context(request))
 
 
-def _params_of_page(request) -> QueryDict:
-    """The filters of the page an inline action was sent from (htmx sends its address), so the
-    answer re-renders that same list; only its query string is read."""
+def _as_page(request):
+    """The request as the page an inline action was sent from (htmx sends its address), so the
+    answer re-renders that same list; only that address's query string is read."""
     current = request.headers.get("HX-Current-URL") or ""
     try:
-        return QueryDict(urlsplit(current).query)
+        query = urlsplit(current).query
+        params = QueryDict(query)
     except ValueError:
-        return QueryDict("")
+        query, params = "", QueryDict("")
+    page = copy.copy(request)
+    page.GET, page.META = params, {**request.META, "QUERY_STRING": query}
+    return page
 
 
 def _answer(request, done_message: str, failed: DomainError | None):
     if request.headers.get("HX-Request"):
-        context = page_context(request, _params_of_page(request))
+        context = page_context(_as_page(request))
         context["notice"] = failed.message if failed else done_message
         context["notice_failed"] = failed is not None
         return render(request, "calendar/deadlines.html", context, status=422 if failed else 200)
@@ -261,9 +242,8 @@ def _answer(request, done_message: str, failed: DomainError | None):
 def complete(request, event_id: int):
     failed = None
     try:
-        event = lifecycle.complete_deadline(
-            request.principal, event_id, how=request.POST.get("how", ""), link=request.POST.get("link", "")
-        )
+        done = web.posted(request, DeadlineComplete, how="how", link="link")
+        event = lifecycle.complete_deadline(request.principal, event_id, how=done.how, link=done.link)
     except DomainError as exc:
         failed, event = exc, None
     return _answer(request, _("“%(title)s” is done.") % {"title": event.title} if event else "", failed)
@@ -273,7 +253,8 @@ def complete(request, event_id: int):
 def cancel(request, event_id: int):
     failed = None
     try:
-        event = lifecycle.cancel_deadline(request.principal, event_id, reason=request.POST.get("reason", ""))
+        body = web.posted(request, DeadlineCancel, reason="reason")
+        event = lifecycle.cancel_deadline(request.principal, event_id, reason=body.reason)
     except DomainError as exc:
         failed, event = exc, None
     return _answer(request, _("“%(title)s” was cancelled.") % {"title": event.title} if event else "", failed)

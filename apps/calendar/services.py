@@ -1,9 +1,10 @@
 """The only place that changes Kalender state. Tools, REST API, pages, admin and jobs call these
-functions with a `Principal` and plain values; visibility, validation, audit and live events are
-enforced here once.
+functions with a `Principal` and the operation's validated input model (`contracts.EventCreate`,
+`EventUpdate`, `EventMove`, `EventFilter`; internal callers `apps.core.inputs.build` it); what the
+contract cannot know (visibility, people, rules, zones), audit and live events are enforced here.
 
 Invisible entries answer exactly like missing ones (`event_not_found`), so ids cannot be probed.
-Times may arrive as ISO 8601 text or datetimes; text without an offset is read in the entry's
+Times arrive as ISO 8601 text (or dates); text without an offset is read in the entry's
 time zone (what a person in the office means), and everything is stored aware.
 """
 
@@ -22,8 +23,16 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.calendar import events, fristen, lifecycle, recurrence
+from apps.calendar.contracts import (
+    EventCreate,
+    EventFilter,
+    EventMove,
+    EventUpdate,
+    FiledEvent,
+    FiledEventUpdate,
+)
 from apps.calendar.errors import DeadlineNotDeletable, DeadlineNotOpen, EventNotFound
-from apps.calendar.models import DESCRIPTION_MAX, RRULE_MAX, TITLE_MAX, CalendarEvent
+from apps.calendar.models import RRULE_MAX, CalendarEvent
 from apps.calendar.reasons import CodedReason
 from apps.calendar.records import EVENT_VERSION, Occurrence, event_record, with_relations
 from apps.calendar.visibility import visible_events
@@ -31,7 +40,9 @@ from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
 from apps.core.errors import Forbidden, InvalidUrl
+from apps.core.inputs import build
 from apps.core.lookup import get_by_id
+from apps.core.origin import INTERNAL, Origin
 from apps.core.search import search
 from apps.deadlines import services as deadline_services
 from apps.deadlines.errors import DeadlineRuleNotFound
@@ -41,25 +52,19 @@ MAX_PAGE = 200
 MAX_WINDOW_DAYS = 800
 DEFAULT_WINDOW_DAYS = 31
 DEFAULT_DURATION = dt.timedelta(hours=1)
-EDITABLE_FIELDS = frozenset(
-    {
-        "title", "description", "start", "end", "all_day", "time_zone", "location", "visibility",
-        "attendee_ids", "conference_url", "conference_provider", "kind", "legal_basis", "criticality",
-        "source_label", "client_id", "rrule", "recurrence_until", "remind_minutes_before",
-        "responsible_id", "deputy_id", "case_id", "pre_deadlines", "trigger_date", "rule_code",
-    }
-)  # fmt: skip
-TEXT_FIELDS = {
-    "description": DESCRIPTION_MAX,
-    "location": 300,
-    "conference_provider": 60,
-    "legal_basis": 300,
-    "source_label": 200,
+# Plain text columns: the contract bounds them; stored stripped ("" when emptied).
+TEXT_FIELDS = ("description", "location", "conference_provider", "legal_basis", "source_label")
+# The entry's origin by the surface that created it (a filed entry names its own).
+_SOURCE_OF_SURFACE = {
+    "api": CalendarEvent.Source.API,
+    "agent": CalendarEvent.Source.AGENT,
+    "live": CalendarEvent.Source.AGENT,
 }
+Moment = str | dt.date | None
 
 
 # --- validation helpers -----------------------------------------------------------------------
-def _zone_name(value: Any, principal: Principal) -> str:
+def _zone_name(value: str | None, principal: Principal) -> str:
     name = value or principal.time_zone.key
     try:
         recurrence.zone(name)
@@ -68,9 +73,9 @@ def _zone_name(value: Any, principal: Principal) -> str:
     return name
 
 
-def parse_moment(value: Any, field: str, tz_name: str, *, all_day: bool = False) -> dt.datetime | None:
+def parse_moment(value: Moment, field: str, tz_name: str, *, all_day: bool = False) -> dt.datetime | None:
     """ISO text, date or datetime → aware datetime. A bare date means local midnight."""
-    if value in (None, ""):
+    if value is None or value == "":
         return None
     tz = recurrence.zone(tz_name)
     if isinstance(value, str):
@@ -95,20 +100,9 @@ def parse_moment(value: Any, field: str, tz_name: str, *, all_day: bool = False)
     raise validation.invalid(field, _("must be a date and time like 2026-12-01T10:00:00+01:00"))
 
 
-def _minutes(value: Any) -> int | None:
-    if value in (None, ""):
-        return None
-    try:
-        minutes = int(value)
-    except (TypeError, ValueError):
-        raise validation.invalid("remind_minutes_before", _("must be a whole number of minutes")) from None
-    if not 0 <= minutes <= 60 * 24 * 60:
-        raise validation.invalid("remind_minutes_before", _("must be between 0 and 86400 minutes"))
-    return minutes
-
-
-def _url(value: Any) -> str:
-    value = validation.url(value, "conference_url", max_length=500)
+def _url(value: str | None) -> str:
+    """The contract's safe URL, and a meeting is on the web: not a mailto: or a path here."""
+    value = (value or "").strip()
     if value:  # safe, and a meeting is on the web: not a mailto: or a path here
         try:
             URLValidator(schemes=["https", "http"])(value)
@@ -129,13 +123,8 @@ def _known_rule(code: str) -> None:
         ) from None
 
 
-def _attendees(value: Any) -> list[int]:
-    if value in (None, ""):
-        return []
-    try:
-        ids = sorted({int(i) for i in value})
-    except (TypeError, ValueError):
-        raise validation.invalid("attendee_ids", _("must be a list of people's ids")) from None
+def _attendees(value: list[int] | None) -> list[int]:
+    ids = sorted(set(value or ()))
     known = set(get_user_model().objects.filter(id__in=ids, is_active=True).values_list("id", flat=True))
     if known != set(ids):
         raise validation.invalid(
@@ -145,14 +134,14 @@ def _attendees(value: Any) -> list[int]:
 
 
 # --- reading ----------------------------------------------------------------------------------
-def get_event(principal: Principal, event_id: Any, *, for_update: bool = False) -> CalendarEvent:
+def get_event(principal: Principal, event_id: int, *, for_update: bool = False) -> CalendarEvent:
     qs = with_relations(visible_events(principal))
     if for_update:
         qs = visible_events(principal).select_for_update(of=("self",))
     return get_by_id(qs, event_id, EventNotFound, _("There is no calendar entry with id %(id)s."))
 
 
-def window(principal: Principal, start: Any = None, end: Any = None) -> tuple[dt.datetime, dt.datetime]:
+def window(principal: Principal, start: Moment = None, end: Moment = None) -> tuple[dt.datetime, dt.datetime]:
     """The asked window, or from today (principal's time zone) for a month. Bounded, so a series
     can always be expanded."""
     tz_name = principal.time_zone.key
@@ -174,32 +163,21 @@ def _in_window(qs: QuerySet[CalendarEvent], begin: dt.datetime, finish: dt.datet
     return qs.filter(single | series)
 
 
-def _filtered(
-    principal: Principal,
-    kind: str | None,
-    query: str | None,
-    client_id: Any = None,
-    *,
-    status: str | None = None,
-    responsible_id: Any = None,
-    deputy_id: Any = None,
-    case_id: Any = None,
-) -> QuerySet[CalendarEvent]:
+def _filtered(principal: Principal, filters: EventFilter) -> QuerySet[CalendarEvent]:
     qs = visible_events(principal)
-    if kind:
-        qs = qs.filter(kind=validation.choice(kind, "kind", CalendarEvent.Kind.values))
-    if status:  # the Fristenkontrolle's filters name Fristen only
-        qs = qs.filter(
-            kind="deadline", status=validation.choice(status, "status", CalendarEvent.Status.values)
-        )
-    if responsible_id:
-        qs = qs.filter(responsible_id=responsible_id)
-    if deputy_id:
-        qs = qs.filter(deputy_id=deputy_id)
-    if client_id not in (None, ""):
-        qs = qs.filter(client=resolve_client(principal, client_id))
-    if case_id not in (None, ""):
-        qs = qs.filter(case=resolve_case(principal, case_id))
+    if filters.kind:
+        qs = qs.filter(kind=filters.kind)
+    if filters.status:  # the Fristenkontrolle's filters name Fristen only
+        qs = qs.filter(kind="deadline", status=filters.status)
+    if filters.responsible_id:
+        qs = qs.filter(responsible_id=filters.responsible_id)
+    if filters.deputy_id:
+        qs = qs.filter(deputy_id=filters.deputy_id)
+    if filters.client_id is not None:
+        qs = qs.filter(client=resolve_client(principal, filters.client_id))
+    if filters.case_id is not None:
+        qs = qs.filter(case=resolve_case(principal, filters.case_id))
+    query = filters.query
     if query:
         text = validation.text(query, "query", max_length=200)
         # The words may also name the Mandant ("meier" finds every entry linked to Meier GmbH).
@@ -221,36 +199,14 @@ def _expand(rows, begin: dt.datetime, finish: dt.datetime) -> list[tuple[int, dt
     return found
 
 
-def list_events(
-    principal: Principal,
-    *,
-    start: Any = None,
-    end: Any = None,
-    kind: str | None = None,
-    query: str | None = None,
-    client_id: Any = None,
-    status: str | None = None,
-    responsible_id: Any = None,
-    deputy_id: Any = None,
-    case_id: Any = None,
-    limit: int = 50,
-    offset: int = 0,
-) -> tuple[list[Occurrence], int]:
+def list_events(principal: Principal, filters: EventFilter | None = None) -> tuple[list[Occurrence], int]:
     """A page of occurrences in a window and their total. Single entries are counted and paged in
     SQL (index on start); only series (few) are expanded in Python and merged in. Then the page's
     entries are loaded in full: five queries, whatever the window holds."""
-    begin, finish = window(principal, start, end)
-    limit, offset = validation.page(limit, offset, MAX_PAGE)
-    qs = _filtered(
-        principal,
-        kind,
-        query,
-        client_id,
-        status=status,
-        responsible_id=responsible_id,
-        deputy_id=deputy_id,
-        case_id=case_id,
-    )
+    filters = filters if filters is not None else EventFilter()
+    begin, finish = window(principal, filters.start, filters.end)
+    limit, offset = filters.limit, filters.offset
+    qs = _filtered(principal, filters)
     singles = qs.filter(rrule="", start__lt=finish).filter(Q(end__gt=begin) | Q(start__gte=begin))
     total = singles.count()
     head = list(singles.order_by("start", "id").values_list("id", "start", "end")[: offset + limit])
@@ -278,11 +234,12 @@ def occurrence_rows(
     finish: dt.datetime,
     *,
     query: str | None = None,
-    client_id: Any = None,
+    client_id: int | None = None,
 ) -> list[tuple[int, dt.datetime, dt.datetime]]:
     """(entry id, start, end) of every occurrence in a window, sorted by start: one narrow query
     (no model instances), so a month with a thousand entries stays cheap to lay out."""
-    qs = _in_window(_filtered(principal, None, query, client_id), begin, finish)
+    filters = EventFilter.model_construct(query=query, client_id=client_id)
+    qs = _in_window(_filtered(principal, filters), begin, finish)
     return _expand(qs.values_list("id", "start", "end", "rrule", "time_zone"), begin, finish)
 
 
@@ -299,7 +256,7 @@ def occurrences(
     finish: dt.datetime,
     *,
     query: str | None = None,
-    client_id: Any = None,
+    client_id: int | None = None,
 ) -> list[Occurrence]:
     """Every occurrence in a window with its entry (two queries)."""
     rows = occurrence_rows(principal, begin, finish, query=query, client_id=client_id)
@@ -313,8 +270,8 @@ def list_deadlines(
     overdue_days: int = 30,
     limit: int = 100,
     query: str | None = None,
-    client_id: Any = None,
-    case_id: Any = None,
+    client_id: int | None = None,
+    case_id: int | None = None,
 ) -> list[CalendarEvent]:
     """Open Fristen by urgency (the Fristenkontrolle's order: overdue first, then by due date),
     the more critical first on the same moment; overdue ones of the last `overdue_days` only."""
@@ -324,8 +281,8 @@ def list_deadlines(
     rank = {"critical": 0, "high": 1, "normal": 2, "low": 3}
     filters = fristen.FristenFilter(
         query=query or None,
-        client_id=int(client_id) if client_id else None,
-        case_id=int(case_id) if case_id else None,
+        client_id=client_id or None,
+        case_id=case_id or None,
     )
     qs = fristen.deadlines_for(principal, filters).filter(start__gte=since)
     rows = list(with_relations(qs)[: max(1, min(limit, 500))])
@@ -346,7 +303,7 @@ def open_deadline_counts(principal: Principal, case_ids: list[int]) -> dict[int,
 
 
 # --- writing ----------------------------------------------------------------------------------
-def _apply_times(event: CalendarEvent, start: Any, end: Any, recurrence_until: Any = None) -> None:
+def _apply_times(event: CalendarEvent, start: Moment, end: Moment, recurrence_until: Moment = None) -> None:
     """Derive start/end (all-day and deadline rules), the series bound and the reminder moment."""
     start_at = parse_moment(start, "start", event.time_zone, all_day=event.all_day)
     if start_at is None:
@@ -390,12 +347,15 @@ def _schedule_reminder(event: CalendarEvent, now: dt.datetime) -> None:
 
 
 def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, Any]) -> list[int] | None:
-    """Apply plain fields (not times); returns attendee ids when they were given."""
+    """Apply the contract's fields (not times) as validated; returns attendee ids when given.
+    Only what the contract cannot check is checked here: rows named by id, zones, rules, privacy."""
     if "title" in values:
-        event.title = validation.text(values["title"], "title", max_length=TITLE_MAX, required=True)
-    for name, max_length in TEXT_FIELDS.items():
+        event.title = (values["title"] or "").strip()
+        if not event.title:
+            raise validation.invalid("title", _("must not be empty"))
+    for name in TEXT_FIELDS:
         if name in values:
-            setattr(event, name, validation.text(values[name], name, max_length=max_length))
+            setattr(event, name, (values[name] or "").strip())
     if "conference_url" in values:
         event.conference_url = _url(values["conference_url"])
     if "client_id" in values:
@@ -407,30 +367,23 @@ def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, An
     if event.case is not None and event.client_id is None:
         event.client = event.case.client
     if "trigger_date" in values:
-        event.trigger_date = validation.date(values["trigger_date"], "trigger_date")
+        event.trigger_date = values["trigger_date"]
     if "rule_code" in values:
-        event.rule_code = validation.text(values["rule_code"], "rule_code", max_length=60).strip().lower()
+        event.rule_code = (values["rule_code"] or "").strip().lower()
         if event.rule_code:
             _known_rule(event.rule_code)
     lifecycle.apply_people(event, values)
-    if "kind" in values:
-        event.kind = validation.choice(values["kind"], "kind", CalendarEvent.Kind.values)
-    if "criticality" in values:
-        event.criticality = validation.choice(
-            values["criticality"], "criticality", CalendarEvent.Criticality.values
-        )
-    if "visibility" in values:
-        event.visibility = validation.choice(
-            values["visibility"], "visibility", CalendarEvent.Visibility.values
-        )
+    for name in ("kind", "criticality", "visibility"):  # the contract's enums, stored as their text
+        if values.get(name) is not None:
+            setattr(event, name, str(values[name]))
     if "all_day" in values:
         event.all_day = bool(values["all_day"])
     if "time_zone" in values:
         event.time_zone = _zone_name(values["time_zone"], principal)
     if "rrule" in values:
-        event.rrule = validation.text(values["rrule"], "rrule", max_length=RRULE_MAX)
+        event.rrule = (values["rrule"] or "").strip()
     if "remind_minutes_before" in values:
-        event.remind_minutes_before = _minutes(values["remind_minutes_before"])
+        event.remind_minutes_before = values["remind_minutes_before"]
     if event.visibility == CalendarEvent.Visibility.PRIVATE:
         if principal.user is None:
             raise validation.invalid("visibility", _("only a person can have private entries"))
@@ -449,31 +402,27 @@ def _set_fields(event: CalendarEvent, principal: Principal, values: dict[str, An
 
 
 @transaction.atomic
-def create_event(
-    principal: Principal,
-    *,
-    title: str,
-    start: Any,
-    end: Any = None,
-    all_day: bool = False,
-    kind: str = CalendarEvent.Kind.EVENT,
-    time_zone: str | None = None,
-    source_origin: str = CalendarEvent.Source.MANUAL,
-    recurrence_until: Any = None,
-    **values: Any,
-) -> CalendarEvent:
-    validation.only_fields(values, EDITABLE_FIELDS, _("is not a field of calendar entries"))
+def create_event(principal: Principal, data: EventCreate, *, origin: Origin = INTERNAL) -> CalendarEvent:
+    """A new entry from the validated `EventCreate` (or the document workflow's `FiledEvent`); its
+    origin is the surface's (`origin`), a filed entry's its own."""
+    filed = data.source_origin if isinstance(data, FiledEvent) else None
+    source = (
+        str(filed)
+        if filed is not None
+        else _SOURCE_OF_SURFACE.get(origin.surface, CalendarEvent.Source.MANUAL)
+    )
+    values = data.values()
+    values.pop("source_origin", None)
+    start, end, until = values.pop("start"), values.pop("end", None), values.pop("recurrence_until", None)
     event = CalendarEvent(
         owner=principal.user or principal.acting_user,
         created_by=principal.audit_actor,
         created_by_service=principal.service,
-        source_origin=validation.choice(source_origin, "source_origin", CalendarEvent.Source.values),
+        source_origin=source,
     )
     pre_deadlines = values.pop("pre_deadlines", None)
-    attendee_ids = _set_fields(
-        event, principal, {"title": title, "kind": kind, "all_day": all_day, "time_zone": time_zone, **values}
-    )
-    _apply_times(event, start, end, recurrence_until)
+    attendee_ids = _set_fields(event, principal, {"time_zone": None, **values})
+    _apply_times(event, start, end, until)
     _schedule_reminder(event, timezone.now())
     deadline_rows = _deadline_defaults(event, principal, values, pre_deadlines) if event.is_deadline else None
     event.save()
@@ -487,7 +436,7 @@ def create_event(
 
 
 def _deadline_defaults(
-    event: CalendarEvent, principal: Principal, values: dict[str, Any], pre_deadlines: Any
+    event: CalendarEvent, principal: Principal, values: dict[str, Any], pre_deadlines: list | None
 ) -> list:
     """A new Frist: responsible is its author unless named; its Vorfristen (given, else default)."""
     if event.rrule:
@@ -518,23 +467,19 @@ def _deadline_guard(event: CalendarEvent, changes: dict[str, Any]) -> None:
 
 
 @transaction.atomic
-def update_event(
-    principal: Principal,
-    event_id: Any,
-    changes: dict[str, Any],
-    *,
-    expected_version: int | None = None,
-    reason: Any = "",
-) -> CalendarEvent:
-    """Partial update: fields not in `changes` stay as they are (a concurrent change to another
-    field survives). With `expected_version`, a stale write is refused instead. Moving a Frist's
-    due date needs a `reason`; the Fristenbuch records every tracked change with it. A
-    `CodedReason` (the system's own reasons) is stored as its code and shown in each reader's language."""
-    coded = reason if isinstance(reason, CodedReason) else None
-    if coded is not None:
+def update_event(principal: Principal, event_id: int, data: EventUpdate) -> CalendarEvent:
+    """Partial update: fields not sent stay as they are (a concurrent change to another field
+    survives). With `expected_version`, a stale write is refused instead. Moving a Frist's due
+    date needs a `reason`; the Fristenbuch records every tracked change with it. The system's own
+    reasons (`FiledEventUpdate.reason_code`) are stored as their code and shown in each reader's
+    language."""
+    coded = None
+    reason = data.reason
+    if isinstance(data, FiledEventUpdate) and data.reason_code:
+        coded = CodedReason(data.reason_code, data.reason_params)
         reason = coded.text()
-    validation.only_fields(changes, EDITABLE_FIELDS)
-    changes = dict(changes)
+    expected_version = data.expected_version
+    changes = data.changes()
     event = get_event(principal, event_id, for_update=True)
     was_deadline = event.is_deadline
     if was_deadline:
@@ -596,17 +541,11 @@ def _visible(principal: Principal, event: CalendarEvent) -> bool:
 
 
 @transaction.atomic
-def move_event(
-    principal: Principal, event_id: Any, *, from_date: Any, to_date: Any, reason: Any = ""
-) -> CalendarEvent:
+def move_event(principal: Principal, event_id: int, data: EventMove) -> CalendarEvent:
     """Drag and drop in the month view: shift the entry (or series) by whole days, keeping its
-    time of day and duration. A Frist moves only with a reason (the page asks for it)."""
-    try:
-        to_day, from_day = dt.date.fromisoformat(str(to_date)), dt.date.fromisoformat(str(from_date))
-    except ValueError:
-        raise validation.invalid("to_date", _("must be a date like 2026-12-31")) from None
-    # Bounded before any arithmetic: a shift towards year 9999 would overflow, not be refused.
-    days = (validation.in_range(to_day, "to_date") - validation.in_range(from_day, "from_date")).days
+    time of day and duration. A Frist moves only with a reason (the page asks for it). The
+    contract bounds both days, so the shift cannot overflow."""
+    days = (data.to_date - data.from_date).days
     event = get_event(principal, event_id)
     if days == 0:
         return event
@@ -615,11 +554,11 @@ def move_event(
     end = (event.end.astimezone(local).replace(tzinfo=None) + dt.timedelta(days=days)).isoformat()
     if event.all_day:
         end = (event.end.astimezone(local) + dt.timedelta(days=days - 1)).date().isoformat()
-    return update_event(principal, event.pk, {"start": start, "end": end}, reason=reason)
+    return update_event(principal, event.pk, build(EventUpdate, start=start, end=end, reason=data.reason))
 
 
 @transaction.atomic
-def delete_event(principal: Principal, event_id: Any) -> int:
+def delete_event(principal: Principal, event_id: int) -> int:
     event = get_event(principal, event_id, for_update=True)
     if event.is_deadline:
         raise DeadlineNotDeletable(

@@ -18,12 +18,9 @@ from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record
 from apps.core.api import listed
 from apps.core.contracts import page
+from apps.core.origin import Origin
 from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
-
-
-def _origin(ctx: ToolContext) -> str:
-    return CalendarEvent.Source.API if ctx.surface == "api" else CalendarEvent.Source.AGENT
 
 
 @tool(name="calendar_list_events", output=c.EventPage, surfaces=WITH_LIVE, read_only=True)
@@ -31,7 +28,7 @@ def list_events(ctx: ToolContext, args: c.EventFilter) -> dict:
     """List calendar entries (appointments and Fristen) in a time window, recurring series expanded into
     their occurrences, sorted by start; returns full records and the total. List the time range before
     creating an entry to avoid duplicates."""
-    found = services.list_events(ctx.principal, **args.model_dump())
+    found = services.list_events(ctx.principal, args)
     return listed("events", lambda o: event_record(o.event, o), found, args)
 
 
@@ -46,7 +43,7 @@ def create_event(ctx: ToolContext, args: c.EventCreate) -> dict:
     """Create an appointment or a Frist (kind=deadline, start = due moment; responsible defaults to you,
     a Vorfrist to the rule's or 7 days before). Read it back with calendar_get_event before reporting
     success."""
-    event = services.create_event(ctx.principal, **args.service_kwargs(), source_origin=_origin(ctx))
+    event = services.create_event(ctx.principal, args, origin=Origin.of_tool(ctx))
     return {"event": event_record(event)}
 
 
@@ -54,13 +51,7 @@ def create_event(ctx: ToolContext, args: c.EventCreate) -> dict:
 def update_event(ctx: ToolContext, args: c.EventUpdateById) -> dict:
     """Change some fields of a calendar entry; fields you leave out stay as they are. Use clear_fields to
     empty a field. Moving a Frist's due date needs a reason (it goes into the Fristenbuch)."""
-    event = services.update_event(
-        ctx.principal,
-        args.event_id,
-        args.changes(),
-        expected_version=args.expected_version,
-        reason=args.reason,
-    )
+    event = services.update_event(ctx.principal, args.event_id, args)
     return {"event": event_record(event)}
 
 

@@ -19,11 +19,14 @@ from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
 from apps.calendar import feed, fristen_views, lifecycle, services
+from apps.calendar.contracts import CalendarPageQuery, EventCreate, EventMove, EventUpdate
 from apps.calendar.forms import LOCAL_FORMAT, EventForm
 from apps.calendar.records import Occurrence, countdown_days, detail_url, event_record, is_critical_soon
 from apps.clients.services import client_choices
-from apps.core import validation
-from apps.core.errors import DateOutOfRange, DomainError
+from apps.core import web
+from apps.core.errors import DomainError
+from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.core.web import domain_errors, reported
 
 AGENDA_DAYS = 30
@@ -39,16 +42,10 @@ def _today(principal: Principal) -> dt.date:
     return timezone.now().astimezone(principal.time_zone).date()
 
 
-def _date_param(request, name: str, default: dt.date) -> dt.date:
-    """The day (or `YYYY-MM` month) a page shows: `default` when missing or not a date; one outside
-    the date bound also shows `default`, and the page says why (a grid around year 9999 would
-    overflow)."""
-    raw = (request.GET.get(name) or "").strip()
-    try:
-        return validation.query_date({name: raw + "-01" if len(raw) == 7 else raw}, name) or default
-    except DateOutOfRange as exc:
-        messages.error(request, exc.message)
-        return default
+def _page_query(request) -> CalendarPageQuery:
+    """The page's query string through `CalendarPageQuery`: a day outside the date bound (a grid
+    around year 9999 would overflow) or a bad value is dropped, and the page says why."""
+    return web.query(request, CalendarPageQuery)
 
 
 def _midnight(day: dt.date, principal: Principal) -> dt.datetime:
@@ -129,14 +126,15 @@ def _item(occ: Occurrence, tz: dt.tzinfo, today: dt.date, day_iso: str) -> dict:
     }
 
 
-def _tabs_context(request, view: str) -> dict:
-    return {"view": view, "query": (request.GET.get("q") or "").strip()[:200]}
+def _tabs_context(params: CalendarPageQuery, view: str) -> dict:
+    return {"view": view, "query": params.q or ""}
 
 
 def month_page(request):
     principal = request.principal
     today = _today(principal)
-    first = _date_param(request, "month", today).replace(day=1)
+    params = _page_query(request)
+    first = (params.month or today).replace(day=1)
     grid_start = first - dt.timedelta(days=first.weekday())
     days = _days(principal, grid_start, 42, cap=CHIPS_PER_DAY)
     for day in days:
@@ -144,7 +142,7 @@ def month_page(request):
     prev_month = (first - dt.timedelta(days=1)).replace(day=1)
     next_month = (first + dt.timedelta(days=32)).replace(day=1)
     context = {
-        **_tabs_context(request, "month"),
+        **_tabs_context(params, "month"),
         "month": first,
         "weeks": [days[i : i + 7] for i in range(0, 42, 7)],
         "weekdays": [d["date"] for d in days[:7]],
@@ -205,11 +203,12 @@ def _hour_grid(days: list[dict], tz: dt.tzinfo) -> dict:
 def week_page(request):
     principal = request.principal
     today = _today(principal)
-    day = _date_param(request, "week", today)
+    params = _page_query(request)
+    day = params.week or today
     monday = day - dt.timedelta(days=day.weekday())
     days = _days(principal, monday, 7)
     context = {
-        **_tabs_context(request, "week"),
+        **_tabs_context(params, "week"),
         "days": days,
         "grid": _hour_grid(days, principal.time_zone),
         "monday": monday,
@@ -225,8 +224,9 @@ def week_page(request):
 def agenda_page(request):
     principal = request.principal
     today = _today(principal)
-    first = _date_param(request, "from", today)
-    context = _tabs_context(request, "agenda")
+    params = _page_query(request)
+    first = params.from_day or today
+    context = _tabs_context(params, "agenda")
     days = []
     with reported(request):  # a query the service refuses: say so, list nothing
         days = [d for d in _days(principal, first, AGENDA_DAYS, query=context["query"] or None) if d["items"]]
@@ -276,7 +276,8 @@ def create_page(request):
         form = EventForm(_editor_data(request), people=_people(), clients=clients, cases=cases)
         if form.is_valid() and not _warn_non_working(form):
             try:
-                event = services.create_event(principal, **form.create_values())
+                data = build(EventCreate, **form.create_values())
+                event = services.create_event(principal, data, origin=Origin.of_request(request, "page"))
             except DomainError as exc:
                 form.show_refusal(exc)
             else:
@@ -285,17 +286,17 @@ def create_page(request):
                     return redirect("calendar:detail", event_id=event.pk)
                 return redirect(_month_url(event.start.astimezone(principal.time_zone).date()))
     else:
-        day = _date_param(request, "date", _today(principal))
-        start = dt.datetime.combine(day, dt.time(9, 0))
+        params = _page_query(request)
+        start = dt.datetime.combine(params.date or _today(principal), dt.time(9, 0))
         initial = {
             "start": start.strftime(LOCAL_FORMAT),
             "end": (start + dt.timedelta(hours=1)).strftime(LOCAL_FORMAT),
-            "kind": request.GET.get("kind") if request.GET.get("kind") in ("event", "deadline") else "event",
+            "kind": params.kind or "event",
             "visibility": "shared",
             "criticality": "normal",
-            "client": request.GET.get("client", "") if request.GET.get("client", "").isdigit() else "",
+            "client": str(params.client or ""),
             # From the case page: the Akte (a choice the viewer may see, else the picker stays empty).
-            "case": request.GET.get("case", "") if request.GET.get("case", "").isdigit() else "",
+            "case": str(params.case or ""),
             "responsible": str(principal.user.pk) if principal.user else "",
         }
         form = EventForm(people=_people(), clients=clients, cases=cases, initial=initial)
@@ -314,15 +315,14 @@ def detail_page(request, event_id: int):
     if request.method == "POST":
         form = EventForm(_editor_data(request), people=people, clients=clients, cases=cases, event=event)
         moved = form.is_bound and (
-            form.is_changed("start") or form.is_changed("kind") or "shift_to" in request.POST
+            form.is_changed("start") or form.is_changed("kind") or "shift_to" in form.data
         )
         if form.is_valid() and not (moved and _warn_non_working(form)):
             changes = form.changes()
             try:
                 if changes:
-                    services.update_event(
-                        principal, event.pk, changes, reason=form.cleaned_data.get("reason")
-                    )
+                    reason = form.cleaned_data.get("reason") or ""
+                    services.update_event(principal, event.pk, build(EventUpdate, **changes, reason=reason))
             except DomainError as exc:
                 form.show_refusal(exc)
             else:
@@ -355,13 +355,7 @@ def delete(request, event_id: int):
 @domain_errors(json=True)
 def move(request, event_id: int):
     """Drag and drop in the month view: the entry moves by the days between the two dates."""
-    event = services.move_event(
-        request.principal,
-        event_id,
-        from_date=request.POST.get("from_date", ""),
-        to_date=request.POST.get("to_date", ""),
-        reason=request.POST.get("reason", ""),
-    )
+    event = services.move_event(request.principal, event_id, web.posted(request, EventMove))
     return JsonResponse({"event": event_record(event)})
 
 

@@ -21,9 +21,9 @@ from django.urls import reverse
 
 from apps.accounts.principal import Principal
 from apps.calendar import services as calendar
+from apps.calendar.contracts import FiledEvent, FiledEventUpdate
 from apps.calendar.errors import EventNotFound
 from apps.calendar.models import CalendarEvent
-from apps.calendar.reasons import CodedReason
 from apps.clients import visibility as client_visibility
 from apps.core.errors import InvalidInput
 from apps.core.inputs import build
@@ -320,20 +320,27 @@ class Filer:
         previous = self._previous_deadline()
         if previous is not None:  # the document's one deadline moved or was renamed
             item, event = previous
-            reason = CodedReason("document_names_new_date", {"title": self.label})
-            event = calendar.update_event(self.principal, event.pk, {**values, "end": None}, reason=reason)
+            change = build(
+                FiledEventUpdate,
+                **values,
+                end=None,
+                reason_code="document_names_new_date",
+                reason_params={"title": self.label},
+            )
+            event = calendar.update_event(self.principal, event.pk, change)
             self.items.pop(item.signature, None)
             item.signature = sig
             self.items[sig] = item
             return self._record(sig, kind, event.title, WorkflowItem.Action.UPDATED, event, payload)
         if self.personal:
             values["visibility"] = CalendarEvent.Visibility.PRIVATE
-        event = calendar.create_event(
-            self.principal,
+        filed = build(
+            FiledEvent,
             kind=CalendarEvent.Kind.DEADLINE,
             source_origin=CalendarEvent.Source.DOCUMENT,
             **values,
         )
+        event = calendar.create_event(self.principal, filed)
         return self._record(sig, kind, event.title, WorkflowItem.Action.CREATED, event, payload)
 
     def _previous_deadline(self) -> tuple[WorkflowItem, CalendarEvent] | None:

@@ -10,8 +10,10 @@ from rest_framework.test import APIClient
 from apps.apikeys import services as keys
 from apps.calendar import contracts as c
 from apps.calendar import services
+from apps.calendar.contracts import EventCreate, EventFilter
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record
+from apps.core.inputs import build
 from apps.tools import registry
 from apps.tools.schema import strict_violations
 
@@ -30,27 +32,35 @@ def test_choices_are_named_enums_for_openapi_and_inline_for_tools():
 def test_every_record_shape_is_the_declared_output(as_anna, anna, ben, soon, meier, as_robot):
     deadline = services.create_event(
         as_anna,
-        title="Einspruchsfrist",
-        kind="deadline",
-        all_day=True,
-        start=soon.date().isoformat(),
-        legal_basis="§ 355 AO",
-        criticality="critical",
-        client_id=meier.pk,
-        attendee_ids=[ben.pk],
-        remind_minutes_before=60,
+        build(
+            EventCreate,
+            title="Einspruchsfrist",
+            kind="deadline",
+            all_day=True,
+            start=soon.date().isoformat(),
+            legal_basis="§ 355 AO",
+            criticality="critical",
+            client_id=meier.pk,
+            attendee_ids=[ben.pk],
+            remind_minutes_before=60,
+        ),
     )
     series = services.create_event(
         as_robot,
-        title="Team",
-        start=soon.isoformat(),
-        rrule="FREQ=DAILY;COUNT=3",
-        conference_url="https://meet.example.com/team",
-        conference_provider="Teams",
+        build(
+            EventCreate,
+            title="Team",
+            start=soon.isoformat(),
+            rrule="FREQ=DAILY;COUNT=3",
+            conference_url="https://meet.example.com/team",
+            conference_provider="Teams",
+        ),
     )
-    private = services.create_event(as_anna, title="Zahnarzt", start=soon.isoformat(), visibility="private")
+    private = services.create_event(
+        as_anna, build(EventCreate, title="Zahnarzt", start=soon.isoformat(), visibility="private")
+    )
     occurrences, _total = services.list_events(
-        as_anna, start=soon.isoformat(), end=(soon + dt.timedelta(days=5)).isoformat()
+        as_anna, build(EventFilter, start=soon.isoformat(), end=(soon + dt.timedelta(days=5)).isoformat())
     )
     records = [event_record(e) for e in (deadline, series, private)]
     records += [event_record(o.event, o) for o in occurrences]

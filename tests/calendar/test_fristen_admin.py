@@ -8,7 +8,9 @@ from django.urls import reverse
 
 from apps.accounts.principal import Principal
 from apps.calendar import services
+from apps.calendar.contracts import EventCreate, EventUpdate
 from apps.calendar.models import CalendarEvent
+from apps.core.inputs import build
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -20,10 +22,13 @@ def frist(anna):
     day = dt.date.today() + dt.timedelta(days=20)
     event = services.create_event(
         Principal.for_user(anna),
-        title="verwaiste Frist",
-        kind="deadline",
-        start=day.isoformat(),
-        responsible_id=leaving.pk,
+        build(
+            EventCreate,
+            title="verwaiste Frist",
+            kind="deadline",
+            start=day.isoformat(),
+            responsible_id=leaving.pk,
+        ),
     )
     leaving.is_active = False
     leaving.save()
@@ -43,7 +48,9 @@ def test_admin_filter_lists_fristen_without_active_responsible(client, admin_use
     url = reverse("admin:office_calendar_calendarevent_changelist")
     listed = client.get(url, {"responsible_gone": "1"})
     assert listed.status_code == 200 and [e.pk for e in listed.context["cl"].result_list] == [frist.pk]
-    services.update_event(Principal.for_user(anna), frist.pk, {"responsible_id": anna.pk})
+    services.update_event(
+        Principal.for_user(anna), frist.pk, build(EventUpdate, **{"responsible_id": anna.pk})
+    )
     assert list(client.get(url, {"responsible_gone": "1"}).context["cl"].result_list) == []
     history = client.get(reverse("admin:office_calendar_deadlinechange_changelist"))
     assert history.status_code == 200

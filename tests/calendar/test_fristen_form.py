@@ -7,7 +7,9 @@ import pytest
 from django.urls import reverse
 
 from apps.calendar import lifecycle, services
+from apps.calendar.contracts import EventCreate
 from apps.calendar.models import CalendarEvent
+from apps.core.inputs import build
 from apps.deadlines.compute import shift_to_working_day
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +72,7 @@ def test_the_frist_fields_save(web, anna, ben):
 def test_moving_on_the_detail_page_needs_a_reason_and_shows_the_history(web, as_anna):
     day, _d, _w = shift_to_working_day(_next_sunday())
     frist = services.create_event(
-        as_anna, title="Einspruch", kind="deadline", start=day.isoformat(), all_day=True
+        as_anna, build(EventCreate, title="Einspruch", kind="deadline", start=day.isoformat(), all_day=True)
     )
     page = web.get(reverse("calendar:detail", args=[frist.pk]))
     assert page.status_code == 200 and "Fristenbuch" in page.content.decode()

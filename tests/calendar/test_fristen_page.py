@@ -12,8 +12,10 @@ from django.urls import reverse
 
 from apps.accounts.principal import Principal
 from apps.calendar import fristen, lifecycle, services
+from apps.calendar.contracts import EventCreate, EventUpdate
 from apps.calendar.models import CalendarEvent
 from apps.clients.models import Case
+from apps.core.inputs import build
 from apps.deadlines.compute import is_working_day
 from tests.factories import ClientFactory, UserFactory
 
@@ -35,7 +37,15 @@ def _working(n: int) -> dt.date:
 def make_frist(as_anna):
     def make(title="Frist", days=20, **values):
         return services.create_event(
-            as_anna, title=title, kind="deadline", start=_working(days).isoformat(), all_day=True, **values
+            as_anna,
+            build(
+                EventCreate,
+                title=title,
+                kind="deadline",
+                start=_working(days).isoformat(),
+                all_day=True,
+                **values,
+            ),
         )
 
     return make
@@ -142,7 +152,9 @@ def test_cancel_without_javascript_redirects_with_a_message(web, make_frist):
 def test_the_history_fragment(web, make_frist):
     frist = make_frist()
     services.update_event(
-        Principal.for_user(frist.owner), frist.pk, {"start": _working(30).isoformat()}, reason="verlängert"
+        Principal.for_user(frist.owner),
+        frist.pk,
+        build(EventUpdate, **{"start": _working(30).isoformat()}, reason="verlängert"),
     )
     response = web.get(reverse("calendar:deadline-history", args=[frist.pk]))
     assert response.status_code == 200 and "verlängert" in response.content.decode()
@@ -169,7 +181,9 @@ def test_admins_see_fristen_whose_responsible_left(client, make_frist, admin_use
     response = client.get(URL)
     assert response.context["orphaned_count"] == 1
     assert _ids(client.get(URL, {"orphaned": "1"})) == [orphan.pk]
-    services.update_event(Principal.for_user(anna), orphan.pk, {"responsible_id": anna.pk})
+    services.update_event(
+        Principal.for_user(anna), orphan.pk, build(EventUpdate, **{"responsible_id": anna.pk})
+    )
     assert client.get(URL).context["orphaned_count"] == 0
     client.force_login(anna)  # staff: the filter is the admins'
     assert len(_ids(client.get(URL, {"orphaned": "1"}))) == 2

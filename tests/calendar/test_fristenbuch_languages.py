@@ -8,8 +8,10 @@ from django.utils import translation
 
 from apps.accounts.principal import Principal
 from apps.calendar import services
+from apps.calendar.contracts import EventCreate, FiledEventUpdate
 from apps.calendar.models import DeadlineChange
 from apps.calendar.reasons import CodedReason
+from apps.core.inputs import build
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +34,7 @@ def language_restored():
 def test_a_status_change_reads_in_the_viewers_language(client, anna, language, field, old, new):
     day = dt.date.today() + dt.timedelta(days=20)
     event = services.create_event(
-        Principal.for_user(anna), title="Frist", kind="deadline", start=day.isoformat()
+        Principal.for_user(anna), build(EventCreate, title="Frist", kind="deadline", start=day.isoformat())
     )
     DeadlineChange.objects.create(event=event, field="status", old="open", new="done")
     anna.language = language
@@ -55,13 +57,19 @@ def test_a_reason_the_system_wrote_reads_in_the_viewers_language(client, anna, l
     each reader sees it in their own language, a person's typed reason stays as typed."""
     principal = Principal.for_user(anna)
     day = dt.date.today() + dt.timedelta(days=20)
-    event = services.create_event(principal, title="Frist", kind="deadline", start=day.isoformat())
+    event = services.create_event(
+        principal, build(EventCreate, title="Frist", kind="deadline", start=day.isoformat())
+    )
     moved = (day + dt.timedelta(days=7)).isoformat()
     services.update_event(
         principal,
         event.pk,
-        {"start": moved},
-        reason=CodedReason("document_names_new_date", {"title": "Bescheid 2024"}),
+        build(
+            FiledEventUpdate,
+            start=moved,
+            reason_code="document_names_new_date",
+            reason_params={"title": "Bescheid 2024"},
+        ),
     )
     line = DeadlineChange.objects.filter(event=event, field="due").order_by("at", "id").last()
     assert line.reason_code == "document_names_new_date" and line.reason.startswith("Das Dokument")

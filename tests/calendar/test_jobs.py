@@ -8,8 +8,10 @@ from django.apps import apps
 from django.utils import timezone
 
 from apps.calendar import services
+from apps.calendar.contracts import EventCreate, EventUpdate
 from apps.calendar.jobs import send_due_reminders
 from apps.calendar.models import CalendarEvent
+from apps.core.inputs import build
 from apps.notifications.models import Notification
 from tests.waiting import wait_for
 from tests.workers import in_process_worker
@@ -28,13 +30,22 @@ def test_reminders_go_to_attendees_once(as_anna, anna, ben):
     start = timezone.now() + dt.timedelta(minutes=10)
     event = services.create_event(
         as_anna,
-        title="Mandantengespräch",
-        start=start.isoformat(),
-        attendee_ids=[ben.pk],
-        remind_minutes_before=15,
+        build(
+            EventCreate,
+            title="Mandantengespräch",
+            start=start.isoformat(),
+            attendee_ids=[ben.pk],
+            remind_minutes_before=15,
+        ),
     )
     later = services.create_event(
-        as_anna, title="Später", start=(start + dt.timedelta(days=1)).isoformat(), remind_minutes_before=15
+        as_anna,
+        build(
+            EventCreate,
+            title="Später",
+            start=(start + dt.timedelta(days=1)).isoformat(),
+            remind_minutes_before=15,
+        ),
     )
     assert services.send_due_reminders() == 1
     assert services.send_due_reminders() == 0  # idempotent
@@ -50,11 +61,14 @@ def test_private_reminder_only_to_owner_and_series_moves_on(as_anna, anna):
     start = timezone.now() + dt.timedelta(minutes=5)
     event = services.create_event(
         as_anna,
-        title="Privat",
-        start=start.isoformat(),
-        visibility="private",
-        rrule="FREQ=DAILY;COUNT=3",
-        remind_minutes_before=10,
+        build(
+            EventCreate,
+            title="Privat",
+            start=start.isoformat(),
+            visibility="private",
+            rrule="FREQ=DAILY;COUNT=3",
+            remind_minutes_before=10,
+        ),
     )
     assert services.send_due_reminders() == 1
     assert Notification.objects.get().user == anna
@@ -66,11 +80,15 @@ def test_private_reminder_only_to_owner_and_series_moves_on(as_anna, anna):
 @pytest.mark.django_db
 def test_editing_the_title_does_not_remind_again(as_anna, anna):
     start = timezone.now() + dt.timedelta(minutes=5)
-    event = services.create_event(as_anna, title="A", start=start.isoformat(), remind_minutes_before=10)
+    event = services.create_event(
+        as_anna, build(EventCreate, title="A", start=start.isoformat(), remind_minutes_before=10)
+    )
     services.send_due_reminders()
-    services.update_event(as_anna, event.pk, {"title": "B"})
+    services.update_event(as_anna, event.pk, build(EventUpdate, **{"title": "B"}))
     assert services.send_due_reminders() == 0
-    services.update_event(as_anna, event.pk, {"start": (start + dt.timedelta(minutes=1)).isoformat()})
+    services.update_event(
+        as_anna, event.pk, build(EventUpdate, **{"start": (start + dt.timedelta(minutes=1)).isoformat()})
+    )
     assert services.send_due_reminders() == 1  # a new moment: remind again
 
 
@@ -78,7 +96,7 @@ def test_editing_the_title_does_not_remind_again(as_anna, anna):
 def test_due_reminders_are_sent_through_the_worker(anna, as_anna):
     start = timezone.now() + dt.timedelta(minutes=3)
     event = services.create_event(
-        as_anna, title="Finanzamt", start=start.isoformat(), remind_minutes_before=30
+        as_anna, build(EventCreate, title="Finanzamt", start=start.isoformat(), remind_minutes_before=30)
     )
     with in_process_worker():
         send_due_reminders.delay()

@@ -6,9 +6,11 @@ import datetime as dt
 import pytest
 
 from apps.calendar import lifecycle, services
+from apps.calendar.contracts import EventCreate, EventMove, EventUpdate
 from apps.calendar.errors import DeadlineNotDeletable, DeadlineNotOpen, DeadlineReasonRequired, NotADeadline
 from apps.calendar.models import CalendarEvent, DeadlineChange, PreDeadline
 from apps.core.errors import InvalidInput, InvalidUrl
+from apps.core.inputs import build
 from apps.core.services import set_setting
 from apps.deadlines.compute import is_working_day
 from tests.factories import UserFactory
@@ -32,11 +34,14 @@ def due():
 def frist(as_anna, due, ben):
     return services.create_event(
         as_anna,
-        title="Einspruch Meier",
-        kind="deadline",
-        start=due.isoformat(),
-        all_day=True,
-        deputy_id=ben.pk,
+        build(
+            EventCreate,
+            title="Einspruch Meier",
+            kind="deadline",
+            start=due.isoformat(),
+            all_day=True,
+            deputy_id=ben.pk,
+        ),
     )
 
 
@@ -60,19 +65,22 @@ def test_a_new_frist_has_its_author_as_responsible_a_default_vorfrist_and_a_firs
 def test_the_instance_default_lead_time_and_given_vorfristen(as_anna, due):
     set_setting(lifecycle.DEFAULT_LEAD_SETTING, 14)
     frist = services.create_event(
-        as_anna, title="Klage", kind="deadline", start=due.isoformat(), all_day=True
+        as_anna, build(EventCreate, title="Klage", kind="deadline", start=due.isoformat(), all_day=True)
     )
     assert frist.pre_deadlines.get().due_date <= due - dt.timedelta(days=14)
     given = services.create_event(
         as_anna,
-        title="Berufung",
-        kind="deadline",
-        start=due.isoformat(),
-        all_day=True,
-        pre_deadlines=[
-            {"due_date": due - dt.timedelta(days=3), "note": "Entwurf"},
-            due - dt.timedelta(days=10),
-        ],
+        build(
+            EventCreate,
+            title="Berufung",
+            kind="deadline",
+            start=due.isoformat(),
+            all_day=True,
+            pre_deadlines=[
+                {"due_date": due - dt.timedelta(days=3), "note": "Entwurf"},
+                due - dt.timedelta(days=10),
+            ],
+        ),
     )
     assert [(p.due_date, p.note) for p in given.pre_deadlines.all()] == [
         (due - dt.timedelta(days=10), ""),
@@ -81,7 +89,7 @@ def test_the_instance_default_lead_time_and_given_vorfristen(as_anna, due):
 
 
 def test_appointments_get_no_vorfrist_or_history(as_anna, due):
-    event = services.create_event(as_anna, title="Termin", start=f"{due}T10:00")
+    event = services.create_event(as_anna, build(EventCreate, title="Termin", start=f"{due}T10:00"))
     assert not event.pre_deadlines.exists() and not event.history.exists() and event.responsible is None
 
 
@@ -128,7 +136,7 @@ def test_bad_completion_input_writes_nothing(frist, as_anna):
 
 
 def test_appointments_cannot_be_completed(as_anna, due):
-    event = services.create_event(as_anna, title="Termin", start=f"{due}T10:00")
+    event = services.create_event(as_anna, build(EventCreate, title="Termin", start=f"{due}T10:00"))
     with pytest.raises(NotADeadline):
         lifecycle.complete_deadline(as_anna, event.pk, how="x")
 
@@ -142,19 +150,23 @@ def test_a_frist_is_never_deleted(frist, as_anna):
 
 def test_nor_turned_into_an_appointment(frist, as_anna):
     with pytest.raises(InvalidInput):
-        services.update_event(as_anna, frist.pk, {"kind": "event"})
+        services.update_event(as_anna, frist.pk, build(EventUpdate, **{"kind": "event"}))
     assert CalendarEvent.objects.get(pk=frist.pk).kind == "deadline"
 
 
 def test_moving_needs_a_reason_and_the_vorfristen_keep_their_lead(frist, as_anna, due):
     vorfrist = frist.pre_deadlines.get().due_date
     with pytest.raises(DeadlineReasonRequired) as refused:
-        services.update_event(as_anna, frist.pk, {"start": (due + dt.timedelta(days=7)).isoformat()})
+        services.update_event(
+            as_anna, frist.pk, build(EventUpdate, **{"start": (due + dt.timedelta(days=7)).isoformat()})
+        )
     assert refused.value.code == "deadline_reason_required"
     assert "reason" in refused.value.field_errors
     assert CalendarEvent.objects.get(pk=frist.pk).start == frist.start
     moved = services.update_event(
-        as_anna, frist.pk, {"start": (due + dt.timedelta(days=7)).isoformat()}, reason="Fristverlängerung"
+        as_anna,
+        frist.pk,
+        build(EventUpdate, **{"start": (due + dt.timedelta(days=7)).isoformat()}, reason="Fristverlängerung"),
     )
     assert lifecycle.due_day(moved) == due + dt.timedelta(days=7)
     assert moved.pre_deadlines.get().due_date == vorfrist + dt.timedelta(days=7)
@@ -166,21 +178,23 @@ def test_moving_needs_a_reason_and_the_vorfristen_keep_their_lead(frist, as_anna
 
 
 def test_other_changes_need_no_reason_and_leave_no_due_line(frist, as_anna):
-    services.update_event(as_anna, frist.pk, {"title": "Einspruch Meier GmbH"})
+    services.update_event(as_anna, frist.pk, build(EventUpdate, **{"title": "Einspruch Meier GmbH"}))
     assert not frist.history.filter(field="due").exclude(old="").exists()
 
 
 def test_dragging_a_frist_needs_a_reason(frist, as_anna, due):
     with pytest.raises(DeadlineReasonRequired):
         services.move_event(
-            as_anna, frist.pk, from_date=due.isoformat(), to_date=str(due + dt.timedelta(days=1))
+            as_anna,
+            frist.pk,
+            build(EventMove, from_date=due.isoformat(), to_date=str(due + dt.timedelta(days=1))),
         )
     moved = services.move_event(
         as_anna,
         frist.pk,
-        from_date=due.isoformat(),
-        to_date=str(due + dt.timedelta(days=1)),
-        reason="Absprache",
+        build(
+            EventMove, from_date=due.isoformat(), to_date=str(due + dt.timedelta(days=1)), reason="Absprache"
+        ),
     )
     assert lifecycle.due_day(moved) == due + dt.timedelta(days=1)
     assert moved.history.get(field="due", reason="Absprache").new == (due + dt.timedelta(days=1)).isoformat()
@@ -189,20 +203,26 @@ def test_dragging_a_frist_needs_a_reason(frist, as_anna, due):
 def test_a_done_frist_cannot_be_moved(frist, as_anna, due):
     lifecycle.complete_deadline(as_anna, frist.pk, how="erledigt")
     with pytest.raises(DeadlineNotOpen):
-        services.update_event(as_anna, frist.pk, {"start": str(due + dt.timedelta(days=1))}, reason="x")
+        services.update_event(
+            as_anna, frist.pk, build(EventUpdate, **{"start": str(due + dt.timedelta(days=1))}, reason="x")
+        )
 
 
 def test_reassigning_is_recorded_and_only_active_staff(frist, as_anna, anna, ben):
     inactive = UserFactory(is_active=False)
     with pytest.raises(InvalidInput) as refused:
-        services.update_event(as_anna, frist.pk, {"responsible_id": inactive.pk})
+        services.update_event(as_anna, frist.pk, build(EventUpdate, **{"responsible_id": inactive.pk}))
     assert "responsible_id" in refused.value.field_errors
     with pytest.raises(InvalidInput):
-        services.update_event(as_anna, frist.pk, {"responsible_id": 10**12})
+        services.update_event(as_anna, frist.pk, build(EventUpdate, **{"responsible_id": 10**12}))
     with pytest.raises(InvalidInput):
-        services.update_event(as_anna, frist.pk, {"responsible_id": ben.pk})  # ben is the deputy
+        services.update_event(
+            as_anna, frist.pk, build(EventUpdate, **{"responsible_id": ben.pk})
+        )  # ben is the deputy
     services.update_event(
-        as_anna, frist.pk, {"responsible_id": ben.pk, "deputy_id": anna.pk}, reason="Urlaub"
+        as_anna,
+        frist.pk,
+        build(EventUpdate, **{"responsible_id": ben.pk, "deputy_id": anna.pk}, reason="Urlaub"),
     )
     lines = {c.field: (c.old, c.new, c.reason) for c in frist.history.filter(reason="Urlaub")}
     assert lines == {
@@ -213,9 +233,13 @@ def test_reassigning_is_recorded_and_only_active_staff(frist, as_anna, anna, ben
 
 def test_editing_vorfristen_is_recorded_and_none_after_the_frist(frist, as_anna, due):
     with pytest.raises(InvalidInput):
-        services.update_event(as_anna, frist.pk, {"pre_deadlines": [str(due + dt.timedelta(days=1))]})
+        services.update_event(
+            as_anna, frist.pk, build(EventUpdate, **{"pre_deadlines": [str(due + dt.timedelta(days=1))]})
+        )
     services.update_event(
-        as_anna, frist.pk, {"pre_deadlines": [{"due_date": str(due - dt.timedelta(days=2))}]}
+        as_anna,
+        frist.pk,
+        build(EventUpdate, **{"pre_deadlines": [{"due_date": str(due - dt.timedelta(days=2))}]}),
     )
     assert list(PreDeadline.objects.filter(event=frist).values_list("due_date", flat=True)) == [
         due - dt.timedelta(days=2)
@@ -227,24 +251,27 @@ def test_a_frist_does_not_repeat(as_anna, due):
     with pytest.raises(InvalidInput):
         services.create_event(
             as_anna,
-            title="x",
-            kind="deadline",
-            start=due.isoformat(),
-            all_day=True,
-            rrule="FREQ=DAILY;COUNT=3",
+            build(
+                EventCreate,
+                title="x",
+                kind="deadline",
+                start=due.isoformat(),
+                all_day=True,
+                rrule="FREQ=DAILY;COUNT=3",
+            ),
         )
     assert not CalendarEvent.objects.exists()
 
 
 def test_an_appointment_that_becomes_a_frist_starts_its_fristenbuch(as_anna, anna, due):
-    event = services.create_event(as_anna, title="Termin", start=f"{due}T10:00")
-    frist = services.update_event(as_anna, event.pk, {"kind": "deadline"})
+    event = services.create_event(as_anna, build(EventCreate, title="Termin", start=f"{due}T10:00"))
+    frist = services.update_event(as_anna, event.pk, build(EventUpdate, **{"kind": "deadline"}))
     assert frist.responsible == anna and frist.history.filter(field="status", new="open").exists()
 
 
 def test_a_service_principal_is_recorded_by_name(as_robot, due):
     frist = services.create_event(
-        as_robot, title="Frist", kind="deadline", start=due.isoformat(), all_day=True
+        as_robot, build(EventCreate, title="Frist", kind="deadline", start=due.isoformat(), all_day=True)
     )
     line = frist.history.get(field="due")
     assert line.actor is None and line.actor_label == "Morgen-Briefing"

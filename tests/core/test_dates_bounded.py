@@ -14,9 +14,11 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from apps.apikeys import services as apikeys
+from apps.calendar.contracts import EventCreate
 from apps.calendar.models import CalendarEvent
 from apps.core import validation
 from apps.core.errors import DateOutOfRange
+from apps.core.inputs import build
 from apps.memory import services as memory
 from apps.memory.models import Memory
 from apps.tasks.models import Board, Task
@@ -181,7 +183,7 @@ def test_the_calendar_service_refuses_it_for_internal_callers(as_anna):
     from apps.calendar import services as calendar
 
     with pytest.raises(DateOutOfRange) as exc:
-        calendar.create_event(as_anna, title="Termin", start="9999-12-31T23:00:00")
+        calendar.create_event(as_anna, build(EventCreate, title="Termin", start="9999-12-31T23:00:00"))
     assert "start" in exc.value.field_errors
 
 
@@ -313,7 +315,9 @@ def test_a_stored_frist_at_the_end_of_year_9999_renders_on_every_calendar_surfac
 def test_moving_an_entry_towards_year_9999_is_refused(web, as_anna):
     from apps.calendar import services as calendar
 
-    event = calendar.create_event(as_anna, title="Termin", start="2026-03-02T10:00:00+01:00")
+    event = calendar.create_event(
+        as_anna, build(EventCreate, title="Termin", start="2026-03-02T10:00:00+01:00")
+    )
     url = reverse("calendar:move", args=[event.pk])
     moved = web.post(url, {"from_date": "2026-03-02", "to_date": "9999-12-31"})
     assert moved.status_code == 400 and moved.json()["code"] == "date_out_of_range"

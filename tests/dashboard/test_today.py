@@ -14,6 +14,8 @@ from django.utils import timezone
 from apps.accounts.principal import Principal
 from apps.agent.models import ChatSession, Message
 from apps.calendar import fristen
+from apps.calendar.contracts import EventCreate
+from apps.core.inputs import build
 from apps.notifications.services import notify
 from apps.tasks.models import Board, Task
 from tests.factories import ClientFactory
@@ -210,19 +212,27 @@ def test_todays_appointments_are_the_persons_own(client, anna, ben):
     now = timezone.localtime()
     noon = now.replace(hour=12, minute=0, second=0, microsecond=0)
     as_ben = Principal.for_user(ben)
-    calendar.create_event(as_ben, title="Mit Anna", start=noon.isoformat(), attendee_ids=[anna.pk])
-    calendar.create_event(as_ben, title="Nur Ben", start=noon.isoformat())
+    calendar.create_event(
+        as_ben, build(EventCreate, title="Mit Anna", start=noon.isoformat(), attendee_ids=[anna.pk])
+    )
+    calendar.create_event(as_ben, build(EventCreate, title="Nur Ben", start=noon.isoformat()))
     calendar.create_event(
         Principal.for_user(anna),
-        title="Annas Serie",
-        start=(noon - dt.timedelta(days=7)).isoformat(),
-        rrule="FREQ=DAILY;COUNT=30",
+        build(
+            EventCreate,
+            title="Annas Serie",
+            start=(noon - dt.timedelta(days=7)).isoformat(),
+            rrule="FREQ=DAILY;COUNT=30",
+        ),
     )
     calendar.create_event(
         as_ben,
-        title="Morgen mit Anna",
-        start=(noon + dt.timedelta(days=1)).isoformat(),
-        attendee_ids=[anna.pk],
+        build(
+            EventCreate,
+            title="Morgen mit Anna",
+            start=(noon + dt.timedelta(days=1)).isoformat(),
+            attendee_ids=[anna.pk],
+        ),
     )
     client.force_login(anna)
     html = client.get(reverse("dashboard")).content.decode()

@@ -10,7 +10,9 @@ import pytest
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
 from apps.calendar import services
+from apps.calendar.contracts import EventCreate
 from apps.calendar.models import CalendarEvent
+from apps.core.inputs import build
 from tests.e2e.helpers import execute_tool, log_in
 from tests.factories import ClientFactory, UserFactory
 from tests.waiting import wait_for
@@ -26,7 +28,8 @@ def test_event_moves_live_and_drag_persists(server, page):
     month = dt.date(2026, 12, 1)
     start = dt.datetime(2026, 12, 8, 10, tzinfo=BERLIN)
     event = services.create_event(
-        Principal.for_user(user), title="Mandantengespräch Live", start=start.isoformat(), client_id=meier.pk
+        Principal.for_user(user),
+        build(EventCreate, title="Mandantengespräch Live", start=start.isoformat(), client_id=meier.pk),
     )
 
     log_in(page, server, user.email)

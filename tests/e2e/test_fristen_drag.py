@@ -8,7 +8,9 @@ import pytest
 
 from apps.accounts.principal import Principal
 from apps.calendar import lifecycle, services
+from apps.calendar.contracts import EventCreate
 from apps.calendar.models import CalendarEvent
+from apps.core.inputs import build
 from apps.deadlines.compute import is_working_day, shift_to_working_day
 from tests.e2e.helpers import log_in
 from tests.factories import UserFactory
@@ -26,10 +28,7 @@ def test_dragging_a_frist_asks_for_a_reason_and_offers_the_working_day(server, p
     shifted, _day, _why = shift_to_working_day(sunday)
     frist = services.create_event(
         Principal.for_user(user),
-        title="Einspruch Meier",
-        kind="deadline",
-        start=due.isoformat(),
-        all_day=True,
+        build(EventCreate, title="Einspruch Meier", kind="deadline", start=due.isoformat(), all_day=True),
     )
 
     log_in(page, server, user.email)

@@ -10,6 +10,8 @@ from django.utils import timezone
 
 from apps.accounts.principal import Principal
 from apps.calendar import services as calendar
+from apps.calendar.contracts import EventCreate
+from apps.core.inputs import build
 from apps.notifications.models import Notification
 from apps.notifications.services import notify
 from tests.e2e.helpers import log_in
@@ -70,10 +72,13 @@ def test_dashboard_counts_update_live(server, page):
     due = dt.datetime.combine(timezone.localdate(), dt.time(12), tzinfo=timezone.get_current_timezone())
     calendar.create_event(
         Principal.for_user(anna),
-        title="Einspruch Live",
-        kind="deadline",
-        start=due.isoformat(),
-        responsible_id=anna.pk,
+        build(
+            EventCreate,
+            title="Einspruch Live",
+            kind="deadline",
+            start=due.isoformat(),
+            responsible_id=anna.pk,
+        ),
     )
     page.locator('[data-figure="this_week"] strong', has_text="1").wait_for(timeout=5000)
     page.locator('#today [data-card="week"] a', has_text="Einspruch Live").wait_for(timeout=5000)
