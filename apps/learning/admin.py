@@ -10,7 +10,9 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from apps.core.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.core.errors import DomainError
+from apps.core.inputs import build
 from apps.learning import services
+from apps.learning.contracts import LearningBulkReview, LearningReview
 from apps.learning.models import (
     LearningDecision,
     LearningEvidence,
@@ -105,13 +107,19 @@ class LearningObjectAdmin(NoAddMixin, ServiceAdmin):
     actions = ["approve", "reject"]
 
     def service_save(self, request, obj, form, change):
-        return services.review(
-            request.principal, obj.pk, "edit", text=form.cleaned_data["text"], note=form.cleaned_data["note"]
+        edit = build(
+            LearningReview,
+            object_id=obj.pk,
+            decision="edit",
+            text=form.cleaned_data["text"],
+            note=form.cleaned_data["note"],
         )
+        return services.review(request.principal, edit)
 
     def _bulk(self, request, queryset, decision, done_message):
+        ids = list(queryset.values_list("pk", flat=True)[: services.MAX_PAGE])
         result = services.bulk_review(
-            request.principal, list(queryset.values_list("pk", flat=True)), decision
+            request.principal, build(LearningBulkReview, object_ids=ids, decision=decision)
         )
         for refused in result["refused"]:
             messages.error(request, f"#{refused['id']}: {refused['message']}")

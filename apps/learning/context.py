@@ -7,7 +7,7 @@ from apps.accounts.principal import Principal
 from apps.knowledge.context import ContextHit, ContextQuery, ContextSource, snippet
 from apps.knowledge.visibility import PERSONAL
 from apps.learning import services
-from apps.learning.records import evidence_record
+from apps.learning.contracts import EvidenceOut
 
 
 def _search(q: ContextQuery) -> list[ContextHit]:
@@ -38,7 +38,7 @@ def _get(principal: Principal, source_id: str, options: dict) -> dict:
         "status": obj.status,
         "confirmations": obj.confirmations,
         "updated_at": obj.updated_at.isoformat(),
-        "evidence": [evidence_record(e) | {"created_at": e.created_at.isoformat()} for e in evidence],
+        "evidence": [EvidenceOut.record(e) for e in evidence],
         "offset": 0,
         "total_chars": len(obj.text),
         "next_offset": None,

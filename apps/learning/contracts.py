@@ -1,16 +1,17 @@
-"""The typed contract of learning: the agent's two read tools and the review operations people use
-(pages, admin, REST of the review app). No agent tool approves, promotes or deletes learning."""
+"""The typed contract of learning: the agent's two read tools, the review operations people use
+(the review queue, the admin) and the extraction job's proposals; the services take these models.
+No agent tool approves, promotes or deletes learning."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from apps.accounts.contracts import PersonRef
-from apps.core.contracts import Input, Output, PageInput, paged, wrapped
-from apps.learning.models import NOTE_MAX, TEXT_MAX
+from apps.core.contracts import Input, PageInput, paged, wrapped
+from apps.core.outputs import RowOutput
+from apps.learning.models import NOTE_MAX, QUOTE_MAX, SUBJECT_MAX, TEXT_MAX, LearningObject
 
 Kind = Literal["durable_fact", "procedure_proposal"]
 Status = Literal["active", "staged", "rejected", "retired"]
@@ -18,13 +19,25 @@ ReviewDecision = Literal["approve", "reject", "edit"]
 
 
 # --- output -----------------------------------------------------------------------------------
-class EvidenceOut(Output):
+class EvidenceOut(RowOutput):
     run_id: int | None = Field(description="The chat run the object was learned from.")
     quote: str = Field(description="The span quoted from that run.")
     created_at: dt.datetime
 
 
-class LearningObjectOut(Output):
+class _ObjectRow:
+    """A learning object read under the output's names: `id` is its source-qualified ref, the
+    primary key is `object_id`, the conflicting fact only its id (no query for it)."""
+
+    def __init__(self, obj: LearningObject, evidence: list[Any] | None = None) -> None:
+        self._obj, self.id, self.object_id, self.conflicts_with = obj, obj.ref, obj.pk, obj.conflicts_with_id
+        self.evidence = evidence
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._obj, name)
+
+
+class LearningObjectOut(RowOutput):
     id: str = Field(description="Source-qualified id, e.g. learning:12 (also for context_get).")
     object_id: int
     kind: Kind
@@ -39,6 +52,11 @@ class LearningObjectOut(Output):
     created_at: dt.datetime
     updated_at: dt.datetime
 
+    @model_validator(mode="before")
+    @classmethod
+    def _row(cls, value: Any) -> Any:
+        return _ObjectRow(value) if isinstance(value, LearningObject) else value
+
 
 class LearningObjectDetailOut(LearningObjectOut):
     evidence: list[EvidenceOut] = Field(
@@ -46,22 +64,10 @@ class LearningObjectDetailOut(LearningObjectOut):
         "(everyone else sees the fact without the quote)."
     )
 
-
-class LearningDecisionOut(Output):
-    id: int
-    object_id: int
-    decision: str
-    actor: Literal["person", "curator", "extraction"]
-    decided_by: PersonRef | None
-    reason: str
-    note: str
-    confidence: float | None
-    model: str
-    before: dict
-    after: dict
-    reverted_by: PersonRef | None
-    reverted_at: dt.datetime | None
-    created_at: dt.datetime
+    @classmethod
+    def of_object(cls, obj: LearningObject, evidence: list[Any]) -> LearningObjectDetailOut:
+        """The object with the evidence rows the reader may see."""
+        return cls.model_validate(_ObjectRow(obj, evidence))
 
 
 LearningSearchPage = paged(LearningObjectOut, "results", name="LearningSearchPage")
@@ -97,12 +103,27 @@ class LearningBulkReview(Input):
     note: str = Field(default="", max_length=NOTE_MAX)
 
 
-class LearningRevert(Input):
-    decision_id: int
-
-
 class LearningQueue(PageInput):
+    """What a reviewer looks at: staged objects by default; any status when `status` is None."""
+
     status: Status | None = Field(default="staged")
     kind: Kind | None = None
     staged_reason: str | None = Field(default=None, max_length=16)
     query: str | None = Field(default=None, max_length=200)
+    created_after: dt.datetime | None = None
+    created_before: dt.datetime | None = None
+
+
+# --- input: the extraction job ----------------------------------------------------------------
+class LearningProposal(Input):
+    """One fact or procedure the extraction model found in a run, with the span it quoted."""
+
+    kind: Kind
+    text: str = Field(min_length=1, max_length=TEXT_MAX)
+    subject: str = Field(default="", max_length=SUBJECT_MAX)
+    quote: str = Field(min_length=1, max_length=QUOTE_MAX)
+    run_id: int | None
+    confidence: float | None
+    correction: bool = False
+    unsafe: bool = False
+    model_label: str = ""

@@ -26,7 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from apps.agent.models import Message, Run
 from apps.core.errors import DomainError
+from apps.core.inputs import build
 from apps.learning import services
+from apps.learning.contracts import LearningProposal
 from apps.learning.models import QUOTE_MAX, SUBJECT_MAX, TEXT_MAX, LearningJobRun, LearningSettings
 from apps.llm import client as llm
 from apps.llm.errors import ProviderError
@@ -206,7 +208,8 @@ def _apply(run_id: int, output: _Output, user: str, answer: str, model_label: st
             INSTRUCTION_LIKE.search(item.text) or INSTRUCTION_LIKE.search(item.quote)
         )
         try:
-            _obj, what = services.propose(
+            proposal = build(
+                LearningProposal,
                 kind=item.kind,
                 text=item.text,
                 subject=item.subject,
@@ -217,6 +220,7 @@ def _apply(run_id: int, output: _Output, user: str, answer: str, model_label: st
                 unsafe=unsafe,
                 model_label=model_label,
             )
+            _obj, what = services.propose(proposal)
         except DomainError as exc:  # a text the service refuses (NUL, too long …)
             logger.info("learning proposal of run %s refused: %s", run_id, exc.code)
             counts["unquoted"] += 1

@@ -7,8 +7,10 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.core.review_queues import QueueFilter, QueueKind
 from apps.learning import services as learning
+from apps.learning.contracts import LearningQueue, LearningReview
 from apps.learning.models import LearningDecision, LearningObject
 
 
@@ -28,8 +30,8 @@ class LearningObjects(QueueKind):
 
     def pending(self, principal, f: QueueFilter, *, limit, offset):
         after, before = f.created_window()
-        return learning.reviewable(
-            principal,
+        queue = build(
+            LearningQueue,
             kind=f.source or None,
             query=f.q or None,
             created_after=after,
@@ -37,6 +39,7 @@ class LearningObjects(QueueKind):
             limit=limit,
             offset=offset,
         )
+        return learning.reviewable(principal, queue)
 
     def decided(self, principal, f: QueueFilter, *, limit, offset):
         return learning.decisions(principal, actor=LearningDecision.Actor.PERSON, limit=limit, offset=offset)
@@ -45,7 +48,10 @@ class LearningObjects(QueueKind):
         return learning.pending_count()
 
     def decide_one(self, principal, item_id, decision, text, note):
-        learning.review(principal, item_id, decision, text=text if decision == "edit" else None, note=note)
+        text = text if decision == "edit" else None
+        learning.review(
+            principal, build(LearningReview, object_id=item_id, decision=decision, text=text, note=note)
+        )
 
 
 class CuratorDecisions(QueueKind):

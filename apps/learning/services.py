@@ -9,8 +9,6 @@ only.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import transaction
 from django.db.models import F, Prefetch, Q, QuerySet
@@ -24,6 +22,7 @@ from apps.core.lookup import get_by_id
 from apps.core.saving import save_unique
 from apps.core.search import WORD
 from apps.learning import events
+from apps.learning.contracts import LearningBulkReview, LearningProposal, LearningQueue, LearningReview
 from apps.learning.errors import (
     AlreadyReverted,
     LearningDecisionNotFound,
@@ -32,15 +31,12 @@ from apps.learning.errors import (
 )
 from apps.learning.models import (
     NOTE_MAX,
-    QUOTE_MAX,
-    SUBJECT_MAX,
     TEXT_MAX,
     LearningDecision,
     LearningEvidence,
     LearningObject,
     content_hash,
 )
-from apps.learning.records import snapshot
 
 MAX_PAGE = 200
 EVIDENCE_KEPT = 20  # per object: a fact confirmed in every chat does not grow without bound
@@ -108,7 +104,12 @@ def search_objects(
     return list(qs[offset : offset + limit]), qs.count()
 
 
-def parse_object_id(value: Any) -> str:
+def snapshot(obj: LearningObject) -> dict:
+    """What a decision's before/after keeps: enough to put the object back."""
+    return {"status": obj.status, "text": obj.text, "staged_reason": obj.staged_reason}
+
+
+def parse_object_id(value: str | int) -> str:
     text = str(value or "").strip()
     return text.removeprefix("learning:")
 
@@ -126,7 +127,7 @@ def readable_evidence(principal: Principal, obj: LearningObject) -> QuerySet[Lea
     return evidence.filter(run__session__user=user)
 
 
-def get_object(principal: Principal, object_id: Any) -> tuple[LearningObject, list[LearningEvidence]]:
+def get_object(principal: Principal, object_id: str | int) -> tuple[LearningObject, list[LearningEvidence]]:
     """One active object with the latest evidence the principal may read (the agent's
     `learning_get_object`, `context_get("learning:<id>")`)."""
     obj = get_by_id(
@@ -140,37 +141,28 @@ def get_object(principal: Principal, object_id: Any) -> tuple[LearningObject, li
 
 # --- the review queue -------------------------------------------------------------------------
 def reviewable(
-    principal: Principal,
-    *,
-    status: str | None = Status.STAGED,
-    kind: str | None = None,
-    staged_reason: str | None = None,
-    query: str | None = None,
-    created_after: Any = None,
-    created_before: Any = None,
-    limit: int = 50,
-    offset: int = 0,
+    principal: Principal, filters: LearningQueue | None = None
 ) -> tuple[list[LearningObject], int]:
     """Objects a reviewer looks at (staged by default; any status when `status` is None), each
     with its latest evidence as `latest_evidence` (at most REVIEW_EVIDENCE, one query for all)."""
     require_reviewer(principal)
+    f = filters if filters is not None else LearningQueue()
     latest = LearningEvidence.objects.order_by("-created_at", "-id")[:REVIEW_EVIDENCE]
     qs = LearningObject.objects.select_related("conflicts_with", "decided_by").prefetch_related(
         Prefetch("evidence", queryset=latest, to_attr="latest_evidence")
     )
-    if created_after is not None:
-        qs = qs.filter(created_at__gte=created_after)
-    if created_before is not None:
-        qs = qs.filter(created_at__lt=created_before)
-    if status:
-        qs = qs.filter(status=status)
-    if kind:
-        qs = qs.filter(kind=kind)
-    if staged_reason:
-        qs = qs.filter(staged_reason=staged_reason)
-    qs = ranked(qs, query) if query else qs.order_by("created_at", "id")
-    limit, offset = validation.page(limit, offset, MAX_PAGE)
-    return list(qs[offset : offset + limit]), qs.count()
+    if f.created_after is not None:
+        qs = qs.filter(created_at__gte=f.created_after)
+    if f.created_before is not None:
+        qs = qs.filter(created_at__lt=f.created_before)
+    if f.status:
+        qs = qs.filter(status=f.status)
+    if f.kind:
+        qs = qs.filter(kind=f.kind)
+    if f.staged_reason:
+        qs = qs.filter(staged_reason=f.staged_reason)
+    qs = ranked(qs, f.query) if f.query else qs.order_by("created_at", "id")
+    return list(qs[f.offset : f.offset + f.limit]), qs.count()
 
 
 def pending_count() -> int:
@@ -178,7 +170,7 @@ def pending_count() -> int:
     return LearningObject.objects.filter(status=Status.STAGED).count()
 
 
-def get_for_review(principal: Principal, object_id: Any) -> tuple[LearningObject, list[LearningEvidence]]:
+def get_for_review(principal: Principal, object_id: int) -> tuple[LearningObject, list[LearningEvidence]]:
     require_reviewer(principal)
     obj = get_by_id(
         LearningObject.objects.select_related("conflicts_with", "decided_by"),
@@ -193,7 +185,7 @@ def decisions(
     principal: Principal,
     *,
     actor: str | None = None,
-    object_id: Any = None,
+    object_id: int | None = None,
     include_reverted: bool = True,
     limit: int = 50,
     offset: int = 0,
@@ -204,7 +196,7 @@ def decisions(
     if actor:
         qs = qs.filter(actor=actor)
     if object_id is not None:
-        qs = qs.filter(learning_object_id=int(object_id))
+        qs = qs.filter(learning_object_id=object_id)
     if not include_reverted:
         qs = qs.filter(reverted_at__isnull=True)
     limit, offset = validation.page(limit, offset, MAX_PAGE)
@@ -212,17 +204,13 @@ def decisions(
 
 
 # --- people decide ----------------------------------------------------------------------------
-def _lock(object_id: Any) -> LearningObject:
+def _lock(object_id: int) -> LearningObject:
     return get_by_id(
         LearningObject.objects.select_for_update(),
         object_id,
         LearningObjectNotFound,
         _("There is no learning object %(id)s."),
     )
-
-
-def _clean_text(text: Any) -> str:
-    return validation.text(text, "text", max_length=TEXT_MAX, required=True)
 
 
 def _activate(obj: LearningObject) -> None:
@@ -273,15 +261,13 @@ def _save(obj: LearningObject) -> None:
 
 
 @transaction.atomic
-def review(
-    principal: Principal, object_id: Any, decision: str, *, text: str | None = None, note: str = ""
-) -> LearningObject:
+def review(principal: Principal, data: LearningReview) -> LearningObject:
     """approve (staged or rejected → active), reject (staged or active → rejected), or edit (new
     text, then active). Approving a correction retires the fact it corrects. A person's decision
     counts as checked: the curator does not second-guess it."""
     require_reviewer(principal)
-    note = validation.text(note, "note", max_length=NOTE_MAX)
-    obj = _lock(object_id)
+    decision = data.decision
+    obj = _lock(data.object_id)
     before = snapshot(obj)
     retired: LearningObject | None = None
     if decision == "reject":
@@ -291,7 +277,8 @@ def review(
         kind = Decision.REJECT
     elif decision in ("approve", "edit"):
         if decision == "edit":
-            obj.text = _clean_text(text)
+            # The contract leaves text optional: only an edit needs it.
+            obj.text = validation.text(data.text, "text", max_length=TEXT_MAX, required=True)
             obj.content_hash = content_hash(obj.kind, obj.text)
             kind = Decision.EDIT
         else:
@@ -301,14 +288,12 @@ def review(
         if obj.status != Status.ACTIVE or decision == "edit":
             retired = _retire_corrected(obj, principal.user)
             _activate(obj)
-    else:
-        raise validation.invalid("decision", _("must be approve, reject or edit"))
     now = timezone.now()
     obj.decided_by, obj.decided_at = principal.user, now
     obj.checked_at, obj.checked_hash = now, obj.content_hash
     _save(obj)
     extra = {"retired": retired.pk} if retired is not None else None
-    row = _record(obj, kind, Actor.PERSON, before, user=principal.user, note=note, extra_after=extra)
+    row = _record(obj, kind, Actor.PERSON, before, user=principal.user, note=data.note, extra_after=extra)
     events.object_changed(obj, row.decision)
     return obj
 
@@ -339,17 +324,14 @@ def _not_reviewable(obj: LearningObject) -> NotReviewable:
     )
 
 
-def bulk_review(principal: Principal, object_ids: list[Any], decision: str, *, note: str = "") -> dict:
+def bulk_review(principal: Principal, data: LearningBulkReview) -> dict:
     """approve or reject many; each object is decided on its own (one refused does not undo the
     others). Answers {"decided": [ids], "refused": [{"id", "code", "message"}]}."""
     require_reviewer(principal)
-    if decision not in ("approve", "reject"):
-        raise validation.invalid("decision", _("must be approve or reject"))
-    ids = list(dict.fromkeys(object_ids))[:MAX_PAGE]
     decided, refused = [], []
-    for object_id in ids:
+    for object_id in dict.fromkeys(data.object_ids):
         try:
-            review(principal, object_id, decision, note=note)
+            review(principal, LearningReview(object_id=object_id, decision=data.decision, note=data.note))
         except DomainError as exc:
             refused.append({"id": object_id, "code": exc.code, "message": exc.message})
         else:
@@ -358,7 +340,7 @@ def bulk_review(principal: Principal, object_ids: list[Any], decision: str, *, n
 
 
 @transaction.atomic
-def revert_decision(principal: Principal, decision_id: Any) -> LearningDecision:
+def revert_decision(principal: Principal, decision_id: int) -> LearningDecision:
     """Put the object back as it was before the decision (only its latest decision can be
     reverted, and only once). The revert is itself a decision; the object counts as checked, so
     the curator does not take the same decision again."""
@@ -399,7 +381,7 @@ def revert_decision(principal: Principal, decision_id: Any) -> LearningDecision:
     return row
 
 
-def _restore_retired(old_id: Any, principal: Principal) -> None:
+def _restore_retired(old_id: int | None, principal: Principal) -> None:
     if not old_id:
         return
     old = LearningObject.objects.select_for_update().filter(pk=old_id, status=Status.RETIRED).first()
@@ -414,25 +396,13 @@ def _restore_retired(old_id: Any, principal: Principal) -> None:
 
 # --- the jobs write ---------------------------------------------------------------------------
 @transaction.atomic
-def propose(
-    *,
-    kind: str,
-    text: str,
-    subject: str = "",
-    quote: str,
-    run_id: int | None,
-    confidence: float | None,
-    correction: bool = False,
-    unsafe: bool = False,
-    model_label: str = "",
-) -> tuple[LearningObject, str]:
+def propose(data: LearningProposal) -> tuple[LearningObject, str]:
     """One proposal of the extraction job. Answers (object, what happened): "confirmed" (the same
     text is already active: one more evidence), "activated" (a safe, new, non-conflicting fact),
     or "staged" (a correction, a conflict with an active fact on the same subject, a procedure,
     anything unsafe or uncertain: a person decides)."""
-    text = _clean_text(text)
-    subject = validation.text(subject, "subject", max_length=SUBJECT_MAX).lower()
-    quote = validation.text(quote, "quote", max_length=QUOTE_MAX, required=True)
+    kind, text, subject, quote, run_id = data.kind, data.text, data.subject.lower(), data.quote, data.run_id
+    confidence, model_label = data.confidence, data.model_label
     digest = content_hash(kind, text)
     same = (
         LearningObject.objects.select_for_update()
@@ -448,7 +418,7 @@ def propose(
             _record(twin, Decision.CONFIRM, Actor.EXTRACTION, snapshot(twin), model_label=model_label)
         return twin, "confirmed"
     conflict = _conflicting(kind, subject, digest)
-    reason = _staged_reason(kind, correction, unsafe, conflict, confidence)
+    reason = _staged_reason(kind, data.correction, data.unsafe, conflict, confidence)
     obj = LearningObject(
         kind=kind,
         text=text,

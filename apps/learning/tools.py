@@ -6,7 +6,6 @@ from __future__ import annotations
 from apps.core.api import listed
 from apps.learning import contracts as c
 from apps.learning import services
-from apps.learning.records import object_detail, object_record
 from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
 
@@ -25,7 +24,7 @@ def learning_search(ctx: ToolContext, args: c.LearningSearch) -> dict:
     found = services.search_objects(
         ctx.principal, args.query, kind=args.object_type, limit=args.limit, offset=args.offset
     )
-    return listed("results", object_record, found, args)
+    return listed("results", _object, found, args)
 
 
 @tool(
@@ -39,4 +38,9 @@ def learning_get_object(ctx: ToolContext, args: c.LearningGetObject) -> dict:
     """Read one approved learning object. Its evidence (the chat run and the quoted words) is
     listed only where you may read that chat: for reviewers and the chat's owner."""
     obj, evidence = services.get_object(ctx.principal, args.object_id)
-    return {"object": object_detail(obj, evidence)}
+    return {"object": c.LearningObjectDetailOut.of_object(obj, evidence).model_dump()}
+
+
+def _object(obj) -> dict:
+    # Plain values with the moments as datetimes: the dispatcher writes them as it always did.
+    return c.LearningObjectOut.of(obj).model_dump()

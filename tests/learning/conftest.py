@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from apps.core.inputs import build
 from apps.learning import services
+from apps.learning.contracts import LearningProposal
 from apps.learning.models import LearningObject
 
 
@@ -58,12 +60,15 @@ def curator_model(provider):
 def fact(text, *, subject="", quote=None, confidence=0.95, **kw) -> LearningObject:
     """A fact as the extraction would propose it (no run)."""
     obj, _what = services.propose(
-        kind="durable_fact",
-        text=text,
-        subject=subject,
-        quote=quote or text,
-        run_id=None,
-        confidence=confidence,
-        **kw,
+        build(
+            LearningProposal,
+            kind="durable_fact",
+            text=text,
+            subject=subject,
+            quote=quote or text,
+            run_id=None,
+            confidence=confidence,
+            **kw,
+        )
     )
     return obj

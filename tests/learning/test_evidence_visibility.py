@@ -11,8 +11,10 @@ from django.test import Client
 
 from apps.accounts.principal import Principal
 from apps.agent.models import ChatSession, Run
+from apps.core.inputs import build
 from apps.knowledge.context import context_get
 from apps.learning import services
+from apps.learning.contracts import LearningProposal
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
 from tests.factories import UserFactory
@@ -32,12 +34,15 @@ def private_run(user) -> Run:
 def learned(anna):
     """Learned from Anna's private chat."""
     obj, _what = services.propose(
-        kind="durable_fact",
-        text=FACT,
-        subject="client.huber.post",
-        quote=f"{SECRET}. {FACT}",
-        run_id=private_run(anna).pk,
-        confidence=0.95,
+        build(
+            LearningProposal,
+            kind="durable_fact",
+            text=FACT,
+            subject="client.huber.post",
+            quote=f"{SECRET}. {FACT}",
+            run_id=private_run(anna).pk,
+            confidence=0.95,
+        )
     )
     return obj
 
@@ -82,12 +87,15 @@ def test_the_owner_of_the_chat_sees_their_own_quote_and_run(learned, anna):
 def test_a_reviewer_sees_every_quote_and_an_owner_only_their_own(learned, anna, ben, settings):
     admin = UserFactory(role="admin", is_superuser=True)
     services.propose(
-        kind="durable_fact",
-        text=FACT,
-        subject="client.huber.post",
-        quote=f"Ben sagt intern: {FACT}",
-        run_id=private_run(ben).pk,
-        confidence=0.95,
+        build(
+            LearningProposal,
+            kind="durable_fact",
+            text=FACT,
+            subject="client.huber.post",
+            quote=f"Ben sagt intern: {FACT}",
+            run_id=private_run(ben).pk,
+            confidence=0.95,
+        )
     )
     quotes = lambda who: sorted(  # noqa: E731
         e["quote"] for e in _everywhere(Principal.for_user(who), learned)["tool"]["evidence"]

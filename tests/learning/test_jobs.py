@@ -11,7 +11,9 @@ from django.db.models import ProtectedError
 from apps.accounts.principal import Principal
 from apps.agent import services as chat
 from apps.agent.models import Run
+from apps.core.inputs import build
 from apps.learning import services
+from apps.learning.contracts import LearningReview
 from apps.learning.jobs import curate_job
 from apps.learning.models import LearningDecision, LearningJobRun, LearningObject
 from tests.learning.conftest import fact
@@ -136,7 +138,10 @@ def test_curator_keeps_on_uncertainty_and_rejects_only_when_validated(admin_user
     fake_dup = fact("Das WLAN heißt Kanzlei-Gast.", subject="office.wifi")
     fact("Schon geprüft.", subject="x")  # decided by a person below: not sent to the curator
     checked = LearningObject.objects.get(subject="x")
-    services.review(Principal.for_user(admin_user), checked.pk, "edit", text="Schon geprüft, bleibt.")
+    services.review(
+        Principal.for_user(admin_user),
+        build(LearningReview, object_id=checked.pk, decision="edit", text="Schon geprüft, bleibt."),
+    )
     _curator_says(
         fake_openai,
         {

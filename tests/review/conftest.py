@@ -2,7 +2,9 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.learning import services as learning
+from apps.learning.contracts import LearningProposal
 from apps.wiki import proposals
 from tests.factories import UserFactory
 from tests.memory.checks import checked_at_once  # noqa: F401 (autouse)
@@ -34,7 +36,15 @@ def reviewer(db):
 def stage_fact(text: str, *, subject: str = "", confidence: float | None = 0.5):
     """A durable fact the extraction staged (uncertain unless it conflicts)."""
     obj, _ = learning.propose(
-        kind="durable_fact", text=text, subject=subject, quote=text, run_id=None, confidence=confidence
+        build(
+            LearningProposal,
+            kind="durable_fact",
+            text=text,
+            subject=subject,
+            quote=text,
+            run_id=None,
+            confidence=confidence,
+        )
     )
     return obj
 

@@ -7,7 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from apps.core.inputs import build
 from apps.learning import services as learning_services
+from apps.learning.contracts import LearningReview
 from apps.learning.models import LearningDecision, LearningObject
 from apps.wiki import proposals
 from apps.wiki.models import WikiProposal
@@ -210,7 +212,14 @@ def test_the_audit_tab_queries_are_constant_in_rows(client, chef, as_chef, anna,
                 )
                 memory.review(as_chef, stored.memory.pk, "approve")
             elif kind == "learning":
-                learning_services.review(as_chef, stage_fact(f"Fakt {n}-{i} über die Kanzlei.").pk, "approve")
+                learning_services.review(
+                    as_chef,
+                    build(
+                        LearningReview,
+                        object_id=stage_fact(f"Fakt {n}-{i} über die Kanzlei.").pk,
+                        decision="approve",
+                    ),
+                )
             elif kind == "curator":
                 curator_rejected(f"Fakt {n}-{i} über die Kanzlei.")
             else:
