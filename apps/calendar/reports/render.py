@@ -17,6 +17,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     Flowable,
@@ -165,6 +166,18 @@ def _header(name: str, address: str, stand: str):
     return draw
 
 
+PADDING = 6  # reportlab's default left + right cell padding, in points
+
+
+def _cell_content(text: str, width: float, bold: bool) -> Any:
+    """Plain text where every line fits the column (a table draws it cheaply), else a Paragraph
+    that wraps: most cells are short, and Paragraphs made up most of the build time."""
+    font = "Helvetica-Bold" if bold else "Helvetica"
+    if all(stringWidth(part, font, CELL.fontSize) <= width - PADDING for part in text.split("\n")):
+        return text
+    return Paragraph(_escape(text), CELL_BOLD if bold else CELL)
+
+
 def _table(report: Report) -> LongTable:
     head: list[Any] = [Paragraph(_escape(c.label), CELL_BOLD) for c in report.columns]
     widths = [c.width_mm * mm for c in report.columns]
@@ -173,18 +186,23 @@ def _table(report: Report) -> LongTable:
         widths.append(16 * mm)
     data = [head]
     for index, row in enumerate(report.rows):
-        style = CELL_BOLD if index in report.marked else CELL
-        line: list[Any] = [Paragraph(_escape(text), style) for text in row]
+        bold = index in report.marked
+        line: list[Any] = [_cell_content(text, width, bold) for text, width in zip(row, widths, strict=False)]
         if report.check_column:
             line.append(CheckBox())
         data.append(line)
     grid = LongTable(data, colWidths=widths, repeatRows=1)
     commands: list[tuple] = [
+        ("FONT", (0, 1), (-1, -1), "Helvetica", CELL.fontSize, CELL.leading),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8ecf2")),
         ("GRID", (0, 0), (-1, -1), 0.25, LINE),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
     ]
-    commands += [("BACKGROUND", (0, i + 1), (-1, i + 1), colors.HexColor("#fde8e8")) for i in report.marked]
+    for i in report.marked:
+        commands += [
+            ("BACKGROUND", (0, i + 1), (-1, i + 1), colors.HexColor("#fde8e8")),
+            ("FONT", (0, i + 1), (-1, i + 1), "Helvetica-Bold", CELL.fontSize, CELL.leading),
+        ]
     grid.setStyle(TableStyle(commands))
     return grid
 
