@@ -34,3 +34,21 @@ def test_demo_tasks_and_calendar_link_the_demo_clients(settings):
     assert CalendarEvent.objects.filter(client=meier, kind="event").exists()
     assert Task.objects.filter(client__isnull=False).count() >= 7
     assert CalendarEvent.objects.filter(client__isnull=False).count() >= 10
+
+
+def test_the_demo_case_is_linked_to_its_own_frist_task_and_document(settings):
+    from apps.calendar.models import CalendarEvent
+    from apps.documents.models import Document
+    from apps.tasks.models import Task
+
+    settings.CLAPILOT_ADMIN_EMAIL = "chef@kanzlei.example"
+    settings.CLAPILOT_ADMIN_PASSWORD = "a-long-configured-secret"
+    settings.CLAPILOT_DEMO_DATA = True
+    call_command("bootstrap")
+    case = Case.objects.get(reference="2026-0003")
+    assert (
+        CalendarEvent.objects.filter(case=case, kind="deadline", title__contains="Einspruchsfrist").count()
+        == 1
+    )
+    assert Task.objects.filter(case=case, title__contains="Einspruch").count() == 1
+    assert Document.objects.filter(case=case, title="Aktennotiz Einspruch KSt 2023").count() == 1
