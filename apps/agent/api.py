@@ -73,7 +73,8 @@ class MessageListView(ApiView):
     def get(self, request, session_id: int, query: c.MessageCursor):
         """Messages of a chat, oldest first, after a cursor"""
         session = services.get_session(request.principal, session_id)
-        rows = list(session.messages.filter(pk__gt=query.after).order_by("id")[: PAGE_MAX + 1])
+        messages = session.messages.select_related("run").filter(pk__gt=query.after).order_by("id")
+        rows = list(messages[: PAGE_MAX + 1])
         more = len(rows) > PAGE_MAX
         rows = rows[:PAGE_MAX]
         return {
@@ -128,3 +129,25 @@ class RunCancelView(ApiView):
         Answers 200 with the final run; 409 `cancel_unconfirmed` when the run did not confirm the stop
         within the wait (it stays `cancelling`)."""
         return {"run": services.serialize_run(services.cancel_and_wait(request.principal, run_id))}
+
+
+class RunRetryView(ApiView):
+    @endpoint(
+        output=c.RunQueued,
+        status=202,
+        operation_id="chat_runs_retry",
+        extra_responses={
+            400: OpenApiResponse(ErrorOut, description="`run_in_progress`."),
+            409: OpenApiResponse(
+                ErrorOut,
+                description="`run_not_retryable` (not the chat's last answer, or not failed or stopped).",
+            ),
+        },
+    )
+    def post(self, request, run_id: int):
+        """Try a stopped or failed answer again
+
+        Queues a new run for the same question (no new message; `retry_of_id` names this run), with
+        the same model and limits. Only the chat's last answer, only when it failed or was stopped."""
+        run = services.retry_run(request.principal, run_id)
+        return {"run_id": run.pk, "status": run.status}

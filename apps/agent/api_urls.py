@@ -11,6 +11,7 @@ urlpatterns = [
     path("chat/sessions/<int:session_id>/messages/", api.MessageListView.as_view(), name="api-messages"),
     path("chat/runs/<int:run_id>/", api.RunDetailView.as_view(), name="api-run"),
     path("chat/runs/<int:run_id>/cancel/", api.RunCancelView.as_view(), name="api-run-cancel"),
+    path("chat/runs/<int:run_id>/retry/", api.RunRetryView.as_view(), name="api-run-retry"),
     path("chat/runs/<int:run_id>/events/stream", sse.run_event_stream, name="api-run-stream"),
     path(
         "inference/chat/completions",

@@ -48,6 +48,21 @@ class RunEventOut(Output):
     created_at: IsoDateTime
 
 
+class RunOutcomeOut(Output):
+    """Why a run stopped or failed, for the reader."""
+
+    status: RunStatus
+    code: str = Field(
+        description="`cancelled` (stopped by the person) or the failure's code, e.g. `provider_unreachable`."
+    )
+    message: str = Field(description="The reason in the reader's language.")
+
+
+class ToolErrorOut(Output):
+    code: str = Field(description="The tool's stable error code.")
+    message: str
+
+
 class RunOut(Output):
     id: int
     session_id: int
@@ -62,6 +77,8 @@ class RunOut(Output):
     error_code: str = Field(description="Stable failure code of a failed run; empty otherwise.")
     error_message: str
     diagnostics: dict[str, Any] = Field(description="How a failed run ended (free form).")
+    outcome: RunOutcomeOut | None = Field(description="Set when the run was stopped or failed.")
+    retry_of_id: int | None = Field(description="The stopped or failed run this one tries again.")
     created_at: IsoDateTime
     started_at: IsoDateTime | None
     finished_at: IsoDateTime | None
@@ -80,6 +97,8 @@ class MessageOut(Output):
     run_id: int | None
     metadata: dict[str, Any] = Field(description="E.g. `attachments` of a user message.")
     created_at: IsoDateTime
+    run_outcome: RunOutcomeOut | None = Field(description="Set when the message's run was stopped or failed.")
+    tool_error: ToolErrorOut | None = Field(description="A failed tool call's code and message.")
 
 
 ChatSessionPage = paged(ChatSessionOut, "sessions", name="ChatSessionPage")

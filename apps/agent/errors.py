@@ -57,6 +57,13 @@ class CancelUnconfirmed(Conflict):
     code = "cancel_unconfirmed"
 
 
+class RunNotRetryable(Conflict):
+    """ "Try again" was asked for an answer that is not the chat's last one, or that neither
+    failed nor was stopped (`details.reason`: `not_last_turn`, `not_failed`)."""
+
+    code = "run_not_retryable"
+
+
 class AttachmentNotFound(NotFound):
     """An attached document id that does not exist or that the caller may not see."""
 

@@ -181,7 +181,7 @@ def _finish(run: Run, *, cancelled: bool, cause: str) -> Run:
         run, status=status, code=WORKER_LOST, reason=reason, partial_text=partial, tools=tools
     )
     if checkpoint is not None:
-        html = markdown.render(checkpoint.content)
+        html = markdown.render(recovery.shown_text(checkpoint))
         services.record_event(
             run,
             RunEvent.Kind.FINAL,

@@ -195,6 +195,15 @@ class Run(ModelCall, StartedFinished):
         related_name="children",
         verbose_name=_("parent run"),
     )
+    # "Try again" on a stopped or failed answer: the run that re-runs its turn names the one it retries.
+    retry_of = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="retries",
+        verbose_name=_("retry of"),
+    )
     # The run's own tool allowlist (None: every tool its agent and principal may use); a child's
     # is never wider than its parent's (apps.agent.acting.allowed_tools intersects the chain).
     allowed_tools = models.JSONField(_("allowed tools"), null=True, blank=True)

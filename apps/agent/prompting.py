@@ -61,15 +61,21 @@ def safe_arguments(raw: str) -> str:
         return "{}"
 
 
-def transcript_rows(session: ChatSession) -> tuple[Message | None, list[Message]]:
-    """The newest stored summary (if any) and the messages it does not cover."""
+def transcript_rows(session: ChatSession, run: Run | None = None) -> tuple[Message | None, list[Message]]:
+    """The newest stored summary (if any) and the messages it does not cover. For a run that
+    retries a stopped or failed one, the closing note of that run is left out: the transcript
+    ends with the question again (the recovery block tells the model what was done)."""
     summary = (
         session.messages.filter(role=Message.Role.SYSTEM, metadata__summary=True).order_by("-id").first()
     )
     rows = session.messages.exclude(role=Message.Role.SYSTEM).order_by("id")
     if summary is not None:
         rows = rows.filter(pk__gt=summary.metadata.get("covers_through", 0))
-    return summary, list(rows)
+    found = list(rows)
+    retried = run.retry_of_id if run is not None else None
+    if retried and found and found[-1].run_id == retried and (found[-1].metadata or {}).get("closing"):
+        found.pop()
+    return summary, found
 
 
 def transcript(session: ChatSession) -> list[dict]:

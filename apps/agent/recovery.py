@@ -58,6 +58,15 @@ def write(
     )
 
 
+def shown_text(message: Message) -> str:
+    """What the person sees of a message: a closing note shows only the partial answer (the
+    stop's or failure's reason is shown beside it; the note's text is for the model)."""
+    checkpoint = (message.metadata or {}).get(KEY)
+    if isinstance(checkpoint, dict) and message.metadata.get("closing"):
+        return str(checkpoint.get("partial_text") or "")
+    return message.content
+
+
 def pending(session: ChatSession) -> Message | None:
     return (
         session.messages.filter(role=Message.Role.ASSISTANT, **{f"metadata__{KEY}__pending": True})

@@ -269,13 +269,13 @@ class _Loop:
             if self.checkpoint is not None:
                 fixed.append({"role": "system", "content": recovery.context_block(self.checkpoint)})
             if self.rows is None:  # read once; the run appends what it writes (the only writer)
-                self.rows = prompting.transcript_rows(run.session)
+                self.rows = prompting.transcript_rows(run.session, run)
             if self._fixed[0] is not functions:  # the schemas change only when the toolbox grows
                 self._fixed = (functions, summarize.estimate_tokens(fixed, functions))
             fixed_tokens = self._fixed[1]
             self._escalate()  # the last tool results may have read a source that demands it
             if summarize.maybe_summarize(run, self.model, fixed_tokens, self.gate, self.rows) is not None:
-                self.rows = prompting.transcript_rows(run.session)
+                self.rows = prompting.transcript_rows(run.session, run)
             messages = [*fixed, *prompting.render(*self.rows, self._notes(principal))]
             extra = self._gather_context(messages)
             self._escalate()
@@ -495,7 +495,7 @@ class _Loop:
         services.finish_run(self.run, status)
 
     def _final(self, message: Message) -> None:
-        html = markdown.render(message.content)
+        html = markdown.render(recovery.shown_text(message))
         self._event(RunEvent.Kind.FINAL, {"message_id": message.pk, "content": message.content, "html": html})
 
     def _keep(self, message: Message) -> None:

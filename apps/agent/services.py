@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.agent import live
+from apps.agent import live, outcomes
 from apps.agent.errors import (
     AttachmentNotFound,
     CancelUnconfirmed,
@@ -33,6 +33,7 @@ from apps.agent.errors import (
     NoModelConfigured,
     RunInProgress,
     RunNotFound,
+    RunNotRetryable,
     SessionNotFound,
 )
 from apps.agent.models import ChatSession, Message, Run, RunEvent
@@ -287,7 +288,7 @@ def queue_run(
     its prompt message; the job is queued once committed. One run at a time per conversation."""
     if session.runs.filter(status__in=ACTIVE).exists():
         raise RunInProgress(_("The copilot is still answering in this chat."))
-    fresh = not session.title
+    fresh = not session.title and bool(content)
     if fresh:
         session.title = fallback_title(content)
     session.save(update_fields=["title", "updated_at"])
@@ -312,9 +313,10 @@ def queue_run(
         lease_expires_at=timezone.now() + timedelta(seconds=queued_max_seconds()),
         **run_fields,
     )
-    Message.objects.create(
-        session=session, run=run, role=Message.Role.USER, content=content, metadata=metadata or {}
-    )
+    if content:  # a retry re-runs the stored question: no new message
+        Message.objects.create(
+            session=session, run=run, role=Message.Role.USER, content=content, metadata=metadata or {}
+        )
     run_id = run.pk
     transaction.on_commit(lambda: _enqueue(run_id))
     return run
@@ -410,7 +412,7 @@ def cancel_and_wait(principal: Principal, run_id: Any, timeout: float | None = N
     )
     run.refresh_from_db()
     if run.status == Run.Status.CANCELLED and not run.events.filter(kind=RunEvent.Kind.STATUS).exists():
-        record_event(run, RunEvent.Kind.STATUS, {"status": run.status, "error_code": ""})
+        record_event(run, RunEvent.Kind.STATUS, outcomes.status_payload(run))
     limit = float(getattr(settings, "CLAPILOT_AGENT_CANCEL_WAIT", 10) if timeout is None else timeout)
     deadline = time.monotonic() + limit
     while not run.is_final and time.monotonic() < deadline:
@@ -438,6 +440,48 @@ def request_cancel(run: Run) -> Run:
     from apps.agent import leases  # a run whose worker is gone (lease lapsed) is finished at once
 
     return leases.cancel_if_lost(run)
+
+
+def retry_run(principal: Principal, run_id: Any) -> Run:
+    """ "Try again": queue a new run for the turn of a stopped or failed answer, with the same
+    model and limits; it answers the question already stored (no new message). Only the chat's
+    last answer, only when it failed or was stopped, never while a run is active there."""
+    run = get_run(principal, run_id)
+    with transaction.atomic():
+        session = ChatSession.objects.select_for_update().get(pk=run.session_id)
+        if session.runs.filter(status__in=ACTIVE).exists():
+            raise RunInProgress(_("The copilot is still answering in this chat."))
+        if session.runs.order_by("-id").values_list("pk", flat=True).first() != run.pk:
+            raise RunNotRetryable(
+                _("Only the last answer of a chat can be tried again."),
+                details={"run_id": run.pk, "reason": "not_last_turn"},
+            )
+        if run.status not in outcomes.RETRYABLE:
+            raise RunNotRetryable(
+                _("Only a failed or stopped answer can be tried again."),
+                details={"run_id": run.pk, "reason": "not_failed", "status": run.status},
+            )
+        return queue_run(
+            principal,
+            session,
+            "",
+            model=_retry_model(run),
+            rounds=run.max_rounds,
+            kind=run.kind,
+            budget=run.budget,
+            time_zone=run.time_zone,
+            require_neutralization=run.require_neutralization,
+            retry_of=run,
+        )
+
+
+def _retry_model(run: Run) -> tuple[ModelConfig, Any]:
+    """The model the failed run used while it is still offered, else today's default."""
+    chosen = run.moa_preset.virtual_id if run.moa_preset else run.model_config_id
+    try:
+        return pick_model(chosen)
+    except InvalidChatInput:
+        return pick_model(None)
 
 
 # --- recording (called by the runtime) ------------------------------------------------------
@@ -633,7 +677,7 @@ def finish_run(
         return run
     for name, value in fields.items():
         setattr(run, name, value)
-    record_event(run, RunEvent.Kind.STATUS, {"status": status, "error_code": run.error_code})
+    record_event(run, RunEvent.Kind.STATUS, outcomes.status_payload(run))
     return run
 
 
@@ -653,6 +697,8 @@ def serialize_run(run: Run, *, events: bool = False) -> dict:
         **attrs(run, "max_rounds", "rounds", "prompt_tokens", "completion_tokens"),
         "cost": str(run.cost),
         **attrs(run, "error_code", "error_message", "diagnostics"),
+        "outcome": outcomes.record(run),
+        "retry_of_id": run.retry_of_id,
         "created_at": run.created_at.isoformat(),
         "started_at": iso(run.started_at),
         "finished_at": iso(run.finished_at),
@@ -667,6 +713,9 @@ def serialize_message(message: Message) -> dict:
         "id": message.pk,
         **attrs(message, "role", "content", "tool_calls", "tool_call_id", "run_id", "metadata"),
         "created_at": message.created_at.isoformat(),
+        # The turn's stop or failure (callers load `message.run` with the messages).
+        "run_outcome": outcomes.record(message.run) if message.run_id else None,
+        "tool_error": outcomes.tool_error(message) if message.role == Message.Role.TOOL else None,
     }
 
 

@@ -14,14 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.agent import services
+from apps.agent import bubbles, services
 from apps.agent.errors import InvalidChatInput
-from apps.agent.labels import tool_label
-from apps.agent.models import Message, Run, RunEvent
+from apps.agent.models import Message, RunEvent
 from apps.core.web import domain_errors, id_param, wants_json
 from apps.documents import folders, storage
 from apps.documents import services as documents
-from apps.llm import markdown
 
 SESSIONS_SHOWN = 50
 TURNS_SHOWN = 20  # questions (with their answers) per page of a chat's history
@@ -72,9 +70,9 @@ def older_messages(request, session_id: int):
     before = id_param(request, "before")
     if before is None:
         raise InvalidChatInput(_("before must be a message id."))
-    bubbles, older = _history(session, before)
+    shown, older = _history(session, before)
     html = render_to_string(
-        "agent/_bubbles.html", {"bubbles": bubbles, "older": older, "session": session}, request=request
+        "agent/_bubbles.html", {"bubbles": shown, "older": older, "session": session}, request=request
     )
     return JsonResponse({"html": html, "older": older})
 
@@ -106,17 +104,11 @@ def upload_attachment(request):
     )
 
 
-def _attachments(message: Message) -> list[dict]:
-    return [
-        {"id": a["id"], "title": a.get("title") or a.get("filename") or f"#{a['id']}"}
-        for a in message.metadata.get("attachments") or []
-        if isinstance(a, dict) and isinstance(a.get("id"), int)
-    ]
-
-
-def _history(session, before: int | None = None) -> tuple[list[dict], int | None]:
+def _history(
+    session, before: int | None = None, last_run: int | None = None
+) -> tuple[list[dict], int | None]:
     """The last TURNS_SHOWN questions before `before` with their answers, and the cursor of the
-    page before them (None: this is the start). Three queries whatever the chat's length."""
+    page before them (None: this is the start). Four queries whatever the chat's length."""
     questions = session.messages.filter(role=Message.Role.USER)
     rows = session.messages.all()
     if before is not None:
@@ -126,45 +118,7 @@ def _history(session, before: int | None = None) -> tuple[list[dict], int | None
     if more:
         rows = rows.filter(pk__gte=ids[TURNS_SHOWN - 1])
     messages = list(rows.order_by("id"))
-    return _bubbles(messages), (messages[0].pk if more and messages else None)
-
-
-def _bubbles(messages) -> list[dict]:
-    """User and assistant messages, with the tool steps of a turn (human labels) and links to
-    the records they created or changed inside its bubble."""
-    bubbles: list[dict] = []
-    tools: list[dict] = []
-    links: list[dict] = []
-
-    def answer(html: str) -> dict:
-        return {"role": "assistant", "html": html, "tools": tools, "links": links}
-
-    for m in messages:
-        if m.role == Message.Role.TOOL:
-            name = m.metadata.get("name", "")
-            ok = m.metadata.get("ok", True)
-            # A call staged for a person waits (⏸) until decided; the decision rewrites its row.
-            state = "ok" if ok else "waiting" if m.metadata.get("code") == "approval_required" else "failed"
-            tools.append({"name": name, "label": tool_label(name), "ok": ok, "state": state})
-            known = {link["url"] for link in links}
-            links.extend(
-                link
-                for link in m.metadata.get("links") or []
-                if isinstance(link, dict) and link.get("url") not in known
-            )
-        elif m.role == Message.Role.ASSISTANT and m.tool_calls and not m.content:
-            continue
-        elif m.role == Message.Role.ASSISTANT:
-            bubbles.append(answer(markdown.render(m.content)))
-            tools, links = [], []
-        elif m.role == Message.Role.USER:
-            if tools:
-                bubbles.append(answer(""))
-                tools, links = [], []
-            bubbles.append({"role": "user", "text": m.content, "attachments": _attachments(m)})
-    if tools:
-        bubbles.append(answer(""))
-    return bubbles
+    return bubbles.build(messages, last_run), (messages[0].pk if more and messages else None)
 
 
 def _render(request, session):
@@ -178,15 +132,14 @@ def _render(request, session):
         "models": services.model_choices(),
     }
     if session is not None:
-        active = session.runs.filter(status__in=services.ACTIVE).first()
+        last = session.runs.order_by("-id").only("pk", "status").first()
+        active = last if last is not None and last.status in services.ACTIVE else None
         last_event = RunEvent.objects.filter(run__session=session).aggregate(m=Max("id"))["m"] or 0
-        failed = session.runs.filter(status=Run.Status.FAILED).first()
-        bubbles, older = _history(session)
+        shown, older = _history(session, last_run=last.pk if last and not active else None)
         context.update(
-            bubbles=bubbles,
+            bubbles=shown,
             older=older,
             active_run=active,
-            last_failed=failed if failed and not active and failed == session.runs.first() else None,
             chat_config=json.dumps(
                 {"session": session.pk, "after": last_event, "run": active.pk if active else None}
             ),

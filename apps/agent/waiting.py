@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from apps.agent import services
+from apps.agent import outcomes, services
 from apps.agent.models import Message, Run, RunEvent
 from apps.core import plugins
 
@@ -69,7 +69,7 @@ def cancel_waiting(run: Run) -> bool:
         if not done:
             return False
         run.refresh_from_db()
-        services.record_event(run, RunEvent.Kind.STATUS, {"status": run.status, "error_code": ""})
+        services.record_event(run, RunEvent.Kind.STATUS, outcomes.status_payload(run))
         run_id = run.pk
         # After the commit: a decision in flight locks the staged call first and the run second;
         # holding the run's row while waiting for a staged call's lock could deadlock with it.

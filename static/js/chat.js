@@ -4,7 +4,8 @@
 // drag & drop onto the composer) are uploaded as documents at once; the message carries their ids.
 // Tool steps show their localized label and link the records they created or changed; the chat's
 // title and the chat list follow the user's mutation stream (a generated title, a rename or a
-// deletion in another tab); older messages load on demand.
+// deletion in another tab); older messages load on demand. A stopped or failed answer says so in
+// its bubble (partial answer kept) with "Try again"; a failed tool step opens to its code and message.
 import { approvalCards } from "./approval-card.js";
 import { registerMutationHandler } from "./mutations.js";
 
@@ -150,6 +151,57 @@ export function startChat(form, text) {
     list.hidden = list.children.length === 0;
   }
 
+  // A failed tool step opens to show its code and message (the tool's own words).
+  function toolError(li, code, message) {
+    const details = document.createElement("details");
+    details.className = "tool-error";
+    const summary = document.createElement("summary");
+    summary.textContent = li.textContent;
+    const body = document.createElement("p");
+    const codeLine = document.createElement("code");
+    codeLine.className = "tool-error-code";
+    codeLine.textContent = code;
+    const reason = document.createElement("span");
+    reason.className = "tool-error-message";
+    reason.textContent = message || text.noReason;
+    body.append(codeLine, " ", reason);
+    details.append(summary, body);
+    li.replaceChildren(details);
+  }
+
+  // The stop or failure of a run inside its bubble (the server renders the same after a reload).
+  function showOutcome(b, runIdOfBubble, payload) {
+    b.classList.add("ended", payload.status);
+    const box = document.createElement("div");
+    box.className = `run-outcome ${payload.status}`;
+    box.setAttribute("role", "status");
+    box.dataset.reason = payload.reason || payload.error_code || "";
+    const line = document.createElement("p");
+    line.className = "outcome-text";
+    if (payload.status === "cancelled") {
+      line.textContent = payload.message || text.stopped;
+    } else {
+      line.textContent = `${text.failed} ${payload.message || ""} `;
+      const code = document.createElement("code");
+      code.className = "outcome-code";
+      code.textContent = box.dataset.reason;
+      line.appendChild(code);
+    }
+    box.appendChild(line);
+    const retry = document.createElement("button");
+    retry.type = "button";
+    retry.className = "chat-retry";
+    retry.dataset.url = form.dataset.retryUrlTemplate.replace("/0/", `/${runIdOfBubble}/`);
+    retry.textContent = text.retry;
+    box.appendChild(retry);
+    b.appendChild(box);
+  }
+
+  // Only the chat's last answer can be tried again: older outcomes keep their text, not the button.
+  function dropRetries() {
+    for (const button of stream.querySelectorAll(".chat-retry")) { button.remove(); }
+  }
+
   function showError(message) {
     errorLine.textContent = message;
     errorLine.hidden = !message;
@@ -190,7 +242,11 @@ export function startChat(form, text) {
     } else if (event.kind === "tool_finished") {
       const li = b.querySelector(`li[data-call-id="${CSS.escape(event.payload.call_id)}"]`);
       const waits = event.payload.code === "approval_required";  // until its card is decided
-      if (li) { li.className = event.payload.ok ? "ok" : waits ? "waiting" : "failed"; delete li.dataset.elapsed; }
+      if (li) {
+        li.className = event.payload.ok ? "ok" : waits ? "waiting" : "failed";
+        delete li.dataset.elapsed;
+        if (!event.payload.ok && !waits) { toolError(li, event.payload.code || "failed", event.payload.message); }
+      }
       addLinks(b, event.payload.links || []);
     } else if (event.kind === "approval") {
       approvals.apply(b, event.payload);
@@ -205,8 +261,8 @@ export function startChat(form, text) {
       setRun(event.run_id);
     } else if (event.kind === "status") {
       b.classList.remove("streaming");
-      if (event.payload.status === "cancelled") { answer.textContent = answer.textContent || text.stopped; }
-      if (event.payload.status === "failed") { showError(`${text.failed} ${event.payload.error_code}`); }
+      if (b.dataset.fresh) { answer.textContent = ""; delete b.dataset.fresh; }  // not "working" any more
+      if (["cancelled", "failed"].includes(event.payload.status)) { showOutcome(b, event.run_id, event.payload); }
       bubble = null;
       setRun(null);
     }
@@ -260,6 +316,7 @@ export function startChat(form, text) {
     mineText.textContent = content;  // line breaks kept by CSS (white-space: pre-wrap)
     mine.appendChild(mineText);
     if (docs.length) { mine.appendChild(attachmentLinks(docs)); }
+    dropRetries();
     stream.appendChild(mine);
     input.value = "";
     attachments = [];
@@ -290,6 +347,27 @@ export function startChat(form, text) {
       stopButton.disabled = false;
       stopButton.textContent = text.stop;
     }
+  });
+
+  // "Try again": the server queues a new run for the same question; its answer streams below.
+  stream.addEventListener("click", async (e) => {
+    const button = e.target.closest(".chat-retry");
+    if (!button || button.disabled) { return; }
+    button.disabled = true;
+    button.textContent = text.retrying;
+    showError("");
+    const response = await fetch(button.dataset.url, { method: "POST", headers: { "X-CSRFToken": csrfToken() } });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      button.disabled = false;
+      button.textContent = text.retry;
+      showError(data.message || response.statusText);
+      return;
+    }
+    dropRetries();
+    setRun(data.run_id);
+    currentBubble();
+    scroll();
   });
 
   stream.addEventListener("click", async (e) => {

@@ -101,10 +101,14 @@ def test_a_worker_killed_mid_answer_is_finished_as_worker_lost_within_a_minute(
             assert diagnosis["completed_tools"] == [{"name": "aufgaben_create_task", "ok": True, "code": ""}]
             assert diagnosis["partial_answer"].startswith("Die Aufgabe")
             assert diagnosis["last_event"] == {"kind": "turn", "round": 2}  # lost in the second round
-            assert lost.events.order_by("-seq").values_list("kind", "payload").first() == (
-                "status",
-                {"status": "failed", "error_code": "worker_lost"},
-            )
+            status = lost.events.order_by("-seq").values_list("kind", "payload").first()
+            assert status[0] == "status"
+            assert {k: status[1][k] for k in ("status", "error_code", "reason")} == {
+                "status": "failed",
+                "error_code": "worker_lost",
+                "reason": "worker_lost",
+            }
+            assert status[1]["message"]  # the person's language, never the code alone
 
             # ... and takes the next one once the run is finished; it continues from the checkpoint.
             again = services.post_user_message(principal, session.pk, "Mach bitte weiter")

@@ -116,10 +116,16 @@ def test_the_sweep_finishes_a_lapsed_run_with_a_diagnosis_once(user, model):
     assert checkpoint.content.startswith("Die erste Aufgabe ist angelegt, die zweite")
     kinds = list(run.events.order_by("seq").values_list("kind", "payload"))
     assert kinds[-2][0] == "final" and kinds[-2][1]["message_id"] == checkpoint.pk
-    assert kinds[-1] == ("status", {"status": "failed", "error_code": "worker_lost"})
+    lost = {
+        "status": "failed",
+        "error_code": "worker_lost",
+        "reason": "worker_lost",
+        "message": "Der Copilot wurde unerwartet unterbrochen (zum Beispiel durch einen Neustart).",
+    }
+    assert kinds[-1] == ("status", lost)  # in the person's language
     # An open SSE stream of the run gets the status event and ends.
     streamed, final = sse._next(run.pk, 0)
-    assert final and streamed[-1]["payload"] == {"status": "failed", "error_code": "worker_lost"}
+    assert final and streamed[-1]["payload"] == lost
     # Told once: a second sweep (or a second beat) changes nothing.
     note = Notification.objects.get(user=user)
     assert note.key == f"agent.run.{run.pk}.worker_lost" and note.url == f"/chat/{run.session_id}/"
