@@ -3,8 +3,6 @@ without a case, by due date, linked through `update_event`."""
 
 from __future__ import annotations
 
-import inspect
-
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -32,12 +30,7 @@ def candidates(principal: Principal, case: Case) -> list[tuple[int, str]]:
 
 
 def link(principal: Principal, case: Case, event_id: int) -> None:
-    # The calendar's service takes its input model once converted (docs/declared-once.md); until
-    # then it takes a dict of changes.
-    if "data" in inspect.signature(services.update_event).parameters:
-        services.update_event(principal, event_id, build(EventUpdate, case_id=case.pk))
-    else:
-        services.update_event(principal, event_id, {"case_id": case.pk})
+    services.update_event(principal, event_id, build(EventUpdate, case_id=case.pk))
 
 
 LINKER = CaseLinker("deadlines", _("Deadlines"), candidates, link, order=10)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
+from django.db.models import Model
 from pydantic import (
     AliasChoices,
     BeforeValidator,
@@ -25,7 +26,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
-from apps.accounts.contracts import PersonRef
+from apps.accounts.contracts import PersonRef, person_ref
+from apps.accounts.models import ServicePrincipal
 from apps.calendar.models import (
     DESCRIPTION_MAX,
     DONE_HOW_MAX,
@@ -36,6 +38,8 @@ from apps.calendar.models import (
     CalendarEvent,
 )
 from apps.clients.contracts import ClientRef
+from apps.clients.models import Client
+from apps.clients.records import client_ref
 from apps.core.contracts import (
     Date,
     Input,
@@ -49,6 +53,7 @@ from apps.core.contracts import (
     safe_url,
     wrapped,
 )
+from apps.core.outputs import RowOutput
 
 Kind = choices_enum("EventKind", CalendarEvent.Kind)
 Criticality = choices_enum("EventCriticality", CalendarEvent.Criticality)
@@ -62,9 +67,10 @@ Moment = Annotated[str, WithJsonSchema({"type": "string", "format": "date-time"}
 
 
 # --- output -----------------------------------------------------------------------------------
-class EventOut(Output):
+class EventOut(RowOutput):
     """A calendar entry, or one occurrence of a series (then `start`/`end` are the occurrence's
-    and `series_start` the series' first start). Frist and conference fields are always present."""
+    and `series_start` the series' first start). Frist and conference fields are always present.
+    Built from a `records.EventRow` (an entry or an occurrence: the times in the entry's zone)."""
 
     id: int
     kind: Kind
@@ -123,14 +129,34 @@ class EventOut(Output):
     updated_at: Moment
     url: str
 
+    @field_validator("owner", "created_by", "responsible", "deputy", "done_by", "cancelled_by", mode="before")
+    @classmethod
+    def _person(cls, value: Any) -> Any:
+        return person_ref(value) if isinstance(value, Model) else value
 
-class PreDeadlineOut(Output):
+    @field_validator("attendees", mode="before")
+    @classmethod
+    def _people(cls, value: Any) -> Any:
+        return [person_ref(u) if isinstance(u, Model) else u for u in value]
+
+    @field_validator("client", mode="before")
+    @classmethod
+    def _client(cls, value: Any) -> Any:
+        return client_ref(value) if isinstance(value, Client) else value
+
+    @field_validator("created_by_service", mode="before")
+    @classmethod
+    def _service(cls, value: Any) -> Any:
+        return value.name if isinstance(value, ServicePrincipal) else value
+
+
+class PreDeadlineOut(RowOutput):
     id: int
     due_date: dt.date
     note: str
 
 
-class CaseRefOut(Output):
+class CaseRefOut(RowOutput):
     id: int
     reference: str
     subject: str
@@ -141,8 +167,8 @@ EventResult = wrapped(EventOut, "event")
 DeadlinePage = paged(EventOut, "deadlines", name="DeadlinePage")
 
 
-class DeadlineChangeOut(Output):
-    """One line of the Fristenbuch."""
+class DeadlineChangeOut(RowOutput):
+    """One line of the Fristenbuch (built from a `DeadlineChange` with its actor selected)."""
 
     id: int
     event_id: int
@@ -152,10 +178,29 @@ class DeadlineChangeOut(Output):
     field: str = Field(description="due, responsible, deputy, status or pre_deadlines.")
     old: str
     new: str
-    reason: str = Field(description="Why, in the reader's language when the system gave the reason.")
+    # A row's stored reason in the reader's language (`reason_shown`); a dict's `reason` as given.
+    reason: str = Field(
+        description="Why, in the reader's language when the system gave the reason.",
+        validation_alias=AliasChoices("reason_shown", "reason"),
+    )
     reason_code: str | None = Field(
         default=None, description="Set when the system gave the reason (e.g. document_names_new_date)."
     )
+
+    @field_validator("at", mode="before")
+    @classmethod
+    def _moment(cls, value: Any) -> Any:
+        return value.isoformat() if isinstance(value, dt.datetime) else value
+
+    @field_validator("actor", mode="before")
+    @classmethod
+    def _person(cls, value: Any) -> Any:
+        return person_ref(value) if isinstance(value, Model) else value
+
+    @field_validator("reason_code", mode="before")
+    @classmethod
+    def _coded(cls, value: Any) -> Any:
+        return value or None
 
 
 DeadlineHistory = wrapped(list[DeadlineChangeOut], "history", name="DeadlineHistory")
@@ -233,7 +278,7 @@ class CalendarPageQuery(Input):
     from_day: Date | None = Field(default=None, validation_alias=AliasChoices("from", "from_day"))
     date: Date | None = None
     q: Annotated[str | None, BeforeValidator(_words)] = None
-    kind: Kind | None = None
+    kind: Literal["event", "deadline"] | None = None
     client: int | None = None
     case: int | None = None
 
@@ -249,7 +294,7 @@ class FristenPageQuery(Input):
     to_day: Date | None = Field(default=None, validation_alias=AliasChoices("to", "to_day"))
     client: int | None = Field(default=None, ge=1)
     case: int | None = Field(default=None, ge=1)
-    criticality: Criticality | None = None
+    criticality: Literal["low", "normal", "high", "critical"] | None = None
     orphaned: bool = False
     q: Annotated[str | None, BeforeValidator(_words)] = None
 
@@ -347,7 +392,7 @@ class FiledEvent(EventCreate):
     """An entry filed by the system from something else (a document): its origin is part of the
     input. Never a surface's contract (surfaces get theirs from `apps.core.origin.Origin`)."""
 
-    source_origin: Origin | None = None
+    source_origin: Literal["manual", "agent", "document", "api"] | None = None
 
 
 class _EventUpdateFields(_Body):

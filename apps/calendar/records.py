@@ -1,6 +1,5 @@
-"""The one wire shape of a calendar entry: tools, REST API, pages and live events send this record
-(declared as `apps.calendar.contracts.EventOut`; a plain dict builder, because lists and live
-events serialize hundreds of them). Deadline (Frist) and conference fields are always present, so
+"""The one wire shape of a calendar entry: tools, REST API, pages and live events send this record,
+declared once as `apps.calendar.contracts.EventOut` and built from an `EventRow`. Deadline (Frist) and conference fields are always present, so
 an open calendar can render a countdown, a critical badge or a meeting link from a live event
 without a reload."""
 
@@ -15,10 +14,10 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from apps.accounts.contracts import person_ref
-from apps.calendar.models import CalendarEvent
-from apps.clients.records import client_ref
-from apps.core.records import IdUrl, attrs, iso, stamps
+from apps.calendar.contracts import DeadlineChangeOut, EventOut
+from apps.calendar.models import CalendarEvent, DeadlineChange
+from apps.clients.models import Case
+from apps.core.records import IdUrl, iso
 from apps.core.timezones import in_zone
 from apps.core.versioning import Versioned
 
@@ -67,75 +66,112 @@ def is_critical_soon(event: CalendarEvent, days: int) -> bool:
     return event.is_deadline and days <= CRITICAL_SOON_DAYS.get(event.criticality, 3)
 
 
+class EventRow:
+    """An entry, or one occurrence of a series, as `contracts.EventOut` reads it: the columns of
+    the entry, and what depends on the occurrence and the entry's zone. Times go out in the
+    entry's own zone (with its offset): what the office reads on a wall clock."""
+
+    def __init__(self, event: CalendarEvent, occurrence: Occurrence | None = None) -> None:
+        self.event, self.occurrence = event, occurrence
+        self.zone = _tz(event)
+        self.begins = in_zone(occurrence.start if occurrence else event.start, self.zone)
+        self.ends = in_zone(occurrence.end if occurrence else event.end, self.zone)
+        self.countdown_days = countdown_days(event, self.begins) if event.is_deadline else None
+
+    def __getattr__(self, name: str):  # every other field is the entry's column of that name
+        return getattr(self.event, name)
+
+    @property
+    def id(self) -> int:
+        return self.event.pk
+
+    @property
+    def start(self) -> str:
+        return self.begins.isoformat()
+
+    @property
+    def end(self) -> str:
+        return self.ends.isoformat()
+
+    @property
+    def start_date(self) -> dt.date:
+        return in_zone(self.begins, self.zone).date()
+
+    @property
+    def end_date(self) -> dt.date:
+        return _end_date(self.begins, self.ends, self.event.all_day, self.zone)
+
+    @property
+    def attendees(self) -> list:
+        return list(self.event.attendees.all())
+
+    @property
+    def due(self) -> str | None:
+        return self.start if self.event.is_deadline else None
+
+    @property
+    def is_critical_soon(self) -> bool:
+        days = self.countdown_days
+        return is_critical_soon(self.event, days) if days is not None else False
+
+    @property
+    def recurring(self) -> bool:
+        return self.event.is_recurring
+
+    @property
+    def series_start(self) -> str | None:
+        if self.occurrence and self.event.is_recurring:
+            return in_zone(self.event.start, self.zone).isoformat()
+        return None
+
+    @property
+    def is_overdue(self) -> bool:
+        event = self.event
+        return (
+            event.is_deadline and event.status == CalendarEvent.Status.OPEN and (self.countdown_days or 0) < 0
+        )
+
+    @property
+    def pre_deadlines(self) -> list:
+        return list(self.event.pre_deadlines.all())
+
+    @property
+    def case(self) -> Case | None:
+        return self.event.case if self.event.case_id else None
+
+    @property
+    def done_at(self) -> str | None:
+        return iso(self.event.done_at)
+
+    @property
+    def cancelled_at(self) -> str | None:
+        return iso(self.event.cancelled_at)
+
+    @property
+    def reminded_at(self) -> str | None:
+        return iso(self.event.reminded_at)
+
+    @property
+    def created_at(self) -> str:
+        return self.event.created_at.isoformat()
+
+    @property
+    def updated_at(self) -> str:
+        return self.event.updated_at.isoformat()
+
+    @property
+    def url(self) -> str:
+        return detail_url(self.event.pk)
+
+
 def event_record(event: CalendarEvent, occurrence: Occurrence | None = None) -> dict:
-    # Times go out in the entry's own zone (with its offset): what the office reads on a wall clock.
-    local = _tz(event)
-    start = in_zone(occurrence.start if occurrence else event.start, local)
-    end = in_zone(occurrence.end if occurrence else event.end, local)
-    deadline = event.is_deadline
-    days = countdown_days(event, start) if deadline else None
-    record = {
-        "id": event.pk,
-        **attrs(event, "kind", "title", "description"),
-        "start": start.isoformat(),
-        "end": end.isoformat(),
-        "all_day": event.all_day,
-        "start_date": in_zone(start, local).date().isoformat(),
-        "end_date": _end_date(start, end, event.all_day, local).isoformat(),
-        **attrs(event, "time_zone", "location", "visibility"),
-        "owner": person_ref(event.owner),
-        "attendees": [person_ref(u) for u in event.attendees.all()],
-        "created_by": person_ref(event.created_by),
-        "created_by_service": event.created_by_service.name if event.created_by_service else None,
-        **attrs(event, "conference_url", "conference_provider", "source_origin", "source_label", "client_id"),
-        "client": client_ref(event.client),
-        "due": start.isoformat() if deadline else None,
-        **attrs(event, "legal_basis", "criticality"),
-        "countdown_days": days,
-        "is_critical_soon": is_critical_soon(event, days) if deadline else False,
-        "rrule": event.rrule,
-        "recurring": event.is_recurring,
-        "series_start": in_zone(event.start, local).isoformat()
-        if occurrence and event.is_recurring
-        else None,
-        **deadline_fields(event, days),
-        "remind_minutes_before": event.remind_minutes_before,
-        "reminded_at": iso(event.reminded_at),
-        **stamps(event),
-        "url": detail_url(event.pk),
-    }
-    return record
+    """The wire record of an entry or occurrence (`contracts.EventOut`)."""
+    return EventOut.record(EventRow(event, occurrence))
 
 
 EVENT_VERSION = Versioned(
     "event", event_record, gettext_lazy("The entry was changed by someone else in the meantime.")
 )
-
-
-def deadline_fields(event: CalendarEvent, days: int | None) -> dict:
-    """The Fristenkontrolle's part of the record (always present, empty for appointments)."""
-    return {
-        "status": event.status,
-        "is_overdue": event.is_deadline and event.status == CalendarEvent.Status.OPEN and (days or 0) < 0,
-        "responsible": person_ref(event.responsible),
-        "deputy": person_ref(event.deputy),
-        "pre_deadlines": [
-            {"id": p.pk, "due_date": p.due_date.isoformat(), "note": p.note}
-            for p in event.pre_deadlines.all()
-        ],
-        "done_at": iso(event.done_at),
-        "done_by": person_ref(event.done_by),
-        **attrs(event, "done_how", "done_link"),
-        "cancelled_at": iso(event.cancelled_at),
-        "cancelled_by": person_ref(event.cancelled_by),
-        "cancel_reason": event.cancel_reason,
-        "case_id": event.case_id,
-        "case": {"id": event.case.pk, "reference": event.case.reference, "subject": event.case.subject}
-        if event.case_id
-        else None,
-        "trigger_date": iso(event.trigger_date),
-        "rule_code": event.rule_code,
-    }
 
 
 def _end_date(start: dt.datetime, end: dt.datetime, all_day: bool, tz: dt.tzinfo) -> dt.date:
@@ -146,17 +182,6 @@ def _end_date(start: dt.datetime, end: dt.datetime, all_day: bool, tz: dt.tzinfo
     return local_end.date()
 
 
-def history_record(change) -> dict:
+def history_record(change: DeadlineChange) -> dict:
     """One Fristenbuch line (`contracts.DeadlineChangeOut`); `actor` selected with it."""
-    return {
-        "id": change.pk,
-        "event_id": change.event_id,
-        "at": change.at.isoformat(),
-        "actor": person_ref(change.actor),
-        "actor_label": change.actor_label,
-        "field": change.field,
-        "old": change.old,
-        "new": change.new,
-        "reason": change.reason_shown,
-        "reason_code": change.reason_code or None,
-    }
+    return DeadlineChangeOut.record(change)
