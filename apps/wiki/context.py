@@ -4,17 +4,21 @@ search, read back with `context_get("wiki:<id>")`."""
 from __future__ import annotations
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.core.records import text_window
 from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, ContextSource
 from apps.knowledge.visibility import PERSONAL
 from apps.wiki import services
+from apps.wiki.contracts import WikiSearch
 from apps.wiki.records import page_url, snippet_text
 
 
 def _search(q: ContextQuery) -> list[ContextHit]:
     if q.scope == PERSONAL:
         return []  # the wiki belongs to the whole office
-    found, _total = services.search_pages(q.principal, q.text, limit=q.limit)
+    found, _total = services.search_pages(
+        q.principal, build(WikiSearch, query=q.text, limit=min(q.limit, 50))
+    )
     return [
         ContextHit(
             ref=f"wiki:{page.pk}",

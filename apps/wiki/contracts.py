@@ -1,27 +1,43 @@
-"""The typed contract of the wiki operations: what callers send (input models of the tools) and
-what every surface answers with (output models; the builders in `records.py` produce exactly
-these shapes, checked in the tests). Agents only read and propose; people edit on the pages."""
+"""The typed contract of the wiki operations: what callers send (the input models the tools, the
+page forms and internal callers validate with) and what every surface answers with (output
+models that build themselves from rows). Agents only read and propose; people edit on the pages."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from django.db.models import Model
+from pydantic import AliasChoices, Field, StringConstraints, field_validator, model_validator
 
-from apps.accounts.contracts import PersonRef
-from apps.core.contracts import Input, Output, PageInput, paged, wrapped
-from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX
+from apps.accounts.contracts import PersonRef, person_ref
+from apps.accounts.models import ServicePrincipal
+from apps.core.contracts import Input, PageInput, paged, wrapped
+from apps.core.outputs import RowOutput
+from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX, WikiRevision
+from apps.wiki.records import snippet_text
+
+# Markdown keeps its leading indentation (a code block may open the page).
+Body = Annotated[str, StringConstraints(strip_whitespace=False, max_length=BODY_MAX)]
 
 
 # --- output -----------------------------------------------------------------------------------
-class WikiPageSummaryOut(Output):
+# Each output builds itself from its row (`RowOutput.of` / `.record`): the one declaration of the
+# wire shape that tools, pages and live events send.
+def _person(value: Any) -> Any:
+    return person_ref(value) if isinstance(value, Model) else value
+
+
+class WikiPageSummaryOut(RowOutput):
     """Small enough for live events and lists: no body."""
 
     id: int
     slug: str
     title: str
-    revision: int = Field(description="The current revision's number.")
+    revision: int = Field(
+        description="The current revision's number.",
+        validation_alias=AliasChoices("revision_number", "revision"),
+    )
     updated_at: dt.datetime
     url: str
 
@@ -31,13 +47,25 @@ class WikiPageOut(WikiPageSummaryOut):
     updated_by: PersonRef | None
     created_at: dt.datetime
 
+    _updated_by = field_validator("updated_by", mode="before")(_person)
+
 
 class WikiSearchHitOut(WikiPageSummaryOut):
     snippet: str = Field(description="Where the words occur; matches in **bold**.")
     rank: float
 
+    @field_validator("snippet", mode="before")
+    @classmethod
+    def _snippet(cls, value: Any) -> Any:
+        return snippet_text(value or "") if isinstance(value, str) or value is None else value
 
-class WikiRevisionOut(Output):
+    @field_validator("rank", mode="before")
+    @classmethod
+    def _rank(cls, value: Any) -> Any:
+        return round(float(value), 4)
+
+
+class WikiRevisionOut(RowOutput):
     number: int
     title: str
     author: PersonRef | None
@@ -45,8 +73,10 @@ class WikiRevisionOut(Output):
     created_at: dt.datetime
     proposal_id: int | None = Field(description="The accepted proposal this revision applies.")
 
+    _author = field_validator("author", mode="before")(_person)
 
-class WikiProposalOut(Output):
+
+class WikiProposalOut(RowOutput):
     id: int
     page_id: int | None = Field(description="Empty for a proposed new page.")
     slug: str
@@ -63,6 +93,23 @@ class WikiProposalOut(Output):
     reason: str
     created_at: dt.datetime
     review_url: str
+
+    _people = field_validator("proposed_by", "reviewer", mode="before")(_person)
+
+    @field_validator("base_revision", mode="before")
+    @classmethod
+    def _revision_number(cls, value: Any) -> Any:
+        return value.number if isinstance(value, WikiRevision) else value
+
+    @field_validator("proposed_by_service", mode="before")
+    @classmethod
+    def _service(cls, value: Any) -> Any:
+        return value.name if isinstance(value, ServicePrincipal) else value
+
+    @field_validator("run_id", mode="before")
+    @classmethod
+    def _run(cls, value: Any) -> Any:
+        return value or None
 
 
 WikiSearchPage = paged(WikiSearchHitOut, "results", name="WikiSearchPage")
@@ -120,3 +167,37 @@ class WikiPageStart(Input):
     """The new-page form's prefill: a `[[link]]` to a missing page names the page to create."""
 
     title: str | None = Field(default=None, max_length=TITLE_MAX)
+
+
+class WikiPageCreate(Input):
+    """A new page, written by a person (agents propose instead)."""
+
+    title: str = Field(min_length=1, max_length=TITLE_MAX)
+    slug: str | None = Field(
+        default=None, max_length=SLUG_MAX, description="The address; derived from the title if omitted."
+    )
+    body: Body = ""
+    comment: str = Field(default="", max_length=COMMENT_MAX, description="What changed, for the history.")
+
+
+class WikiPageUpdate(Input):
+    """A direct edit: fields left out stay as they are. With `base_revision` (the revision the
+    editor started from) a stale save is refused instead of overwriting someone else's edit."""
+
+    title: str | None = Field(default=None, min_length=1, max_length=TITLE_MAX)
+    body: Body | None = None
+    comment: str = Field(default="", max_length=COMMENT_MAX)
+    base_revision: int | None = Field(default=None, ge=0)
+
+
+class WikiPageFilter(Input):
+    """The wiki page's list: words to search for (`?q=`), else every page by title."""
+
+    query: str | None = Field(default=None, max_length=200, validation_alias=AliasChoices("q", "query"))
+
+
+class WikiHistoryRange(Input):
+    """The history page's comparison: revision `a` against revision `b` (default: the newest two)."""
+
+    a: int | None = Field(default=None, ge=0)
+    b: int | None = Field(default=None, ge=0)

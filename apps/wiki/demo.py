@@ -2,7 +2,9 @@
 in the review queue."""
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.wiki import proposals, services
+from apps.wiki.contracts import WikiPageCreate
 
 PAGES = [
     (
@@ -48,7 +50,9 @@ Der Copilot pseudonymisiert personenbezogene Daten, bevor sie an ein Sprachmodel
 def load(office) -> None:
     admin = Principal.for_user(office.admin)
     for slug, title, body in PAGES:
-        services.create_page(admin, slug=slug, title=title, body=body, comment="Erste Fassung")
+        services.create_page(
+            admin, build(WikiPageCreate, slug=slug, title=title, body=body, comment="Erste Fassung")
+        )
     anna = Principal.for_user(office.users["anna"]) if "anna" in office.users else admin
     page = services.get_page(admin, slug="posteingang")
     proposals.propose_change(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from apps.mutations import actions
 from apps.mutations.audience import EVERYONE, announced_remove, announced_upsert, send
+from apps.wiki.contracts import WikiPageSummaryOut
 from apps.wiki.models import WikiPage, WikiProposal
-from apps.wiki.records import page_summary
 
 LIST = "wiki-pages"
 PAGES_TOPIC = "wiki.pages"
@@ -16,7 +16,7 @@ def page_changed(page: WikiPage, announce_key: str) -> None:
     send(
         EVERYONE,
         "wiki.page.updated",
-        announced_upsert(LIST, page_summary(page), announce_key),
+        announced_upsert(LIST, WikiPageSummaryOut.record(page), announce_key),
         refresh_topic=PAGES_TOPIC,
     )
 

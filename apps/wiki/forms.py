@@ -1,14 +1,22 @@
-"""Forms of the wiki pages. They parse input; `apps.wiki.services` validates and writes."""
+"""Forms of the wiki pages. They validate through the operations' input models
+(`InputModelForm`); `apps.wiki.services` checks what only it can (a taken address, a stale edit)."""
 
 from __future__ import annotations
+
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.forms import InputModelForm
+from apps.wiki.contracts import WikiPageCreate, WikiPageUpdate
 from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX
 
 
-class PageForm(forms.Form):
+class PageForm(InputModelForm):
+    input_model: ClassVar[type[WikiPageCreate] | type[WikiPageUpdate]] = WikiPageCreate
+    DERIVED_FIELDS = "__all__"
+
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     slug = forms.CharField(
         label=_("Address"),
@@ -28,14 +36,27 @@ class PageForm(forms.Form):
         ),
     )
     comment = forms.CharField(label=_("What changed?"), max_length=COMMENT_MAX, required=False)
+
+    def model_values(self) -> dict[str, Any]:
+        values = super().model_values()
+        if "body" in self.cleaned_data:  # an empty text empties the page
+            values["body"] = self.cleaned_data["body"] or ""
+        return values
+
+
+class PageEditForm(PageForm):
+    """The editor of an existing page: no address; the revision it was opened at travels along."""
+
+    input_model = WikiPageUpdate
+    slug = None  # type: ignore[assignment]  # the address stays
     base_revision = forms.IntegerField(
         label=_("Revision you started from"), required=False, widget=forms.HiddenInput
     )
 
-    def __init__(self, *args, editing: bool = False, **kwargs):
-        super().__init__(*args, **kwargs)
-        if editing:
-            del self.fields["slug"]
+    def model_values(self) -> dict[str, Any]:
+        values = super().model_values()
+        values["base_revision"] = self.cleaned_data.get("base_revision")
+        return values
 
 
 class RejectForm(forms.Form):

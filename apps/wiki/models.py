@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import service_link, user_link
@@ -42,6 +43,10 @@ class WikiPage(Timestamped):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def url(self) -> str:
+        return reverse("wiki:page", args=[self.slug])
 
     @property
     def revision_number(self) -> int:
@@ -137,6 +142,10 @@ class WikiProposal(CreatedAt):
 
     def __str__(self) -> str:
         return f"{self.slug}: {self.title}"
+
+    @property
+    def review_url(self) -> str:
+        return reverse("wiki:proposals")
 
     @property
     def is_new_page(self) -> bool:

@@ -8,7 +8,6 @@ website embeds (anonymous visitors) never do.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
 from django.db import transaction
@@ -22,9 +21,10 @@ from apps.core.errors import Forbidden
 from apps.core.saving import save_unique
 from apps.core.versioning import check_version
 from apps.wiki import events
+from apps.wiki.contracts import WikiPageCreate, WikiPageOut, WikiPageUpdate, WikiSearch
 from apps.wiki.errors import PageNotFound, SlugTaken
-from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX, WikiPage, WikiProposal, WikiRevision
-from apps.wiki.records import MARK_START, MARK_STOP, page_record, with_relations
+from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, WikiPage, WikiProposal, WikiRevision
+from apps.wiki.records import MARK_START, MARK_STOP, with_relations
 
 MAX_PAGE = 100
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -35,19 +35,15 @@ _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "
 
 
 # --- checks -----------------------------------------------------------------------------------
-def body_text(value: Any, field: str = "body") -> str:
+def body_text(value: str | None, field: str = "body") -> str:
     """Markdown keeps its leading indentation and line breaks; only the ends are trimmed."""
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise validation.invalid(field, _("must be text"))
-    value = value.replace("\r\n", "\n").strip("\n").rstrip()
+    value = (value or "").replace("\r\n", "\n").strip("\n").rstrip()
     if len(value) > BODY_MAX:
         raise validation.invalid(field, _("may have at most %(n)d characters") % {"n": BODY_MAX})
     return value
 
 
-def slug_from(value: Any, field: str = "slug") -> str:
+def slug_from(value: str, field: str = "slug") -> str:
     value = validation.text(value, field, max_length=SLUG_MAX * 2, required=True)
     slug = slugify(value.translate(_GERMAN))[:SLUG_MAX].strip("-")
     if not slug or not SLUG_RE.match(slug):
@@ -83,8 +79,13 @@ def visible_pages(principal: Principal) -> QuerySet[WikiPage]:
 
 
 def get_page(
-    principal: Principal, *, slug: Any = None, page_id: Any = None, for_update: bool = False
+    principal: Principal,
+    *,
+    slug: str | None = None,
+    page_id: int | str | None = None,
+    for_update: bool = False,
 ) -> WikiPage:
+    """By address or by id (`page_id` may be the text of one, as a `context_get` reference is)."""
     qs = with_relations(visible_pages(principal))
     if for_update:
         qs = qs.select_for_update(of=("self",))
@@ -97,15 +98,15 @@ def get_page(
         raise PageNotFound(_("There is no wiki page “%(ref)s”.") % {"ref": ref}) from None
 
 
-def search_pages(principal: Principal, query: str, *, limit: int = 10, offset: int = 0) -> tuple[list, int]:
-    """Ranked matches with a snippet each (`page.snippet` has MARK_START/STOP around hits) and
-    the total count: two queries whatever the number of hits."""
+def search_pages(principal: Principal, search: WikiSearch) -> tuple[list, int]:
+    """Ranked matches with a snippet each (`page.snippet` has MARK_START/STOP around hits; `rank`)
+    and the total count: two queries whatever the number of hits."""
     qs = visible_pages(principal)
-    tsq = ts_query(validation.text(query, "query", max_length=200, required=True))
+    tsq = ts_query(search.query)
     if tsq is None:
         raise validation.invalid("query", _("needs at least one word"))
     matches = qs.filter(search=tsq)
-    limit, offset = validation.page(limit, offset, MAX_PAGE)
+    limit, offset = search.limit, search.offset
     ranked = (
         with_relations(matches)
         .annotate(
@@ -138,7 +139,7 @@ def list_revisions(principal: Principal, page: WikiPage) -> list[WikiRevision]:
     return list(page.revisions.select_related("author").order_by("-number"))
 
 
-def get_revision(principal: Principal, page: WikiPage, number: Any) -> WikiRevision:
+def get_revision(principal: Principal, page: WikiPage, number: int) -> WikiRevision:
     require_reader(principal)
     try:
         return page.revisions.select_related("author").get(number=int(number))
@@ -182,64 +183,48 @@ def slug_taken(slug: str) -> SlugTaken:
 
 
 @transaction.atomic
-def create_page(
-    principal: Principal, *, title: str, body: str = "", slug: str | None = None, comment: str = ""
-) -> WikiPage:
+def create_page(principal: Principal, data: WikiPageCreate) -> WikiPage:
     require_reader(principal)
     require_person(principal)
-    title = validation.text(title, "title", max_length=TITLE_MAX, required=True)
-    slug = slug_from(slug, "slug") if slug else slug_from(title, "title")
-    page = insert_page(slug=slug, title=title, body=body_text(body), author=principal.user)
-    add_revision(
-        page, author=principal.user, comment=validation.text(comment, "comment", max_length=COMMENT_MAX)
-    )
+    slug = slug_from(data.slug, "slug") if data.slug else slug_from(data.title, "title")
+    page = insert_page(slug=slug, title=data.title, body=body_text(data.body), author=principal.user)
+    add_revision(page, author=principal.user, comment=data.comment)
     page = get_page(principal, page_id=page.pk)
     events.page_changed(page, "wiki.page.created")
     return page
 
 
 @transaction.atomic
-def update_page(
-    principal: Principal,
-    *,
-    slug: Any = None,
-    page_id: Any = None,
-    title: str | None = None,
-    body: str | None = None,
-    comment: str = "",
-    base_revision: int | None = None,
-) -> WikiPage:
-    """A direct edit by a person. With `base_revision` (the revision the editor started from) a
-    stale save is refused instead of silently overwriting someone else's edit."""
+def update_page(principal: Principal, page_ref: int | str, data: WikiPageUpdate) -> WikiPage:
+    """A direct edit by a person of the page with this id (or address, given as text). With
+    `base_revision` a stale save is refused instead of silently overwriting someone else's edit."""
     require_reader(principal)
     require_person(principal)
-    page = get_page(principal, slug=slug, page_id=page_id, for_update=True)
+    if isinstance(page_ref, int):
+        page = get_page(principal, page_id=page_ref, for_update=True)
+    else:
+        page = get_page(principal, slug=page_ref, for_update=True)
     check_version(
         page,
-        int(base_revision) if base_revision is not None else None,
+        data.base_revision,
         _("The page was changed by someone else in the meantime (now revision %(n)d).")
         % {"n": page.revision_number},
-        lambda: {"page": page_record(page)},
+        lambda: {"page": WikiPageOut.record(page)},
     )
-    new_title = (
-        validation.text(title, "title", max_length=TITLE_MAX, required=True)
-        if title is not None
-        else page.title
-    )
-    new_body = body_text(body) if body is not None else page.body
-    comment = validation.text(comment, "comment", max_length=COMMENT_MAX)
+    new_title = data.title if data.title is not None else page.title
+    new_body = body_text(data.body) if data.body is not None else page.body
     if (new_title, new_body) == (page.title, page.body):
         return page
     page.title, page.body, page.updated_by = new_title, new_body, principal.user
     page.save(update_fields=["title", "body", "updated_by", "updated_at"])
-    add_revision(page, author=principal.user, comment=comment)
+    add_revision(page, author=principal.user, comment=data.comment)
     page = get_page(principal, page_id=page.pk)
     events.page_changed(page, "wiki.page.updated")
     return page
 
 
 @transaction.atomic
-def delete_page(principal: Principal, *, page_id: Any) -> int:
+def delete_page(principal: Principal, *, page_id: int) -> int:
     """Removing handbook pages is an administrator's decision (revisions and proposals go too)."""
     require_person(principal)
     if not principal.user.is_admin:

@@ -3,7 +3,7 @@ creates a proposal for a person to review (`wiki_propose_change`, this project's
 names no wiki write tool and says wiki output stays proposal-only).
 
 Thin on purpose: the arguments are the operations' input models (`contracts.py`), the handler
-calls the service and answers with the records.
+calls the service and answers with the output models' records.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
 from apps.wiki import contracts as c
 from apps.wiki import proposals, services
-from apps.wiki.records import page_record, proposal_record, search_hit
 
 
 @tool(
@@ -26,8 +25,7 @@ from apps.wiki.records import page_record, proposal_record, search_hit
 def wiki_search(ctx: ToolContext, args: c.WikiSearch) -> dict:
     """Search the office wiki (handbook) by words; returns the best-matching pages with a snippet each
     (matches in **bold**). Open a page with wiki_get_page."""
-    found = services.search_pages(ctx.principal, args.query, limit=args.limit, offset=args.offset)
-    return listed("results", search_hit, found, args)
+    return listed("results", c.WikiSearchHitOut.record, services.search_pages(ctx.principal, args), args)
 
 
 @tool(
@@ -39,7 +37,8 @@ def wiki_search(ctx: ToolContext, args: c.WikiSearch) -> dict:
 )
 def wiki_get_page(ctx: ToolContext, args: c.WikiPageRef) -> dict:
     """Read one wiki page (Markdown text, current revision) by slug or page_id."""
-    return {"page": page_record(services.get_page(ctx.principal, slug=args.slug, page_id=args.page_id))}
+    page = services.get_page(ctx.principal, slug=args.slug, page_id=args.page_id)
+    return {"page": c.WikiPageOut.record(page)}
 
 
 @tool(name="wiki_propose_change", output=c.WikiProposalResult, read_only=False)
@@ -54,4 +53,4 @@ def wiki_propose_change(ctx: ToolContext, args: c.WikiProposalCreate) -> dict:
         run_id=ctx.run_id,
         session_id=ctx.session_id,
     )
-    return {"proposal": proposal_record(proposal), "created": created}
+    return {"proposal": c.WikiProposalOut.record(proposal), "created": created}

@@ -12,27 +12,44 @@ from django.views.decorators.http import require_POST
 
 from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
+from apps.core.inputs import build
 from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
 from apps.wiki import proposals, services
-from apps.wiki.contracts import WikiPageStart, WikiPreview
+from apps.wiki.contracts import (
+    WikiHistoryRange,
+    WikiPageCreate,
+    WikiPageFilter,
+    WikiPageStart,
+    WikiPageUpdate,
+    WikiPreview,
+    WikiSearch,
+)
 from apps.wiki.diff import diff_lines, proposal_review
-from apps.wiki.forms import PageForm, RejectForm
+from apps.wiki.forms import PageEditForm, PageForm, RejectForm
 from apps.wiki.markdown import render as render_markdown
 from apps.wiki.markdown import to_html
+from apps.wiki.models import WikiPage
 from apps.wiki.records import snippet_html
 
 PAGE_SIZE = 25
 
 
+def _bound(request):
+    """The submitted data a form binds to (None on a GET: an unbound form)."""
+    return request.POST if request.method == "POST" else None
+
+
 def index(request):
     principal = request.principal
-    query = (request.GET.get("q") or "").strip()[:200]
+    query = web.query(request, WikiPageFilter).query or ""
     number = web.page_number(request)
     offset = (number - 1) * PAGE_SIZE
-    pages, total = [], 0
+    pages: list[WikiPage] = []
+    total = 0
     with reported(request):
         if query and services.ts_query(query) is not None:
-            pages, total = services.search_pages(principal, query, limit=PAGE_SIZE, offset=offset)
+            search = build(WikiSearch, query=query, limit=PAGE_SIZE, offset=offset)
+            pages, total = services.search_pages(principal, search)
             for p in pages:
                 p.snippet_html = snippet_html(p.snippet)
         else:
@@ -72,18 +89,15 @@ def preview(request):
 
 def create(request):
     start = web.query(request, WikiPageStart) if request.method == "GET" else WikiPageStart()
-    form = PageForm(request.POST or None, initial={"title": start.title or ""})
+    form = PageForm(_bound(request), initial={"title": start.title or ""})
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
+        data = form.validated
+        assert isinstance(data, WikiPageCreate)
+        if not data.comment:
+            data = data.model_copy(update={"comment": _("Created")})
         try:
-            created = services.create_page(
-                request.principal,
-                title=data["title"],
-                slug=data["slug"] or None,
-                body=data["body"],
-                comment=data["comment"] or _("Created"),
-            )
-        except DomainError as exc:  # bad values, a taken address: shown on the form
+            created = services.create_page(request.principal, data)
+        except DomainError as exc:  # a taken or reserved address: shown on the form
             form_errors(form, exc)
         else:
             messages.success(request, _("The page was created."))
@@ -95,23 +109,17 @@ def create(request):
 def edit(request, slug: str):
     wiki_page = services.get_page(request.principal, slug=slug)
     initial = {"title": wiki_page.title, "body": wiki_page.body, "base_revision": wiki_page.revision_number}
-    form = PageForm(request.POST or None, initial=initial, editing=True)
+    form = PageEditForm(_bound(request), initial=initial)
     conflict = None
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
+        data = form.validated
+        assert isinstance(data, WikiPageUpdate)
         try:
-            services.update_page(
-                request.principal,
-                page_id=wiki_page.pk,
-                title=data["title"],
-                body=data["body"],
-                comment=data["comment"],
-                base_revision=data["base_revision"],
-            )
+            services.update_page(request.principal, wiki_page.pk, data)
         except VersionConflict as exc:
             form.add_error(None, exc.message)
             current = services.get_page(request.principal, page_id=wiki_page.pk)
-            conflict = diff_lines(current.body, data["body"])
+            conflict = diff_lines(current.body, data.body or "")
             # Saving again, after looking at the differences, deliberately replaces the new version.
             form.data = form.data.copy()
             form.data["base_revision"] = str(current.revision_number)
@@ -130,8 +138,9 @@ def history(request, slug: str):
     revisions = services.list_revisions(principal, wiki_page)
     by_number = {r.number: r for r in revisions}
     newest = revisions[0].number if revisions else 0
-    to_n = _int(request.GET.get("b"), newest)
-    from_n = _int(request.GET.get("a"), max(to_n - 1, 0))
+    wanted = web.query(request, WikiHistoryRange)
+    to_n = wanted.b if wanted.b is not None else newest
+    from_n = wanted.a if wanted.a is not None else max(to_n - 1, 0)
     old, new = by_number.get(from_n), by_number.get(to_n)
     if (from_n and old is None) or (to_n and new is None):
         raise Http404(_("This revision does not exist."))
@@ -154,13 +163,6 @@ def revision(request, slug: str, number: int):
     return render(request, "wiki/revision.html", context)
 
 
-def _int(value, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
 def proposal_queue(request):
     rows, total = proposals.list_proposals(request.principal, limit=proposals.MAX_PAGE)
     context = {"items": [proposal_review(p) for p in rows], "total": total, "reject_form": RejectForm()}
@@ -181,7 +183,7 @@ def accept(request, proposal_id: int):
 
 @require_POST
 def reject(request, proposal_id: int):
-    form = RejectForm(request.POST)
+    form = RejectForm(_bound(request))
     if not form.is_valid():
         messages.error(request, _("Please give a reason for the rejection."))
         return redirect("wiki:proposals")

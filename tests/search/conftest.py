@@ -12,6 +12,7 @@ from apps.notes import services as notes
 from apps.tasks import services as tasks
 from apps.tasks.contracts import BoardCreate, BoardCreateWithSharing, TaskCreate
 from apps.wiki import services as wiki
+from apps.wiki.contracts import WikiPageCreate
 from tests.documents.factories import DocumentFactory, FolderFactory
 from tests.factories import ClientFactory
 
@@ -37,7 +38,9 @@ def office(db, as_anna, as_ben, ben, statuses, hidden_client, media_root):
     client = ClientFactory(name="Zebrafink KG", client_number="K-777", tax_number="21/815/08150")
     notes.create_note(as_anna, name="Zebrafink Protokoll", text="Besprechung")
     notes.create_note(as_ben, name="Zebrafink Privatnotiz", visibility="private", text="nur für Ben")
-    wiki.create_page(as_anna, title="Zebrafink Handbuch", body="Wie wir Zebrafinken zählen.")
+    wiki.create_page(
+        as_anna, build(WikiPageCreate, title="Zebrafink Handbuch", body="Wie wir Zebrafinken zählen.")
+    )
     shared = FolderFactory(name="Kanzlei")
     visible = DocumentFactory(
         title="Zebrafink Vertrag", folder=shared, extracted_text="Vertrag über Zebrafinken."

@@ -12,6 +12,7 @@ from apps.notes import services as notes
 from apps.tasks import services as tasks
 from apps.tasks.contracts import TaskCreate
 from apps.wiki import services as wiki
+from apps.wiki.contracts import WikiPageCreate
 from tests.factories import ClientFactory
 
 pytestmark = pytest.mark.django_db
@@ -122,7 +123,7 @@ def test_results_page_query_count_is_constant(web, office, statuses, as_anna, dj
     for i in range(8):
         tasks.create_task(as_anna, build(TaskCreate, title=f"Zebrafink Aufgabe {i}", board_id=board.pk))
         notes.create_note(as_anna, name=f"Zebrafink Notiz {i}", text="x")
-        wiki.create_page(as_anna, title=f"Zebrafink Seite {i}", body="y")
+        wiki.create_page(as_anna, build(WikiPageCreate, title=f"Zebrafink Seite {i}", body="y"))
         ClientFactory(name=f"Zebrafink {i} GmbH")
     with CaptureQueriesContext(connection) as many:
         html = web.get(SEARCH, {"q": "zebrafink"}).content.decode()

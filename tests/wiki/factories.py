@@ -1,7 +1,9 @@
 import factory
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.wiki import services
+from apps.wiki.contracts import WikiPageCreate
 from apps.wiki.models import WikiPage
 from tests.factories import UserFactory
 
@@ -19,4 +21,4 @@ class WikiPageFactory(factory.django.DjangoModelFactory):
     @classmethod
     def _create(cls, model_class, *, author=None, **kwargs):
         author = author or UserFactory()
-        return services.create_page(Principal.for_user(author), **kwargs)
+        return services.create_page(Principal.for_user(author), build(WikiPageCreate, **kwargs))

@@ -6,7 +6,6 @@ from apps.mutations.models import MutationEvent
 from apps.tools.dispatcher import dispatch
 from apps.wiki import contracts as c
 from apps.wiki import proposals, services
-from apps.wiki.records import proposal_record, revision_record
 
 pytestmark = pytest.mark.django_db
 
@@ -29,9 +28,9 @@ def test_decided_proposals_revisions_and_events_match_the_output_models(as_anna,
     _, page = proposals.accept_proposal(as_ben, accepted.pk)
     rejected = proposals.reject_proposal(as_ben, rejected.pk, reason="Nein")
     for proposal in (proposals.get_proposal(as_ben, accepted.pk), rejected):
-        c.WikiProposalOut.model_validate(proposal_record(proposal))
+        c.WikiProposalOut.model_validate(c.WikiProposalOut.record(proposal))
     for revision in services.list_revisions(as_ben, page):
-        c.WikiRevisionOut.model_validate(revision_record(revision))
+        c.WikiRevisionOut.model_validate(c.WikiRevisionOut.record(revision))
     records = [
         action["record"]
         for event in MutationEvent.objects.filter(topic="wiki.page.updated")

@@ -85,10 +85,12 @@ def test_create_and_edit_through_the_forms(web, anna):
 
 
 def test_history_shows_a_diff_between_revisions(web, anna, as_anna):
+    from apps.core.inputs import build
     from apps.wiki import services
+    from apps.wiki.contracts import WikiPageUpdate
 
     WikiPageFactory(slug="ablauf", title="Ablauf", body="Zeile eins\nZeile zwei", author=anna)
-    services.update_page(as_anna, slug="ablauf", body="Zeile eins\nZeile drei")
+    services.update_page(as_anna, "ablauf", build(WikiPageUpdate, body="Zeile eins\nZeile drei"))
     body = web.get(reverse("wiki:history", args=["ablauf"])).content.decode()
     assert '<span class="diff-del">- Zeile zwei</span>' in body
     assert '<span class="diff-add">+ Zeile drei</span>' in body
