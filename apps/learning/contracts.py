@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from apps.core.contracts import Input, PageInput, paged, wrapped
+from apps.core.contracts import DateTime, Input, PageInput, paged, wrapped
 from apps.core.outputs import RowOutput
 from apps.learning.models import NOTE_MAX, QUOTE_MAX, SUBJECT_MAX, TEXT_MAX, LearningObject
 
@@ -110,8 +110,8 @@ class LearningQueue(PageInput):
     kind: Kind | None = None
     staged_reason: str | None = Field(default=None, max_length=16)
     query: str | None = Field(default=None, max_length=200)
-    created_after: dt.datetime | None = None
-    created_before: dt.datetime | None = None
+    created_after: DateTime | None = None
+    created_before: DateTime | None = None
 
 
 # --- input: the extraction job ----------------------------------------------------------------
