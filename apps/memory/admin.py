@@ -6,7 +6,9 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy, ngettext
 
 from apps.core.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
+from apps.core.inputs import build
 from apps.memory import services
+from apps.memory.contracts import MemoryBulkReview, MemoryUpdate
 from apps.memory.models import Memory, MemoryRevision, MemorySource
 from apps.memory.visibility import reviewable_q
 
@@ -67,19 +69,20 @@ class MemoryAdmin(NoAddMixin, ServiceAdmin):
 
     def service_save(self, request, obj, form, change):
         data = form.cleaned_data
-        return services.update(
-            request.principal,
-            obj.pk,
+        change = build(
+            MemoryUpdate,
             text=data["text"],
             kind=data["kind"],
             valid_from=data["valid_from"],
             valid_until=data["valid_until"],
             note="admin",
         )
+        return services.update(request.principal, obj.pk, change)
 
     def _decide(self, request, queryset, decision: str) -> None:
+        ids = list(queryset.values_list("pk", flat=True))
         outcome = services.bulk_review(
-            request.principal, list(queryset.values_list("pk", flat=True)), decision
+            request.principal, build(MemoryBulkReview, memory_ids=ids, decision=decision)
         )
         for refusal in outcome["refused"]:
             messages.error(request, f"{refusal['id']}: {refusal['message']}")

@@ -47,7 +47,7 @@ class MemoryView(ApiView):
         fact was already remembered (nothing new is created). Contradictions of approved memory are
         staged for review, office memory waits for review; text at most 2,000 characters
         (`memory_too_large`)."""
-        stored = services.store(request.principal, **body.stored_by(Origin.of_request(request)))
+        stored = services.store(request.principal, body, origin=Origin.of_request(request))
         answer = {
             "memory": memory_record(stored.memory),
             "outcome": stored.outcome,

@@ -16,7 +16,7 @@ from apps.clients import services as clients
 from apps.clients.errors import CaseNotFound
 from apps.core import validation
 from apps.memory.errors import MemoryTooLarge, PersonNotFound
-from apps.memory.models import SPECIALIST_MAX, TEXT_MAX
+from apps.memory.models import TEXT_MAX
 
 
 def clean_text(value: Any, field: str = "text") -> str:
@@ -59,10 +59,6 @@ def validity(valid_from: Any, valid_until: Any) -> tuple[dt.datetime | None, dt.
     if end is not None and end <= timezone.now():
         raise validation.invalid("valid_until", _("lies in the past; the memory would never be used"))
     return start, end
-
-
-def specialist_id(value: Any) -> str:
-    return validation.text(value, "specialist_id", max_length=SPECIALIST_MAX)
 
 
 @dataclass(frozen=True)

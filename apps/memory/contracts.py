@@ -5,16 +5,15 @@ answers with. The text limit is the service's (`models.TEXT_MAX`, 2,000 characte
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import CaseRef, ClientRef
 from apps.core.contracts import DateTime, Input, Output, PageInput, choices_enum, paged, query_field
-from apps.core.origin import Origin
 from apps.knowledge.search import QUERY_MAX
-from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX, Kind, Scope, SourceKind
+from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX, Kind
 
 # The kinds are the model's (`models.Kind`), one named OpenAPI enum (`MemoryKindEnum`); a type
 # checker sees the model's choices themselves (it cannot follow an enum built by a call).
@@ -24,6 +23,7 @@ else:
     MemoryKind = choices_enum("MemoryKindEnum", Kind)
 ScopeFilter = Literal["personal", "shared", "all"]
 TEXT_BOUND = TEXT_MAX * 5  # beyond this the request is malformed, not just a long memory
+BULK_MAX = 200
 
 _USER_ID = "Whose personal memory: only your own is ever returned; naming another person gives an empty result with a notice."
 _SPECIALIST_ID = "Whose specialist memory: only the current specialist's is ever returned; naming another gives an empty result with a notice."
@@ -176,24 +176,6 @@ class MemoryStore(Input):
         default=None, max_length=QUOTE_MAX, description="The words it was taken from (evidence)."
     )
 
-    def stored_by(self, origin: Origin) -> dict[str, Any]:
-        """The `services.store` values for a memory stored from `origin`, its defaults decided
-        here once for the tool and the REST surface: personal in a specialist's run, else shared;
-        no quote; its source the chat run, the API key's prefix, or the person."""
-        if origin.run_id:
-            source_kind, source_ref = SourceKind.CHAT_RUN, origin.run_id
-        elif origin.api_key_prefix is not None:
-            source_kind, source_ref = SourceKind.API_KEY, origin.api_key_prefix
-        else:
-            source_kind, source_ref = SourceKind.PERSON, ""
-        return self.model_dump() | {
-            "scope": self.scope or (Scope.PERSONAL if origin.agent_id else Scope.SHARED),
-            "quote": self.quote or "",
-            "specialist": origin.agent_id,
-            "source_kind": source_kind,
-            "source_ref": source_ref,
-        }
-
 
 class MemorySearch(Input):
     query: str = Field(min_length=1, max_length=QUERY_MAX, description="What to look for, in plain words.")
@@ -239,10 +221,44 @@ class MemoryFilter(PageInput):
 
 
 class MemoryUpdate(Input):
-    """The memory page's edit (the holder's own memory, or a reviewer's)."""
+    """A change of a memory (the memory page's edit, the admin): the fields sent are changed, a
+    validity sent as null is cleared; text and kind sent as null stay as they are."""
 
     text: str | None = Field(default=None, max_length=TEXT_BOUND)
     kind: MemoryKind | None = None
     valid_from: DateTime | None = None
     valid_until: DateTime | None = None
     note: str = Field(default="", max_length=NOTE_MAX)
+
+
+class MemoryReview(Input):
+    """A decision on a pending memory: approve, reject, or edit-then-approve (`edit` with `text`;
+    `approve` with `text` edits too)."""
+
+    decision: Literal["approve", "reject", "edit"]
+    text: str | None = Field(default=None, max_length=TEXT_BOUND, description="The new words (edit).")
+    note: str = Field(default="", max_length=NOTE_MAX, description="Why (kept in the audit).")
+
+
+class MemoryBulkReview(Input):
+    memory_ids: list[int] = Field(min_length=1, max_length=BULK_MAX)
+    decision: Literal["approve", "reject"]
+    note: str = Field(default="", max_length=NOTE_MAX)
+
+
+class MemoryNote(Input):
+    """The note of a page action kept in the audit (retracting, undoing a merge)."""
+
+    note: str = Field(default="", max_length=NOTE_MAX)
+
+
+# --- the memory page (`views.index`) ----------------------------------------------------------
+class MemoryPageFilter(Input):
+    tab: Literal["me", "office"] = Field(default="me", description="me: your memory; office: the office's.")
+    q: str | None = Field(default=None, max_length=200, description="Words in the memory's text.")
+
+
+class MemoryForget(Input):
+    """The page's delete: personal memory goes for good, office memory (reviewers) is retracted."""
+
+    scope: Literal["shared", "personal"] = "personal"

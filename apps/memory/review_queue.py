@@ -8,8 +8,10 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.core.review_queues import QueueFilter, QueueKind
 from apps.memory import services as memory
+from apps.memory.contracts import MemoryReview
 from apps.memory.models import SourceKind
 from apps.memory.visibility import can_review_shared
 
@@ -67,7 +69,8 @@ class PendingMemories(QueueKind):
         return memory.review_log(principal, limit=limit, offset=offset)
 
     def decide_one(self, principal, item_id, decision, text, note):
-        memory.review(principal, item_id, decision, text=text if decision == "edit" else None, note=note)
+        text = text if decision == "edit" else None
+        memory.review(principal, item_id, build(MemoryReview, decision=decision, text=text, note=note))
 
 
 class MemoryConflicts(PendingMemories):

@@ -1,12 +1,15 @@
 """The only writer of durable memory: the agent tools, the REST API, the review queue, the memory
-page, the admin and jobs all call these functions with a `Principal` and plain values.
+page, the admin and jobs all call these functions with a `Principal` and the operation's validated
+input model (`contracts.py`; internal callers build it with `apps.core.inputs.build`). Where a
+memory came from (its source, its specialist, its default scope) is decided here from the caller's
+`Origin`.
 
-    store(principal, text=…, kind=…, scope=…)          same text → confirm; else stored, checked after
+    store(principal, MemoryStore, origin=)             same text → confirm; else stored, checked after
                                                         commit by the worker (`checking.run`):
                                                         near-duplicate → merged, contradiction → staged
-    review(principal, memory_id, "approve"|"reject"|"edit", text=None, note="")
-    bulk_review(principal, memory_ids, decision, note="")
-    update(principal, memory_id, text=…, kind=…, valid_from=…, valid_until=…, note="")
+    review(principal, memory_id, MemoryReview)          approve, reject or edit-then-approve
+    bulk_review(principal, MemoryBulkReview)
+    update(principal, memory_id, MemoryUpdate)          the fields sent
     retract(principal, memory_id, note="")
     forget(principal, memory_id) / forget_all(principal)   hard delete of personal memory (GDPR)
     export_for(principal)                               everything held about the person, as JSON
@@ -28,21 +31,22 @@ once the worker has checked it (`checking`, see `checking.py`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.accounts.models import User
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.errors import DomainError, Forbidden, InvalidInput
+from apps.core.origin import INTERNAL, Origin
 from apps.core.queue import enqueue
 from apps.memory import checks, dedup, events, similarity, subjects
 from apps.memory.audit import audit, changed
+from apps.memory.contracts import MemoryBulkReview, MemoryReview, MemoryStore, MemoryUpdate
 from apps.memory.errors import (
     AlreadyDecided,
     DuplicateMemory,
@@ -53,10 +57,7 @@ from apps.memory.errors import (
 )
 from apps.memory.models import (
     NOTE_MAX,
-    QUOTE_MAX,
-    SOURCE_REF_MAX,
     Assertion,
-    Kind,
     Memory,
     MemoryRevision,
     MemorySource,
@@ -70,10 +71,8 @@ from apps.memory.visibility import Reader, can_review_shared, held, may_review, 
 
 logger = logging.getLogger(__name__)
 
-DECISIONS = ("approve", "reject", "edit")
-BULK_MAX = 200
+LOG_MAX = 200  # the review log's largest page
 CHECK_JOB = "apps.memory.jobs.check"  # checking.run, after the store commits
-UNSET: Any = object()
 
 
 @dataclass
@@ -87,9 +86,8 @@ class Stored:
     notices: list[str] = field(default_factory=list)
 
 
-def _holder_for(reader: Reader, scope: str) -> tuple[str, Any, str]:
+def _holder_for(reader: Reader, scope: str) -> tuple[str, User | None, str]:
     """(holder, owner, specialist) of a memory stored in `scope` by this reader."""
-    scope = validation.choice(scope, "scope", Scope.values)
     if scope == Scope.SHARED:
         if not reader.shared:
             raise Forbidden(_("Office memory is not available here."))
@@ -111,36 +109,31 @@ def _withdraw(principal: Principal, memory: Memory, note: str) -> None:
 
 
 # --- storing ----------------------------------------------------------------------------------
+def _source(origin: Origin) -> tuple[str, str]:
+    """(kind, ref) of what a memory stored from `origin` was said in: the chat run, the API key
+    (its public prefix), else the person."""
+    if origin.run_id:
+        return SourceKind.CHAT_RUN, origin.run_id
+    if origin.api_key_prefix is not None:
+        return SourceKind.API_KEY, origin.api_key_prefix
+    return SourceKind.PERSON, ""
+
+
 @transaction.atomic
-def store(
-    principal: Principal,
-    *,
-    text: Any,
-    kind: str = Kind.FACT,
-    scope: str = Scope.SHARED,
-    specialist: str | None = None,
-    subject_client_id: Any = None,
-    subject_case_id: Any = None,
-    subject_person_id: Any = None,
-    valid_from: Any = None,
-    valid_until: Any = None,
-    source_kind: str = SourceKind.PERSON,
-    source_ref: str = "",
-    quote: str = "",
-) -> Stored:
+def store(principal: Principal, data: MemoryStore, *, origin: Origin = INTERNAL) -> Stored:
     """Remember something. The same fact said again confirms the memory we have; otherwise it is
     stored and, right after commit, checked by the worker: reworded it is merged into the memory
     we have, contradicting an approved one it is staged for review beside it. Nothing is ever
-    overwritten."""
-    text = checks.clean_text(text)
-    kind = validation.choice(kind, "kind", Kind.values)
-    source_kind = validation.choice(source_kind, "source_kind", SourceKind.values)
-    source_ref = validation.text(source_ref, "source_ref", max_length=SOURCE_REF_MAX)
-    quote = validation.text(quote, "quote", max_length=QUOTE_MAX)
-    reader = Reader.of(principal, checks.specialist_id(specialist))
+    overwritten. In a specialist's run the memory is the specialist's (personal by default)."""
+    text, kind, quote = checks.clean_text(data.text), data.kind, data.quote or ""
+    source_kind, source_ref = _source(origin)
+    scope = data.scope or (Scope.PERSONAL if origin.agent_id else Scope.SHARED)
+    reader = Reader.of(principal, origin.agent_id or "")
     holder, owner, specialist_id = _holder_for(reader, scope)
-    subject = checks.resolve_subject(principal, subject_client_id, subject_case_id, subject_person_id)
-    start, end = checks.validity(valid_from, valid_until)
+    subject = checks.resolve_subject(
+        principal, data.subject_client_id, data.subject_case_id, data.subject_person_id
+    )
+    start, end = checks.validity(data.valid_from, data.valid_until)
     key = dedup.canonical_key(text, subject.key)
 
     same = _live(holder, key)
@@ -207,7 +200,9 @@ def _live(holder: str, key: str) -> Memory | None:
     )
 
 
-def _confirm(principal, memory: Memory, source_kind, source_ref, quote, why: dict) -> Stored:
+def _confirm(
+    principal: Principal, memory: Memory, source_kind: str, source_ref: str, quote: str, why: dict
+) -> Stored:
     before = snapshot(memory)
     memory.confirmations += 1
     memory.last_confirmed_at = timezone.now()
@@ -250,14 +245,14 @@ def _settle(principal: Principal, memory: Memory, note: str) -> None:
 
 
 # --- reviewing --------------------------------------------------------------------------------
-def reviewable(principal: Principal, *, state: str | None = Review.PENDING) -> QuerySet[Memory]:
+def reviewable(principal: Principal, *, state: Review | None = Review.PENDING) -> QuerySet[Memory]:
     """The memories the principal may decide about, oldest first (the review queue), once checked
     (a contradiction found by the check changes what there is to decide). `state` None: every
     review state. Conflicts carry the memory they contradict (`conflicts_with`)."""
     qs = with_relations(Memory.objects.filter(reviewable_q(principal), checking=False))
     qs = qs.select_related("conflicts_with")
     if state is not None:
-        qs = qs.filter(review=validation.choice(state, "state", Review.values))
+        qs = qs.filter(review=state)
     return qs.order_by("created_at", "id")
 
 
@@ -276,7 +271,7 @@ def review_log(principal: Principal, *, limit: int = 50, offset: int = 0) -> tup
     queue's audit (who, when, before → after, note)."""
     mine = Memory.objects.filter(reviewable_q(principal)).values("id")
     qs = MemoryRevision.objects.filter(action__in=REVIEW_ACTIONS, memory_id__in=mine)
-    limit, offset = validation.page(limit, offset, BULK_MAX)
+    limit, offset = validation.page(limit, offset, LOG_MAX)
     rows = list(
         qs.select_related("memory", "actor")
         .defer("memory__embedding")
@@ -285,11 +280,8 @@ def review_log(principal: Principal, *, limit: int = 50, offset: int = 0) -> tup
     return rows, qs.count()
 
 
-def _for_decision(principal: Principal, memory_id: Any) -> Memory:
-    try:
-        memory = Memory.objects.select_for_update(of=("self",)).get(pk=int(memory_id))
-    except (Memory.DoesNotExist, TypeError, ValueError):
-        memory = None
+def _for_decision(principal: Principal, memory_id: int) -> Memory:
+    memory = Memory.objects.select_for_update(of=("self",)).filter(pk=memory_id).first()
     if memory is None or not may_review(principal, memory):
         if memory is not None and memory.holder == holder_key() and principal.user is not None:
             raise ReviewNotAllowed(_("Only people allowed to review the office's memory can decide this."))
@@ -298,14 +290,11 @@ def _for_decision(principal: Principal, memory_id: Any) -> Memory:
 
 
 @transaction.atomic
-def review(
-    principal: Principal, memory_id: Any, decision: str, *, text: str | None = None, note: str = ""
-) -> Memory:
+def review(principal: Principal, memory_id: int, data: MemoryReview) -> Memory:
     """Approve, reject, or edit-then-approve (`decision="edit"`, or "approve" with `text`) one
     pending memory. Approving a staged conflict retracts the memory it contradicts; rejecting it
     leaves that memory as it was."""
-    decision = validation.choice(decision, "decision", DECISIONS)
-    note = validation.text(note, "note", max_length=NOTE_MAX)
+    decision, text, note = data.decision, data.text, data.note
     memory = _for_decision(principal, memory_id)
     if memory.review != Review.PENDING:
         raise AlreadyDecided(
@@ -371,24 +360,21 @@ def _duplicate_of(other: Memory) -> DuplicateMemory:
     )
 
 
-def bulk_review(principal: Principal, memory_ids: Iterable[Any], decision: str, *, note: str = "") -> dict:
+def bulk_review(principal: Principal, data: MemoryBulkReview) -> dict:
     """The same decision for many memories, each on its own: one refusal does not undo the rest.
     Returns {"decided": [ids], "refused": [{"id", "code", "message"}]}."""
-    decision = validation.choice(decision, "decision", ("approve", "reject"))
-    ids = list(dict.fromkeys(memory_ids))
-    if len(ids) > BULK_MAX:
-        raise validation.invalid("memory_ids", _("at most %(n)d at once") % {"n": BULK_MAX})
+    decision = MemoryReview(decision=data.decision, note=data.note)
     decided, refused = [], []
-    for memory_id in ids:
+    for memory_id in dict.fromkeys(data.memory_ids):
         try:
-            decided.append(review(principal, memory_id, decision, note=note).pk)
+            decided.append(review(principal, memory_id, decision).pk)
         except DomainError as exc:
             refused.append({"id": memory_id, "code": exc.code, "message": exc.message})
     return {"decided": decided, "refused": refused}
 
 
 @transaction.atomic
-def unmerge(principal: Principal, memory_id: Any, *, note: str = "") -> Memory:
+def unmerge(principal: Principal, memory_id: int, *, note: str = "") -> Memory:
     """Undo the check's merge of a memory into one saying the same (`checking._merge`): it is a
     memory of its own again, in the review state it had, with the sources it brought; the memory
     it was merged into gives them and its confirmations back. Refused when it was not merged
@@ -434,44 +420,41 @@ def unmerge(principal: Principal, memory_id: Any, *, note: str = "") -> Memory:
 
 # --- changing, retracting, forgetting ---------------------------------------------------------
 @transaction.atomic
-def update(
-    principal: Principal,
-    memory_id: Any,
-    *,
-    text: Any = UNSET,
-    kind: Any = UNSET,
-    valid_from: Any = UNSET,
-    valid_until: Any = UNSET,
-    note: str = "",
-) -> Memory:
+def update(principal: Principal, memory_id: int, data: MemoryUpdate) -> Memory:
     """Change a memory: its holder (personal) or a reviewer (office, specialists). It keeps its
-    review state; new words get a new vector and may not equal another memory."""
+    review state; new words get a new vector and may not equal another memory. Only the fields
+    sent change (a validity sent as null is cleared)."""
     memory = _for_decision(principal, memory_id)
     before = snapshot(memory)
-    if text is not UNSET:
-        new_text = checks.clean_text(text)
+    sent = data.model_fields_set
+    if data.text is not None:
+        new_text = checks.clean_text(data.text)
         if new_text != memory.text:
             _retext(memory, new_text)
-    if kind is not UNSET:
-        memory.kind = validation.choice(kind, "kind", Kind.values)
-    start = memory.valid_from if valid_from is UNSET else valid_from
-    end = memory.valid_until if valid_until is UNSET else valid_until
-    if valid_from is not UNSET or valid_until is not UNSET:
+    if data.kind is not None:
+        memory.kind = data.kind
+    if "valid_from" in sent or "valid_until" in sent:
+        start = data.valid_from if "valid_from" in sent else memory.valid_from
+        end = data.valid_until if "valid_until" in sent else memory.valid_until
         memory.valid_from, memory.valid_until = checks.validity(start, end)
     try:
         with transaction.atomic():
             memory.save()
     except IntegrityError:
         raise _duplicate_of(memory) from None
-    note = validation.text(note, "note", max_length=NOTE_MAX)
     changed(
-        memory, principal, MemoryRevision.Action.UPDATED, "memory.memory.updated", before=before, note=note
+        memory,
+        principal,
+        MemoryRevision.Action.UPDATED,
+        "memory.memory.updated",
+        before=before,
+        note=data.note,
     )
     return memory
 
 
 @transaction.atomic
-def retract(principal: Principal, memory_id: Any, *, note: str = "") -> Memory:
+def retract(principal: Principal, memory_id: int, *, note: str = "") -> Memory:
     """Withdraw a memory: it stays in the audit trail but never reaches a model again."""
     memory = _for_decision(principal, memory_id)
     if memory.assertion != Assertion.RETRACTED:
@@ -480,11 +463,11 @@ def retract(principal: Principal, memory_id: Any, *, note: str = "") -> Memory:
 
 
 @transaction.atomic
-def forget(principal: Principal, memory_id: Any) -> int:
+def forget(principal: Principal, memory_id: int) -> int:
     """Delete one of the person's own personal memories for good, with its sources and audit
     trail (GDPR). Shared memory is not forgotten: it is rejected or retracted."""
     user = principal.user
-    memory = Memory.objects.select_for_update().filter(pk=_id(memory_id)).first()
+    memory = Memory.objects.select_for_update().filter(pk=memory_id).first()
     if memory is None or user is None:
         raise MemoryNotFound(_("There is no memory with id %(id)s.") % {"id": memory_id})
     if memory.owner_id != user.pk:
@@ -508,13 +491,6 @@ def forget_all(principal: Principal) -> int:
     if ids:
         events.forgotten(user, *ids)
     return len(ids)
-
-
-def _id(value: Any) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise MemoryNotFound(_("There is no memory with id %(id)s.") % {"id": value}) from None
 
 
 # --- export -----------------------------------------------------------------------------------

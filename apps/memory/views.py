@@ -27,20 +27,20 @@ from django.views.decorators.http import require_POST
 from apps.core import web
 from apps.core.web import came_from, domain_errors, reported
 from apps.memory import services as memory
+from apps.memory.contracts import MemoryForget, MemoryNote, MemoryPageFilter, MemoryReview
 from apps.memory.forms import MemoryEditForm
-from apps.memory.models import NOTE_MAX, Kind
+from apps.memory.models import Kind
 from apps.memory.records import with_relations
 from apps.memory.visibility import Reader, can_review_shared, held, usable
 
 PAGE_SIZE = 25
-TABS = ("me", "office")
 
 
-def _listing(principal, tab: str, query: str):
+def _listing(principal, f: MemoryPageFilter):
     reader = Reader.of(principal)
-    qs = held(reader, "personal") if tab == "me" else usable(reader, "shared")
-    if query:
-        qs = qs.filter(text__icontains=query)
+    qs = held(reader, "personal") if f.tab == "me" else usable(reader, "shared")
+    if f.q:
+        qs = qs.filter(text__icontains=f.q)
     return with_relations(qs).select_related("conflicts_with").order_by("-updated_at", "-id")
 
 
@@ -48,18 +48,17 @@ def _listing(principal, tab: str, query: str):
 def index(request):
     principal = request.principal
     memory.ensure_user(principal)
-    tab = request.GET.get("tab") if request.GET.get("tab") in TABS else "me"
-    query = (request.GET.get("q") or "").strip()[:200]
+    f = web.query(request, MemoryPageFilter)
     number = web.page_number(request)
-    qs = _listing(principal, tab, query)
+    qs = _listing(principal, f)
     total = qs.count()
     offset = (number - 1) * PAGE_SIZE
     rows = list(qs[offset : offset + PAGE_SIZE])
     context = {
-        "tab": tab,
+        "tab": f.tab,
         "memories": rows,
         "total": total,
-        "query": query,
+        "query": f.q or "",
         "page_obj": Paginator(range(total), PAGE_SIZE).get_page(number),
         "querystring": web.querystring_without_page(request),
         "may_change_office": can_review_shared(principal),
@@ -88,9 +87,8 @@ def edit(request, memory_id: int):
             for error in errors:
                 messages.error(request, error)
         return _back(request)
-    data = form.validated
     with reported(request) as outcome:
-        memory.update(request.principal, memory_id, text=data.text, kind=data.kind, note=data.note)
+        memory.update(request.principal, memory_id, form.validated)
     if not outcome.failed:
         messages.success(request, _("Saved."))
     return _back(request)
@@ -99,9 +97,9 @@ def edit(request, memory_id: int):
 @require_POST
 def decide(request, memory_id: int):
     """The holder's own decision on a personal memory waiting for them."""
-    decision = request.POST.get("decision", "")
     with reported(request) as outcome:
-        memory.review(request.principal, memory_id, decision if decision in ("approve", "reject") else "")
+        # Only the decision is read: the holder approves or rejects, editing is the edit form's.
+        memory.review(request.principal, memory_id, web.posted(request, MemoryReview, decision="decision"))
     if not outcome.failed:
         messages.success(request, _("Saved."))
     return _back(request)
@@ -111,8 +109,9 @@ def decide(request, memory_id: int):
 def forget(request, memory_id: int):
     """Personal memory is deleted for good; office memory (reviewers only) is retracted: it never
     reaches a model again but stays in the audit."""
-    scope = request.POST.get("scope")
+    scope = None
     with reported(request) as outcome:
+        scope = web.posted(request, MemoryForget).scope
         if scope == "shared":
             memory.retract(request.principal, memory_id, note=_("Retracted on the memory page"))
         else:
@@ -141,7 +140,7 @@ DECIDED_LOG = "/pruefen/?kind=memory&state=decided"
 @require_POST
 def unmerge(request, memory_id: int):
     with reported(request) as outcome:
-        memory.unmerge(request.principal, memory_id, note=request.POST.get("note", "")[:NOTE_MAX])
+        memory.unmerge(request.principal, memory_id, note=web.posted(request, MemoryNote).note)
     if not outcome.failed:
         messages.success(request, _("The merge was undone: the memory stands on its own again."))
     return _back(request, came_from(request, DECIDED_LOG))

@@ -10,7 +10,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -23,23 +23,13 @@ from apps.review.contracts import Decide, QueueFilter
 from apps.review.errors import NotAReviewer
 
 PAGE_SIZE = 20
-FILTER_FIELDS = tuple(QueueFilter.model_fields)
-
-
-def queue_filter(request) -> tuple[QueueFilter, bool]:
-    """The filters of the query string; anything invalid is dropped (and reported)."""
-    values = {name: request.GET.get(name, "") for name in FILTER_FIELDS if request.GET.get(name)}
-    try:
-        return QueueFilter.model_validate(values), True
-    except ValidationError as exc:
-        bad = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
-        return QueueFilter.model_validate({k: v for k, v in values.items() if k not in bad}), False
 
 
 def queue_context(request, principal, *, decide_url: str) -> dict:
-    """Everything the queue fragment shows; shared by the staff page and the admin view."""
+    """Everything the queue fragment shows; shared by the staff page and the admin view. The
+    filters come through `QueueFilter`: an invalid one is reported on the page and left out."""
     kinds = services.require_reviewer(principal)
-    f, valid = queue_filter(request)
+    f = web.query(request, QueueFilter)
     counts = {kind.key: kind.count(principal) for kind in kinds}
     kind = next((k for k in kinds if k.key == f.kind), None)
     if kind is None:  # the first queue with something waiting
@@ -49,20 +39,18 @@ def queue_context(request, principal, *, decide_url: str) -> dict:
     offset = (number - 1) * PAGE_SIZE
     listing = kind.decided if f.state == "decided" else kind.pending
     items, total = listing(principal, f, limit=PAGE_SIZE, offset=offset)
-    params = request.GET.copy()
-    params.pop("page", None)
-    params["kind"] = kind.key
+    # The pagination links carry the filters in use (the queue's key included).
+    params = {name: value for name, value in f.model_dump().items() if value not in ("", None)}
     return {
         "kinds": [{"kind": k, "count": counts[k.key], "active": k is kind} for k in kinds],
         "topics": sorted({k.topic for k in kinds}),
         "kind": kind,
         "filter": f,
-        "filter_invalid": not valid,
         "items": items,
         "item_template": kind.log_template if f.state == "decided" else kind.template,
         "total": total,
         "page_obj": Paginator(range(total), PAGE_SIZE).get_page(number),
-        "querystring": params.urlencode(),
+        "querystring": urlencode(params),
         "decide_url": decide_url,
         "return_to": request.get_full_path(),
     }
@@ -73,8 +61,6 @@ def queue(request):
         context = queue_context(request, request.principal, decide_url=reverse("review:decide"))
     except NotAReviewer as exc:
         raise PermissionDenied(exc.message) from None
-    if context["filter_invalid"]:
-        messages.warning(request, _("Some filters were not valid and were left out."))
     partial = request.htmx and request.htmx.target == "review-queue"
     return render(request, "review/_queue.html" if partial else "review/queue.html", context)
 

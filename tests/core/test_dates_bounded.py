@@ -19,7 +19,9 @@ from apps.calendar.models import CalendarEvent
 from apps.core import validation
 from apps.core.errors import DateOutOfRange
 from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.memory import services as memory
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory
 from apps.tasks.models import Board, Task
 from apps.tools.dispatcher import dispatch
@@ -117,7 +119,7 @@ def test_tool_memory_store_refuses_a_validity_out_of_range(anna_ctx, moment):
 
 def test_the_memory_service_refuses_it_for_internal_callers(as_anna):
     with pytest.raises(DateOutOfRange):
-        memory.store(as_anna, text="Das Büro ist zu.", valid_until=YEAR_9999)
+        memory.store(as_anna, build(MemoryStore, text="Das Büro ist zu.", valid_until=YEAR_9999))
     assert not Memory.objects.exists()
 
 
@@ -254,9 +256,19 @@ def test_task_page_form_shows_a_field_error(web, board, statuses):
 @pytest.fixture
 def broken_memories(as_anna):
     """Rows an office stored before the bound: a shared fact waiting for review and a personal one."""
-    pending = memory.store(as_anna, text="Der Drucker im 2. OG ist kaputt.", source_kind="chat_run").memory
-    personal = memory.store(as_anna, text="Ich mag kurze Antworten.", scope="personal").memory
-    fine = memory.store(as_anna, text="Der Kopierer im 1. OG geht wieder.", source_kind="chat_run").memory
+    pending = memory.store(
+        as_anna,
+        build(MemoryStore, text="Der Drucker im 2. OG ist kaputt."),
+        origin=Origin(surface="agent", run_id="1"),
+    ).memory
+    personal = memory.store(
+        as_anna, build(MemoryStore, text="Ich mag kurze Antworten.", scope="personal")
+    ).memory
+    fine = memory.store(
+        as_anna,
+        build(MemoryStore, text="Der Kopierer im 1. OG geht wieder."),
+        origin=Origin(surface="agent", run_id="1"),
+    ).memory
     Memory.objects.filter(pk__in=[pending.pk, personal.pk]).update(valid_until=YEAR_9999)
     Memory.objects.filter(pk=fine.pk).update(valid_until=dt.datetime(2030, 6, 30, 12, tzinfo=dt.UTC))
     Memory.objects.update(checking=False)

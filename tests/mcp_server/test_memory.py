@@ -9,8 +9,10 @@ import asyncio
 import pytest
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.memory import checking
 from apps.memory import services as memory
+from apps.memory.contracts import MemoryReview
 from apps.memory.models import TEXT_MAX, Memory
 from tests.factories import UserFactory
 
@@ -62,7 +64,7 @@ def test_stored_shared_memory_is_found_only_once_a_person_approved_it(connect, m
     assert ok(before)["memories"] == []  # pending memory reaches no model
 
     assert checking.run(record["id"]) == "created"  # the worker's check (no worker runs here)
-    memory.review(Principal.for_user(office_admin), record["id"], "approve")
+    memory.review(Principal.for_user(office_admin), record["id"], build(MemoryReview, decision="approve"))
     _, after, got = session(
         connect,
         key,

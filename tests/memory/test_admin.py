@@ -3,7 +3,10 @@ personal memory."""
 
 import pytest
 
+from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.memory import services
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory
 
 pytestmark = pytest.mark.django_db
@@ -11,9 +14,13 @@ pytestmark = pytest.mark.django_db
 
 def test_admin_lists_office_memory_but_not_other_peoples_personal_memory(client, boss, as_boss, as_anna):
     shared = services.store(
-        as_anna, text="Das Büro ist am 24.12. geschlossen.", source_kind="chat_run"
+        as_anna,
+        build(MemoryStore, text="Das Büro ist am 24.12. geschlossen."),
+        origin=Origin(surface="agent", run_id="1"),
     ).memory
-    private = services.store(as_anna, text="Anna hat einen Arzttermin am Montag.", scope="personal").memory
+    private = services.store(
+        as_anna, build(MemoryStore, text="Anna hat einen Arzttermin am Montag.", scope="personal")
+    ).memory
     client.force_login(boss)
     page = client.get("/admin/memory/memory/")
     assert page.status_code == 200
@@ -26,7 +33,9 @@ def test_admin_lists_office_memory_but_not_other_peoples_personal_memory(client,
 
 def test_admin_actions_decide_through_the_service(client, boss, as_anna):
     pending = services.store(
-        as_anna, text="Das Büro ist am 24.12. geschlossen.", source_kind="chat_run"
+        as_anna,
+        build(MemoryStore, text="Das Büro ist am 24.12. geschlossen."),
+        origin=Origin(surface="agent", run_id="1"),
     ).memory
     client.force_login(boss)
     response = client.post(
@@ -39,7 +48,7 @@ def test_admin_actions_decide_through_the_service(client, boss, as_anna):
 
 
 def test_admin_edit_goes_through_update_and_refuses_bad_text(client, boss, as_boss):
-    memory = services.store(as_boss, text="Die Kanzlei hat 12 Parkplätze.").memory
+    memory = services.store(as_boss, build(MemoryStore, text="Die Kanzlei hat 12 Parkplätze.")).memory
     client.force_login(boss)
     url = f"/admin/memory/memory/{memory.pk}/change/"
     form = {"text": "Die Kanzlei hat 14 Parkplätze.", "kind": "fact", "valid_from_0": "", "valid_from_1": ""}

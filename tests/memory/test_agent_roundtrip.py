@@ -7,7 +7,9 @@ import json
 import pytest
 
 from apps.agent.models import Message, Run
+from apps.core.inputs import build
 from apps.memory import services
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory
 from tests.agent.helpers import ask
 
@@ -63,7 +65,9 @@ def test_a_fact_told_in_one_chat_is_used_in_the_next(anna, model, fake_openai):
 
 
 def test_another_persons_chat_never_sees_it(anna, ben, model, fake_openai):
-    services.store(services_principal(anna), text=FACT, scope="personal", kind="preference")
+    services.store(
+        services_principal(anna), build(MemoryStore, text=FACT, scope="personal", kind="preference")
+    )
     fake_openai.reply("Welches Format?")
     ask(ben, "In welchem Format soll ich den Entwurf schicken?")
     assert SAID not in _system_text(fake_openai.chat_requests[-1])

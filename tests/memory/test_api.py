@@ -9,7 +9,10 @@ from django.core.cache.backends.db import DatabaseCache
 from rest_framework.test import APIClient
 
 from apps.apikeys import services as apikeys
+from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.memory import services
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory
 
 pytestmark = pytest.mark.django_db
@@ -35,10 +38,14 @@ def key_for(as_boss):
 
 
 def test_read_key_lists_only_approved_visible_memory(key_for, as_boss, as_anna):
-    approved = services.store(as_boss, text="Die Kanzlei hat 12 Parkplätze.").memory
-    services.store(as_anna, text="Das Büro ist am 24.12. geschlossen.", source_kind="chat_run")  # pending
-    services.store(as_anna, text="Anna mag Tee.", scope="personal")  # Anna's own
-    mine = services.store(as_boss, text="Die Chefin fährt Rad.", scope="personal").memory
+    approved = services.store(as_boss, build(MemoryStore, text="Die Kanzlei hat 12 Parkplätze.")).memory
+    services.store(
+        as_anna,
+        build(MemoryStore, text="Das Büro ist am 24.12. geschlossen."),
+        origin=Origin(surface="agent", run_id="1"),
+    )  # pending
+    services.store(as_anna, build(MemoryStore, text="Anna mag Tee.", scope="personal"))  # Anna's own
+    mine = services.store(as_boss, build(MemoryStore, text="Die Chefin fährt Rad.", scope="personal")).memory
     response = key_for("memory:read").get(URL)
     assert response.status_code == 200, response.content
     data = response.json()
@@ -47,7 +54,7 @@ def test_read_key_lists_only_approved_visible_memory(key_for, as_boss, as_anna):
 
 
 def test_asking_for_another_persons_memory_gives_an_empty_page_with_a_notice(key_for, anna, as_anna):
-    services.store(as_anna, text="Anna mag Tee.", scope="personal")
+    services.store(as_anna, build(MemoryStore, text="Anna mag Tee.", scope="personal"))
     data = key_for("memory:read").get(URL, {"scope": "personal", "user_id": anna.pk}).json()
     assert data["memories"] == [] and data["notices"]
 
@@ -102,7 +109,7 @@ def test_rate_limited_with_retry_after(key_for, settings):
 
 
 def test_a_session_member_reads_too(client, anna, as_anna):
-    services.store(as_anna, text="Anna mag Tee.", scope="personal")
+    services.store(as_anna, build(MemoryStore, text="Anna mag Tee.", scope="personal"))
     client.force_login(anna)
     assert [m["text"] for m in client.get(URL).json()["memories"]] == ["Anna mag Tee."]
 
@@ -112,7 +119,10 @@ def test_listing_costs_the_same_queries_for_few_and_many_rows(key_for, as_boss, 
     from django.test.utils import CaptureQueriesContext
 
     client = key_for("memory:read")
-    services.store(as_boss, text="Meier bekommt die Post per Einschreiben.", subject_client_id=meier.pk)
+    services.store(
+        as_boss,
+        build(MemoryStore, text="Meier bekommt die Post per Einschreiben.", subject_client_id=meier.pk),
+    )
 
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
@@ -123,6 +133,12 @@ def test_listing_costs_the_same_queries_for_few_and_many_rows(key_for, as_boss, 
     few = queries()
     for i in range(10):
         services.store(
-            as_boss, text=f"Notiz {i}: Meier schickt {i * 3} Belege.", subject_client_id=meier.pk, kind="note"
+            as_boss,
+            build(
+                MemoryStore,
+                text=f"Notiz {i}: Meier schickt {i * 3} Belege.",
+                subject_client_id=meier.pk,
+                kind="note",
+            ),
         )
     assert queries() == few

@@ -8,7 +8,10 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.memory import checking, jobs, maintenance, reads, services
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory
 from apps.memory.records import memory_record, with_relations
 from apps.memory.visibility import Reader, held, usable
@@ -33,7 +36,7 @@ def test_a_stored_memory_is_used_only_once_the_worker_checked_it(
     as_anna, deferred_checks, sent, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        stored = services.store(as_anna, text=FACT, scope="personal")
+        stored = services.store(as_anna, build(MemoryStore, text=FACT, scope="personal"))
     assert (stored.outcome, stored.memory.review, stored.memory.checking) == ("created", "approved", True)
     assert memory_record(stored.memory)["checking"] is True and stored.notices
     assert sent == [stored.memory.pk]  # queued once the store committed
@@ -50,14 +53,18 @@ def test_a_stored_memory_is_used_only_once_the_worker_checked_it(
 
 @pytest.mark.django_db
 def test_the_same_text_said_while_checking_confirms_it(as_anna, deferred_checks, sent):
-    first = services.store(as_anna, text=FACT, scope="personal")
-    again = services.store(as_anna, text=FACT.lower(), scope="personal")
+    first = services.store(as_anna, build(MemoryStore, text=FACT, scope="personal"))
+    again = services.store(as_anna, build(MemoryStore, text=FACT.lower(), scope="personal"))
     assert (again.outcome, again.memory.pk, again.memory.confirmations) == ("confirmed", first.memory.pk, 2)
 
 
 @pytest.mark.django_db
 def test_a_shared_memory_reaches_the_review_queue_once_checked(as_anna, as_boss, deferred_checks, sent):
-    stored = services.store(as_anna, text="Das Büro ist am 24.12. geschlossen.", source_kind="chat_run")
+    stored = services.store(
+        as_anna,
+        build(MemoryStore, text="Das Büro ist am 24.12. geschlossen."),
+        origin=Origin(surface="agent", run_id="1"),
+    )
     assert list(services.reviewable(as_boss)) == []
     checking.run(stored.memory.pk)
     assert [m.pk for m in services.reviewable(as_boss)] == [stored.memory.pk]
@@ -69,9 +76,11 @@ def test_a_conflict_found_by_the_check_is_staged_and_announced(as_anna, deferred
 
     announced = []
     monkeypatch.setattr(events, "changed", lambda memory, topic: announced.append((memory.pk, topic)))
-    old = services.store(as_anna, text=FACT, scope="personal").memory
+    old = services.store(as_anna, build(MemoryStore, text=FACT, scope="personal")).memory
     checking.run(old.pk)
-    new = services.store(as_anna, text="Die Kanzlei schließt freitags um 15 Uhr.", scope="personal").memory
+    new = services.store(
+        as_anna, build(MemoryStore, text="Die Kanzlei schließt freitags um 15 Uhr.", scope="personal")
+    ).memory
     announced.clear()
     assert checking.run(new.pk) == "conflict"
     new.refresh_from_db()
@@ -84,7 +93,7 @@ def test_a_conflict_found_by_the_check_is_staged_and_announced(as_anna, deferred
 
 @pytest.mark.django_db
 def test_a_lost_check_job_is_picked_up_by_the_periodic_job(as_anna, deferred_checks, sent):
-    stored = services.store(as_anna, text=FACT, scope="personal").memory
+    stored = services.store(as_anna, build(MemoryStore, text=FACT, scope="personal")).memory
     assert maintenance.recheck() == 0  # just stored: its own job is on the way
     Memory.objects.filter(pk=stored.pk).update(created_at=timezone.now() - dt.timedelta(minutes=5))
     assert jobs.reembed() >= 1
@@ -94,7 +103,7 @@ def test_a_lost_check_job_is_picked_up_by_the_periodic_job(as_anna, deferred_che
 @pytest.mark.django_db(transaction=True)
 def test_the_check_runs_in_a_real_worker_after_commit(as_anna, deferred_checks):
     with in_process_worker():
-        stored = services.store(as_anna, text=FACT, scope="personal").memory
+        stored = services.store(as_anna, build(MemoryStore, text=FACT, scope="personal")).memory
         wait_for(lambda: not Memory.objects.get(pk=stored.pk).checking)
     assert [m["id"] for m in reads.search_memory(as_anna, "Kanzlei freitags")["memories"]] == [stored.pk]
 
@@ -108,12 +117,18 @@ def test_memory_search_is_one_statement_with_the_records_of_the_orm(
     case = Case.objects.create(reference="2027/0042", subject="Jahresabschluss", client=meier)
     services.store(
         as_boss,
-        text="Meier bekommt die Post per Einschreiben.",
-        subject_client_id=meier.pk,
-        subject_case_id=case.pk,
-        subject_person_id=boss.pk,
+        build(
+            MemoryStore,
+            text="Meier bekommt die Post per Einschreiben.",
+            subject_client_id=meier.pk,
+            subject_case_id=case.pk,
+            subject_person_id=boss.pk,
+        ),
     )
-    services.store(as_anna, text="Ich rufe Meier dienstags an.", scope="personal", subject_client_id=meier.pk)
+    services.store(
+        as_anna,
+        build(MemoryStore, text="Ich rufe Meier dienstags an.", scope="personal", subject_client_id=meier.pk),
+    )
     ctx = ToolContext(principal=as_anna)
     dispatch("memory_search", {"query": "Post Meier"}, ctx)  # warm: model loaded, plans cached
     # The dispatcher's check that the person is still active, the embeddings settings (once per

@@ -4,16 +4,25 @@ the others, history visible to its owner only."""
 import pytest
 
 from apps.agent.models import ChatSession, Message
+from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.knowledge import context
 from apps.memory import services
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory
 
 pytestmark = pytest.mark.django_db
 
 
 def test_context_search_returns_approved_memory_and_context_get_reads_it(as_anna, as_boss):
-    approved = services.store(as_boss, text="Die Kanzlei hat 12 Parkplätze im Hof.").memory
-    services.store(as_anna, text="Im Hof gibt es 20 Parkplätze für Gäste.", source_kind="chat_run")  # pending
+    approved = services.store(
+        as_boss, build(MemoryStore, text="Die Kanzlei hat 12 Parkplätze im Hof.")
+    ).memory
+    services.store(
+        as_anna,
+        build(MemoryStore, text="Im Hof gibt es 20 Parkplätze für Gäste."),
+        origin=Origin(surface="agent", run_id="1"),
+    )  # pending
     found = context.context_search(as_anna, "Parkplätze im Hof", sources=["memory"])
     assert [r["id"] for r in found["results"]] == [f"memory:{approved.pk}"]
     got = context.context_get(as_anna, f"memory:{approved.pk}")
@@ -23,7 +32,10 @@ def test_context_search_returns_approved_memory_and_context_get_reads_it(as_anna
 
 def test_memory_and_history_are_fused_with_per_source_reservation(as_anna, anna):
     for i in range(12):
-        services.store(as_anna, text=f"Parkplatz {i} gehört zur Kanzlei.", scope="personal", kind="note")
+        services.store(
+            as_anna,
+            build(MemoryStore, text=f"Parkplatz {i} gehört zur Kanzlei.", scope="personal", kind="note"),
+        )
     session = ChatSession.objects.create(user=anna, title="Parken")
     asked = Message.objects.create(
         session=session, role="user", content="Wo kann ich parken? Gibt es einen Parkplatz?"
@@ -70,7 +82,8 @@ def test_the_remembered_layer_reaches_a_new_chat_only_while_approved(as_anna, an
     from apps.memory.agent_context import remembered
 
     stored = services.store(
-        as_anna, text="Anna möchte Entwürfe immer als PDF.", scope="personal", kind="preference"
+        as_anna,
+        build(MemoryStore, text="Anna möchte Entwürfe immer als PDF.", scope="personal", kind="preference"),
     )
     layer = remembered(as_anna, "In welchem Format soll ich den Entwurf schicken?")
     assert f"[memory:{stored.memory.pk}]" in layer and "not instructions" in layer

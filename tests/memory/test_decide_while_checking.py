@@ -8,8 +8,11 @@ import threading
 import pytest
 from django.db import connection, connections
 
+from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.memory import checking, dedup, services, similarity
-from apps.memory.models import Memory, SourceKind
+from apps.memory.contracts import MemoryReview, MemoryStore
+from apps.memory.models import Memory
 from apps.memory.visibility import Reader, usable
 from tests.waiting import wait_for
 from tests.workers import in_process_worker
@@ -31,7 +34,7 @@ def sent(monkeypatch):
 
 def approved(as_boss, text):
     """An approved, checked office memory."""
-    memory = services.store(as_boss, text=text).memory
+    memory = services.store(as_boss, build(MemoryStore, text=text)).memory
     checking.run(memory.pk)
     memory.refresh_from_db()
     assert (memory.review, memory.checking) == ("approved", False)
@@ -39,7 +42,9 @@ def approved(as_boss, text):
 
 
 def from_the_agent(as_anna, text):
-    memory = services.store(as_anna, text=text, source_kind=SourceKind.CHAT_RUN).memory
+    memory = services.store(
+        as_anna, build(MemoryStore, text=text), origin=Origin(surface="agent", run_id="1")
+    ).memory
     assert (memory.review, memory.checking) == ("pending", True)
     return memory
 
@@ -50,7 +55,9 @@ def decided_while_embedding(monkeypatch, as_boss, memory, decision, *, vector=Tr
 
     def embed(text, subject):
         result = real(text, subject) if vector else (None, "")
-        services.review(as_boss, memory.pk, decision, note="während der Prüfung")
+        services.review(
+            as_boss, memory.pk, build(MemoryReview, decision=decision, note="während der Prüfung")
+        )
         return result
 
     monkeypatch.setattr(similarity, "embed", embed)
@@ -137,7 +144,7 @@ def test_a_decision_waits_for_the_checks_write_and_neither_is_lost(
 
     def reviewer():
         try:
-            services.review(as_boss, new.pk, "reject", note="falsch")
+            services.review(as_boss, new.pk, build(MemoryReview, decision="reject", note="falsch"))
         except BaseException as exc:
             errors.append(exc)
         finally:
@@ -178,7 +185,9 @@ def test_twelve_memories_decided_while_a_real_worker_checks_them_keep_their_deci
     go.set()
     with in_process_worker():
         olds = [
-            services.store(as_boss, text=f"Az. {n} O 100/24: Die Frist beträgt 14 Tage.").memory
+            services.store(
+                as_boss, build(MemoryStore, text=f"Az. {n} O 100/24: Die Frist beträgt 14 Tage.")
+            ).memory
             for n in range(12)
         ]
         wait_for(lambda: not Memory.objects.filter(checking=True).exists(), timeout=60)
@@ -186,14 +195,16 @@ def test_twelve_memories_decided_while_a_real_worker_checks_them_keep_their_deci
         inside.clear()
         news = [
             services.store(
-                as_anna, text=f"Az. {n} O 100/24: Die Frist beträgt 21 Tage.", source_kind=SourceKind.CHAT_RUN
+                as_anna,
+                build(MemoryStore, text=f"Az. {n} O 100/24: Die Frist beträgt 21 Tage."),
+                origin=Origin(surface="agent", run_id="1"),
             ).memory
             for n in range(12)
         ]
         assert inside.wait(30)  # the worker is in the middle of the first check
         decisions = {m.pk: ("approve", "reject")[i % 2] for i, m in enumerate(news)}
         for memory_id, decision in decisions.items():
-            services.review(as_boss, memory_id, decision)
+            services.review(as_boss, memory_id, build(MemoryReview, decision=decision))
         go.set()
         wait_for(lambda: not Memory.objects.filter(checking=True).exists(), timeout=60)
     states = dict(Memory.objects.filter(pk__in=decisions).values_list("pk", "review"))

@@ -3,9 +3,11 @@ the re-embedding job (through a real worker) gives it a vector of the current mo
 
 import pytest
 
+from apps.core.inputs import build
 from apps.knowledge import embeddings
 from apps.knowledge.errors import EmbeddingError
 from apps.memory import jobs, reads, services
+from apps.memory.contracts import MemoryReview, MemoryStore
 from apps.memory.models import Memory
 from tests.waiting import wait_for
 from tests.workers import in_process_worker
@@ -17,11 +19,13 @@ def test_a_failing_provider_keeps_the_memory_pending_and_findable_by_words(as_an
         raise EmbeddingError("down")
 
     monkeypatch.setattr(embeddings, "embed_passages", down)
-    stored = services.store(as_anna, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
+    stored = services.store(
+        as_anna, build(MemoryStore, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
+    )
     unchecked = Memory.objects.get(pk=stored.memory.pk)
     assert (unchecked.review, unchecked.embedding, unchecked.checking) == ("pending", None, False)
     assert unchecked.revisions.last().note == "not checked: no embedding"
-    services.review(as_anna, stored.memory.pk, "approve")
+    services.review(as_anna, stored.memory.pk, build(MemoryReview, decision="approve"))
     monkeypatch.undo()
     found = reads.search_memory(as_anna, "Kanzlei freitags")
     assert [m["id"] for m in found["memories"]] == [stored.memory.pk]
@@ -29,7 +33,9 @@ def test_a_failing_provider_keeps_the_memory_pending_and_findable_by_words(as_an
 
 @pytest.mark.django_db(transaction=True)
 def test_reembed_job_through_the_worker(as_anna):
-    stored = services.store(as_anna, text="Frau Schulz bevorzugt E-Mails.", scope="personal").memory
+    stored = services.store(
+        as_anna, build(MemoryStore, text="Frau Schulz bevorzugt E-Mails.", scope="personal")
+    ).memory
     Memory.objects.filter(pk=stored.pk).update(embedding=None, embedding_model="")
     with in_process_worker():
         jobs.reembed.delay()
@@ -48,7 +54,7 @@ def test_a_backlog_of_checks_is_drained_by_fewer_jobs_than_checks(
     texts = [f"Mandant Nummer {i} zahlt die Umsatzsteuer quartalsweise, Vorgang {i * 7}." for i in range(6)]
     for text in texts:
         with django_capture_on_commit_callbacks(execute=True):
-            services.store(as_anna, text=text, scope="personal")
+            services.store(as_anna, build(MemoryStore, text=text, scope="personal"))
     assert len(sent) == 6 and Memory.objects.filter(checking=True).count() == 6
     monkeypatch.undo()
 
@@ -68,7 +74,9 @@ def test_a_check_claimed_by_another_process_is_skipped(as_anna, deferred_checks,
     from tests.live import database_url
 
     monkeypatch.setattr(jobs.check, "delay", lambda *a, **k: None)
-    memory = services.store(as_anna, text="Herr Braun ruft nur vormittags an.", scope="personal").memory
+    memory = services.store(
+        as_anna, build(MemoryStore, text="Herr Braun ruft nur vormittags an.", scope="personal")
+    ).memory
     with psycopg.connect(
         database_url(connection.settings_dict).replace("postgres://", "postgresql://")
     ) as other:

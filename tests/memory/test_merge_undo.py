@@ -5,7 +5,9 @@ back its confirmation (`services.unmerge`, the review log's button)."""
 import pytest
 from django.urls import reverse
 
+from apps.core.inputs import build
 from apps.memory import services
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory
 from apps.memory.visibility import Reader, usable
 
@@ -16,8 +18,8 @@ REWORDED = "Freitags schließt die Kanzlei um 14 Uhr."
 
 
 def merged_pair(principal, scope="personal"):
-    kept = services.store(principal, text=FIRST, scope=scope, source_ref="chat:1", quote="erste").memory
-    merged = services.store(principal, text=REWORDED, scope=scope, source_ref="chat:2", quote="zweite").memory
+    kept = services.store(principal, build(MemoryStore, text=FIRST, scope=scope, quote="erste")).memory
+    merged = services.store(principal, build(MemoryStore, text=REWORDED, scope=scope, quote="zweite")).memory
     merged.refresh_from_db()
     kept.refresh_from_db()
     assert (merged.duplicate_of_id, kept.confirmations, kept.sources.count()) == (kept.pk, 2, 2)
@@ -60,7 +62,9 @@ def test_only_who_may_decide_about_the_memory_undoes_its_merge(as_anna, as_ben):
 def test_a_merge_undone_after_the_same_words_were_stored_again_is_refused(as_anna):
     kept, merged = merged_pair(as_anna)
     Memory.objects.filter(pk=kept.pk).update(assertion="retracted")  # its place taken by another
-    services.store(as_anna, text=REWORDED + " ", scope="personal")  # the same words, live again
+    services.store(
+        as_anna, build(MemoryStore, text=REWORDED + " ", scope="personal")
+    )  # the same words, live again
     with pytest.raises(services.DuplicateMemory):
         services.unmerge(as_anna, merged.pk)
     assert Memory.objects.get(pk=merged.pk).duplicate_of_id == kept.pk  # nothing half-written

@@ -3,7 +3,10 @@
 import pytest
 
 from apps.core.errors import DomainError
+from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.memory import services
+from apps.memory.contracts import MemoryBulkReview, MemoryReview, MemoryStore
 from apps.memory.models import Memory, MemoryRevision
 from apps.memory.visibility import Reader, usable
 
@@ -11,8 +14,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_same_text_confirms_instead_of_duplicating(as_anna):
-    first = services.store(as_anna, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
-    again = services.store(as_anna, text="  die Kanzlei schließt Freitags um 14 Uhr ", scope="personal")
+    first = services.store(
+        as_anna, build(MemoryStore, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
+    )
+    again = services.store(
+        as_anna, build(MemoryStore, text="  die Kanzlei schließt Freitags um 14 Uhr ", scope="personal")
+    )
     assert (first.outcome, again.outcome) == ("created", "confirmed")
     assert again.memory.pk == first.memory.pk
     memory = Memory.objects.get()
@@ -20,8 +27,12 @@ def test_same_text_confirms_instead_of_duplicating(as_anna):
 
 
 def test_reworded_fact_is_merged_into_the_memory_saying_the_same(as_anna):
-    first = services.store(as_anna, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
-    again = services.store(as_anna, text="Freitags schließt die Kanzlei um 14 Uhr.", scope="personal")
+    first = services.store(
+        as_anna, build(MemoryStore, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
+    )
+    again = services.store(
+        as_anna, build(MemoryStore, text="Freitags schließt die Kanzlei um 14 Uhr.", scope="personal")
+    )
     assert again.outcome == "created"  # the vector check is the worker's, after commit
     merged, kept = Memory.objects.get(pk=again.memory.pk), Memory.objects.get(pk=first.memory.pk)
     assert (merged.duplicate_of_id, merged.assertion, merged.checking) == (kept.pk, "retracted", False)
@@ -32,8 +43,12 @@ def test_reworded_fact_is_merged_into_the_memory_saying_the_same(as_anna):
 
 
 def test_contradicting_number_is_staged_as_conflict(as_anna):
-    first = services.store(as_anna, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
-    second = services.store(as_anna, text="Die Kanzlei schließt freitags um 15 Uhr.", scope="personal")
+    first = services.store(
+        as_anna, build(MemoryStore, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
+    )
+    second = services.store(
+        as_anna, build(MemoryStore, text="Die Kanzlei schließt freitags um 15 Uhr.", scope="personal")
+    )
     assert second.outcome == "created"
     staged = Memory.objects.get(pk=second.memory.pk)
     assert (staged.review, staged.conflicts_with_id, staged.conflict["reason"]) == (
@@ -50,9 +65,13 @@ def test_contradicting_number_is_staged_as_conflict(as_anna):
 
 
 def test_approving_a_conflict_retracts_the_old_fact_and_audits_both(as_anna):
-    old = services.store(as_anna, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal").memory
-    staged = services.store(as_anna, text="Die Kanzlei schließt freitags um 15 Uhr.", scope="personal").memory
-    services.review(as_anna, staged.pk, "approve", note="neue Zeiten")
+    old = services.store(
+        as_anna, build(MemoryStore, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
+    ).memory
+    staged = services.store(
+        as_anna, build(MemoryStore, text="Die Kanzlei schließt freitags um 15 Uhr.", scope="personal")
+    ).memory
+    services.review(as_anna, staged.pk, build(MemoryReview, decision="approve", note="neue Zeiten"))
     old.refresh_from_db()
     staged.refresh_from_db()
     assert (staged.review, old.assertion) == ("approved", "retracted")
@@ -68,14 +87,18 @@ def test_approving_a_conflict_retracts_the_old_fact_and_audits_both(as_anna):
 
 
 def test_rejecting_a_conflict_keeps_the_old_fact(as_anna):
-    old = services.store(as_anna, text="Herr Maier bevorzugt Anrufe vor 10 Uhr.", scope="personal").memory
-    staged = services.store(as_anna, text="Herr Maier bevorzugt Anrufe nicht vor 10 Uhr.", scope="personal")
+    old = services.store(
+        as_anna, build(MemoryStore, text="Herr Maier bevorzugt Anrufe vor 10 Uhr.", scope="personal")
+    ).memory
+    staged = services.store(
+        as_anna, build(MemoryStore, text="Herr Maier bevorzugt Anrufe nicht vor 10 Uhr.", scope="personal")
+    )
     assert Memory.objects.get(pk=staged.memory.pk).conflict["reason"] == "negation"
-    services.review(as_anna, staged.memory.pk, "reject")
+    services.review(as_anna, staged.memory.pk, build(MemoryReview, decision="reject"))
     old.refresh_from_db()
     assert (old.review, old.assertion) == ("approved", "asserted")
     with pytest.raises(DomainError) as decided:
-        services.review(as_anna, staged.memory.pk, "approve")
+        services.review(as_anna, staged.memory.pk, build(MemoryReview, decision="approve"))
     assert decided.value.code == "memory_already_decided"
 
 
@@ -85,15 +108,21 @@ def test_different_subjects_never_conflict(as_anna, meier):
     other = ClientFactory(name="Schulz KG", client_number="10004")
     services.store(
         as_anna,
-        text="Der Jahresabschluss ist bis 30.06. fällig.",
-        scope="personal",
-        subject_client_id=meier.pk,
+        build(
+            MemoryStore,
+            text="Der Jahresabschluss ist bis 30.06. fällig.",
+            scope="personal",
+            subject_client_id=meier.pk,
+        ),
     )
     second = services.store(
         as_anna,
-        text="Der Jahresabschluss ist bis 31.07. fällig.",
-        scope="personal",
-        subject_client_id=other.pk,
+        build(
+            MemoryStore,
+            text="Der Jahresabschluss ist bis 31.07. fällig.",
+            scope="personal",
+            subject_client_id=other.pk,
+        ),
     )
     assert Memory.objects.get(pk=second.memory.pk).review == "approved"
 
@@ -101,45 +130,62 @@ def test_different_subjects_never_conflict(as_anna, meier):
 def test_date_difference_is_a_conflict(as_anna, meier):
     services.store(
         as_anna,
-        text="Der Jahresabschluss ist bis 30.06.2027 fällig.",
-        scope="personal",
-        subject_client_id=meier.pk,
+        build(
+            MemoryStore,
+            text="Der Jahresabschluss ist bis 30.06.2027 fällig.",
+            scope="personal",
+            subject_client_id=meier.pk,
+        ),
     )
     second = services.store(
         as_anna,
-        text="Der Jahresabschluss ist bis 31.07.2027 fällig.",
-        scope="personal",
-        subject_client_id=meier.pk,
+        build(
+            MemoryStore,
+            text="Der Jahresabschluss ist bis 31.07.2027 fällig.",
+            scope="personal",
+            subject_client_id=meier.pk,
+        ),
     )
     staged = Memory.objects.get(pk=second.memory.pk)
     assert (staged.review, staged.conflict["reason"]) == ("pending", "dates")
 
 
 def test_unrelated_facts_are_both_kept(as_anna):
-    services.store(as_anna, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
-    second = services.store(as_anna, text="Frau Schulz bevorzugt E-Mails statt Anrufe.", scope="personal")
+    services.store(
+        as_anna, build(MemoryStore, text="Die Kanzlei schließt freitags um 14 Uhr.", scope="personal")
+    )
+    second = services.store(
+        as_anna, build(MemoryStore, text="Frau Schulz bevorzugt E-Mails statt Anrufe.", scope="personal")
+    )
     assert second.outcome == "created" and Memory.objects.count() == 2
 
 
 def test_shared_memory_from_an_agent_waits_for_review_but_an_admin_writing_it_is_approved(as_anna, as_boss):
-    from apps.memory.models import SourceKind
 
     by_agent = services.store(
-        as_anna, text="Das Büro ist am 24.12. geschlossen.", source_kind=SourceKind.CHAT_RUN
+        as_anna,
+        build(MemoryStore, text="Das Büro ist am 24.12. geschlossen."),
+        origin=Origin(surface="agent", run_id="1"),
     )
     assert by_agent.memory.review == "pending" and by_agent.notices
-    by_boss = services.store(as_boss, text="Die Kanzlei hat 12 Parkplätze.")
+    by_boss = services.store(as_boss, build(MemoryStore, text="Die Kanzlei hat 12 Parkplätze."))
     assert by_boss.memory.review == "approved"
     with pytest.raises(DomainError) as refused:
-        services.review(as_anna, by_agent.memory.pk, "approve")
+        services.review(as_anna, by_agent.memory.pk, build(MemoryReview, decision="approve"))
     assert refused.value.code == "memory_review_forbidden"
     assert list(services.reviewable(as_anna)) == []
     assert [m.pk for m in services.reviewable(as_boss)] == [by_agent.memory.pk]
 
 
 def test_edit_then_approve_changes_the_text_and_keeps_before(as_anna, as_boss):
-    pending = services.store(as_anna, text="Das Büro ist am 24.12 zu", source_kind="chat_run").memory
-    services.review(as_boss, pending.pk, "edit", text="Das Büro ist am 24.12. geschlossen.")
+    pending = services.store(
+        as_anna,
+        build(MemoryStore, text="Das Büro ist am 24.12 zu"),
+        origin=Origin(surface="agent", run_id="1"),
+    ).memory
+    services.review(
+        as_boss, pending.pk, build(MemoryReview, decision="edit", text="Das Büro ist am 24.12. geschlossen.")
+    )
     pending.refresh_from_db()
     assert (pending.text, pending.review, pending.reviewed_by_id) == (
         "Das Büro ist am 24.12. geschlossen.",
@@ -151,10 +197,20 @@ def test_edit_then_approve_changes_the_text_and_keeps_before(as_anna, as_boss):
 
 
 def test_bulk_review_decides_each_and_reports_refusals(as_anna, as_boss):
-    a = services.store(as_anna, text="Der Drucker im 2. Stock ist defekt.", source_kind="chat_run").memory
-    b = services.store(as_anna, text="Besprechungsraum B hat einen Beamer.", source_kind="chat_run").memory
-    services.review(as_boss, b.pk, "reject")
-    outcome = services.bulk_review(as_boss, [a.pk, b.pk, 999999], "approve")
+    a = services.store(
+        as_anna,
+        build(MemoryStore, text="Der Drucker im 2. Stock ist defekt."),
+        origin=Origin(surface="agent", run_id="1"),
+    ).memory
+    b = services.store(
+        as_anna,
+        build(MemoryStore, text="Besprechungsraum B hat einen Beamer."),
+        origin=Origin(surface="agent", run_id="1"),
+    ).memory
+    services.review(as_boss, b.pk, build(MemoryReview, decision="reject"))
+    outcome = services.bulk_review(
+        as_boss, build(MemoryBulkReview, memory_ids=[a.pk, b.pk, 999999], decision="approve")
+    )
     assert outcome["decided"] == [a.pk]
     assert {r["id"]: r["code"] for r in outcome["refused"]} == {
         b.pk: "memory_already_decided",
@@ -181,22 +237,22 @@ def test_bulk_review_decides_each_and_reports_refusals(as_anna, as_boss):
 )
 def test_bad_input_is_refused_and_stores_nothing(as_anna, values, code, field):
     with pytest.raises(DomainError) as refused:
-        services.store(as_anna, scope="personal", **values)
+        services.store(as_anna, build(MemoryStore, scope="personal", **values))
     assert refused.value.code == code and field in refused.value.field_errors
     assert not Memory.objects.exists()
 
 
 def test_a_service_principal_has_no_personal_memory(as_robot):
     with pytest.raises(DomainError) as refused:
-        services.store(as_robot, text="Geheim", scope="personal")
+        services.store(as_robot, build(MemoryStore, text="Geheim", scope="personal"))
     assert refused.value.field_errors.keys() == {"scope"}
 
 
 def test_forget_deletes_personal_memory_with_its_trail_and_only_ones_own(as_anna, as_ben, as_boss):
     mine = services.store(
-        as_anna, text="Ich trinke Kaffee schwarz.", scope="personal", kind="preference"
+        as_anna, build(MemoryStore, text="Ich trinke Kaffee schwarz.", scope="personal", kind="preference")
     ).memory
-    shared = services.store(as_boss, text="Die Kanzlei hat 12 Parkplätze.").memory
+    shared = services.store(as_boss, build(MemoryStore, text="Die Kanzlei hat 12 Parkplätze.")).memory
     with pytest.raises(DomainError) as refused:
         services.forget(as_ben, mine.pk)
     assert refused.value.code == "memory_not_found"
@@ -209,8 +265,10 @@ def test_forget_deletes_personal_memory_with_its_trail_and_only_ones_own(as_anna
 
 
 def test_export_holds_personal_memory_with_history_and_nothing_of_others(as_anna, as_ben):
-    services.store(as_anna, text="Ich trinke Kaffee schwarz.", scope="personal", kind="preference")
-    services.store(as_ben, text="Ben mag Tee.", scope="personal", kind="preference")
+    services.store(
+        as_anna, build(MemoryStore, text="Ich trinke Kaffee schwarz.", scope="personal", kind="preference")
+    )
+    services.store(as_ben, build(MemoryStore, text="Ben mag Tee.", scope="personal", kind="preference"))
     data = services.export_for(as_anna)
     assert [m["text"] for m in data["personal"]] == ["Ich trinke Kaffee schwarz."]
     assert data["personal"][0]["history"][0]["action"] == "created"
@@ -220,7 +278,7 @@ def test_export_holds_personal_memory_with_history_and_nothing_of_others(as_anna
 def test_every_write_records_a_live_event(as_anna):
     from apps.mutations.models import MutationEvent
 
-    stored = services.store(as_anna, text="Ich trinke Kaffee schwarz.", scope="personal")
+    stored = services.store(as_anna, build(MemoryStore, text="Ich trinke Kaffee schwarz.", scope="personal"))
     event = MutationEvent.objects.get(topic="memory.memory.created")
     assert (event.audience, event.user_id, event.refresh_topic) == ("user", as_anna.user.pk, "memory")
     assert event.ui_actions[0]["record"]["id"] == stored.memory.pk

@@ -8,7 +8,9 @@ the check did before it read the subject), so those tests fail without the subje
 
 import pytest
 
+from apps.core.inputs import build
 from apps.memory import dedup, services
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory
 from apps.memory.visibility import Reader, usable
 
@@ -128,8 +130,8 @@ def _similarity(a: Memory, b: Memory) -> float:
 
 @pytest.mark.parametrize(("first", "second", "bites"), DIFFERENT, ids=range(len(DIFFERENT)))
 def test_same_shaped_facts_about_different_subjects_are_kept_apart(as_anna, first, second, bites):
-    a = services.store(as_anna, text=first, scope="personal").memory
-    b = services.store(as_anna, text=second, scope="personal").memory
+    a = services.store(as_anna, build(MemoryStore, text=first, scope="personal")).memory
+    b = services.store(as_anna, build(MemoryStore, text=second, scope="personal")).memory
     a.refresh_from_db()
     b.refresh_from_db()
     for memory in (a, b):
@@ -158,10 +160,18 @@ def test_the_same_shaped_fact_about_twenty_clients_is_kept_twenty_times(as_anna)
         f"{name} GmbH" for name in ["Schulz", "Koch", "Richter", "Klein", "Wolf", "Schröder", "Neumann"]
     ]
     names += [f"Mandant {10003 + i}" for i in range(6)]
-    stored = [services.store(as_anna, text=text.format(name), scope="personal").memory for name in names]
+    stored = [
+        services.store(as_anna, build(MemoryStore, text=text.format(name), scope="personal")).memory
+        for name in names
+    ]
     assert Memory.objects.filter(assertion="asserted", review="approved").count() == len(names) == 20
     again = services.store(
-        as_anna, text="Unterlagen kommen bei der Schneider KG immer per Post, nie per Mail.", scope="personal"
+        as_anna,
+        build(
+            MemoryStore,
+            text="Unterlagen kommen bei der Schneider KG immer per Post, nie per Mail.",
+            scope="personal",
+        ),
     ).memory
     again.refresh_from_db()
     assert again.duplicate_of_id == stored[0].pk
@@ -170,9 +180,12 @@ def test_the_same_shaped_fact_about_twenty_clients_is_kept_twenty_times(as_anna)
 
 @pytest.mark.parametrize(("first", "second"), REWORDED, ids=range(len(REWORDED)))
 def test_reworded_facts_about_the_same_subject_are_merged(as_anna, first, second):
-    kept = services.store(as_anna, text=first, scope="personal").memory
-    services.store(as_anna, text="Mandant Huber AG: Unterlagen kommen immer per Post.", scope="personal")
-    again = services.store(as_anna, text=second, scope="personal").memory
+    kept = services.store(as_anna, build(MemoryStore, text=first, scope="personal")).memory
+    services.store(
+        as_anna,
+        build(MemoryStore, text="Mandant Huber AG: Unterlagen kommen immer per Post.", scope="personal"),
+    )
+    again = services.store(as_anna, build(MemoryStore, text=second, scope="personal")).memory
     again.refresh_from_db()
     kept.refresh_from_db()
     assert (again.duplicate_of_id, again.assertion) == (kept.pk, "retracted")
@@ -181,10 +194,20 @@ def test_reworded_facts_about_the_same_subject_are_merged(as_anna, first, second
 
 def test_a_contradiction_about_the_same_client_is_still_staged_whatever_its_number(as_anna):
     old = services.store(
-        as_anna, text="Mandant 10003: Der Jahresabschluss ist bis 30.06.2027 fällig.", scope="personal"
+        as_anna,
+        build(
+            MemoryStore,
+            text="Mandant 10003: Der Jahresabschluss ist bis 30.06.2027 fällig.",
+            scope="personal",
+        ),
     ).memory
     new = services.store(
-        as_anna, text="Mandant 10003: Der Jahresabschluss ist bis 31.07.2027 fällig.", scope="personal"
+        as_anna,
+        build(
+            MemoryStore,
+            text="Mandant 10003: Der Jahresabschluss ist bis 31.07.2027 fällig.",
+            scope="personal",
+        ),
     ).memory
     new.refresh_from_db()
     assert (new.review, new.conflicts_with_id, new.conflict["reason"]) == ("pending", old.pk, "dates")
@@ -207,16 +230,16 @@ def test_linked_subjects_keep_same_shaped_facts_apart_and_a_named_link_is_no_new
         ]
         links = [{"subject_case_id": c.pk} for c in cases]
     text = "Der Jahresabschluss ist bis 30.06.2027 fällig."
-    first = services.store(as_anna, text=text, scope="personal", **links[0]).memory
+    first = services.store(as_anna, build(MemoryStore, text=text, scope="personal", **links[0])).memory
     other = services.store(
-        as_anna, text=text.replace("30.06.", "31.07."), scope="personal", **links[1]
+        as_anna, build(MemoryStore, text=text.replace("30.06.", "31.07."), scope="personal", **links[1])
     ).memory
     other.refresh_from_db()
     assert (other.review, other.conflicts_with_id) == ("approved", None)
     # Naming the linked client in the text names no new subject: a contradiction is still one.
     named = "Der Jahresabschluss der Meier GmbH ist bis 31.08.2027 fällig."
     if link == "client":
-        staged = services.store(as_anna, text=named, scope="personal", **links[0]).memory
+        staged = services.store(as_anna, build(MemoryStore, text=named, scope="personal", **links[0])).memory
         staged.refresh_from_db()
         assert (staged.review, staged.conflicts_with_id, staged.conflict["reason"]) == (
             "pending",
@@ -228,14 +251,16 @@ def test_linked_subjects_keep_same_shaped_facts_apart_and_a_named_link_is_no_new
 def test_memories_stored_before_subjects_were_read_get_them_from_the_periodic_job(as_anna):
     from apps.memory import jobs
 
-    old = services.store(as_anna, text="Mandant Schneider KG zahlt per Lastschrift.", scope="personal").memory
+    old = services.store(
+        as_anna, build(MemoryStore, text="Mandant Schneider KG zahlt per Lastschrift.", scope="personal")
+    ).memory
     Memory.objects.filter(pk=old.pk).update(subject_anchors=None)
     jobs.reembed()
     assert Memory.objects.get(pk=old.pk).subject_anchors == ["n:schneider"]
     # Until then a row not read yet is still compared, by its text: no merge across clients.
     Memory.objects.filter(pk=old.pk).update(subject_anchors=None)
     other = services.store(
-        as_anna, text="Mandant Müller GmbH zahlt per Lastschrift.", scope="personal"
+        as_anna, build(MemoryStore, text="Mandant Müller GmbH zahlt per Lastschrift.", scope="personal")
     ).memory
     other.refresh_from_db()
     assert (other.duplicate_of_id, other.conflicts_with_id) == (None, None)

@@ -5,7 +5,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.memory import services
+from apps.memory.contracts import MemoryReview, MemoryStore
 from apps.memory.models import Memory
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
@@ -47,17 +50,25 @@ def test_reads_return_only_approved_valid_memory(as_anna, as_boss):
     anna = ToolContext(principal=as_anna, run_id="r")
     pending = run(anna, "memory_store", text="Das Büro ist am 24.12. geschlossen.")  # shared: waits
     assert pending["memory"]["review"] == "pending"
-    rejected = services.store(as_anna, text="Der Kaffee im Büro ist gratis.", source_kind="chat_run").memory
-    services.review(as_boss, rejected.pk, "reject")
-    approved = services.store(as_boss, text="Die Kanzlei hat 12 Parkplätze im Hof.").memory
-    retracted = services.store(as_boss, text="Die Kanzlei hat einen Aufzug.").memory
+    rejected = services.store(
+        as_anna,
+        build(MemoryStore, text="Der Kaffee im Büro ist gratis."),
+        origin=Origin(surface="agent", run_id="1"),
+    ).memory
+    services.review(as_boss, rejected.pk, build(MemoryReview, decision="reject"))
+    approved = services.store(
+        as_boss, build(MemoryStore, text="Die Kanzlei hat 12 Parkplätze im Hof.")
+    ).memory
+    retracted = services.store(as_boss, build(MemoryStore, text="Die Kanzlei hat einen Aufzug.")).memory
     services.retract(as_boss, retracted.pk)
     expired = services.store(
-        as_anna, text="Frau Berger ist im Urlaub.", scope="personal", valid_until="2030-01-01"
+        as_anna,
+        build(MemoryStore, text="Frau Berger ist im Urlaub.", scope="personal", valid_until="2030-01-01"),
     )
     Memory.objects.filter(pk=expired.memory.pk).update(valid_until="2021-01-01T00:00Z")
     future = services.store(
-        as_anna, text="Ab März ist das Büro umgezogen.", scope="personal", valid_from="2099-03-01"
+        as_anna,
+        build(MemoryStore, text="Ab März ist das Büro umgezogen.", scope="personal", valid_from="2099-03-01"),
     )
 
     for query in ("Büro geschlossen 24.12.", "Kaffee gratis", "Parkplätze", "Aufzug", "Urlaub", "umgezogen"):
@@ -76,7 +87,9 @@ def test_reads_return_only_approved_valid_memory(as_anna, as_boss):
 
 
 def test_personal_memory_of_another_user_is_never_returned(as_anna, as_ben, ben):
-    secret = services.store(as_ben, text="Ben hat eine Allergie gegen Nüsse.", scope="personal").memory
+    secret = services.store(
+        as_ben, build(MemoryStore, text="Ben hat eine Allergie gegen Nüsse.", scope="personal")
+    ).memory
     anna = ToolContext(principal=as_anna)
     assert run(anna, "memory_search", query="Allergie Nüsse")["memories"] == []
     asked = run(anna, "memory_search", query="Allergie Nüsse", scope="personal", user_id=ben.pk)
@@ -106,7 +119,10 @@ def test_specialist_memory_is_bound_to_its_specialist(as_anna):
     assert asked["memories"] == [] and asked["notices"]
     # The person's own chats do not read the specialist's memory either, nor it theirs.
     assert run(ToolContext(principal=as_anna), "memory_search", query="Anlage N Meier")["memories"] == []
-    own = services.store(as_anna, text="Anna bevorzugt kurze Antworten.", scope="personal", kind="preference")
+    own = services.store(
+        as_anna,
+        build(MemoryStore, text="Anna bevorzugt kurze Antworten.", scope="personal", kind="preference"),
+    )
     found = run(steuer, "memory_search", query="kurze Antworten", scope="personal")["memories"]
     assert own.memory.pk not in [m["id"] for m in found]
     assert dispatch("memory_get", {"id": stored["memory"]["id"]}, other).code == "memory_not_found"
@@ -119,8 +135,8 @@ def test_a_service_principal_asking_for_personal_memory_gets_a_notice(as_robot):
 
 def test_grep_exact_regex_and_bad_patterns(as_anna):
     ctx = ToolContext(principal=as_anna)
-    services.store(as_anna, text="Steuernummer von Meier: 12/345/67890", scope="personal")
-    services.store(as_anna, text="Meier zahlt per Lastschrift.", scope="personal")
+    services.store(as_anna, build(MemoryStore, text="Steuernummer von Meier: 12/345/67890", scope="personal"))
+    services.store(as_anna, build(MemoryStore, text="Meier zahlt per Lastschrift.", scope="personal"))
     exact = run(ctx, "memory_grep", pattern="12/345")
     assert [m["text"] for m in exact["memories"]] == ["Steuernummer von Meier: 12/345/67890"]
     assert exact["memories"][0]["excerpt"].endswith("12/345/67890")
@@ -134,9 +150,14 @@ def test_grep_exact_regex_and_bad_patterns(as_anna):
 
 
 def test_describe_counts_by_kind_scope_and_client(as_anna, as_boss, meier):
-    services.store(as_anna, text="Ich trinke Kaffee schwarz.", scope="personal", kind="preference")
-    services.store(as_boss, text="Meier bekommt die Post per Einschreiben.", subject_client_id=meier.pk)
-    services.store(as_boss, text="Belege immer bis zum 10. anfordern.", kind="procedure")
+    services.store(
+        as_anna, build(MemoryStore, text="Ich trinke Kaffee schwarz.", scope="personal", kind="preference")
+    )
+    services.store(
+        as_boss,
+        build(MemoryStore, text="Meier bekommt die Post per Einschreiben.", subject_client_id=meier.pk),
+    )
+    services.store(as_boss, build(MemoryStore, text="Belege immer bis zum 10. anfordern.", kind="procedure"))
     described = run(ToolContext(principal=as_anna), "memory_describe")
     assert described["total"] == 3
     assert described["by_kind"] == {"fact": 1, "preference": 1, "procedure": 1, "note": 0}
@@ -188,7 +209,10 @@ def _queries(ctx, name, **args) -> int:
 
 def test_list_tools_cost_the_same_queries_for_few_and_many_rows(as_anna, as_boss, meier):
     ctx = ToolContext(principal=as_anna)
-    services.store(as_boss, text="Meier bekommt die Post per Einschreiben.", subject_client_id=meier.pk)
+    services.store(
+        as_boss,
+        build(MemoryStore, text="Meier bekommt die Post per Einschreiben.", subject_client_id=meier.pk),
+    )
     few = {
         name: _queries(ctx, name, **args)
         for name, args in (
@@ -200,9 +224,12 @@ def test_list_tools_cost_the_same_queries_for_few_and_many_rows(as_anna, as_boss
     for i in range(12):
         services.store(
             as_boss,
-            text=f"Meier Notiz Nummer {i}: Unterlagen {i * 7} Seiten.",
-            subject_client_id=meier.pk,
-            kind="note",
+            build(
+                MemoryStore,
+                text=f"Meier Notiz Nummer {i}: Unterlagen {i * 7} Seiten.",
+                subject_client_id=meier.pk,
+                kind="note",
+            ),
         )
     many = {
         name: _queries(ctx, name, **args)

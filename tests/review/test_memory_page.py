@@ -11,7 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from apps.core.inputs import build
+from apps.core.origin import INTERNAL, Origin
 from apps.memory import services as memory
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory, MemoryRevision
 
 pytestmark = pytest.mark.django_db
@@ -19,8 +22,9 @@ pytestmark = pytest.mark.django_db
 PAGE = reverse("memory:index")
 
 
-def remember(principal, text, **kw):
-    return memory.store(principal, text=text, **kw).memory
+def remember(principal, text, source_kind="person", **kw):
+    origin = Origin(surface="agent", run_id="run-1") if source_kind == "chat_run" else INTERNAL
+    return memory.store(principal, build(MemoryStore, text=text, **kw), origin=origin).memory
 
 
 @pytest.fixture
@@ -138,7 +142,7 @@ def test_memory_page_queries_are_constant_in_rows(client, anna, as_anna, meier):
 
 def test_i_decide_a_contradiction_of_my_own_memory(client, anna, as_anna):
     old = remember(as_anna, "Mein Büro ist in Raum 12.", scope="personal")
-    new = memory.store(as_anna, text="Mein Büro ist in Raum 14.", scope="personal")
+    new = memory.store(as_anna, build(MemoryStore, text="Mein Büro ist in Raum 14.", scope="personal"))
     new.memory.refresh_from_db()  # checked by the worker (at once here)
     assert (new.memory.conflicts_with_id, new.memory.review) == (old.pk, "pending")
     client.force_login(anna)

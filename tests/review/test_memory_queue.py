@@ -7,7 +7,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from apps.core.inputs import build
+from apps.core.origin import INTERNAL, Origin
 from apps.memory import services as memory
+from apps.memory.contracts import MemoryStore
 from apps.memory.models import Memory, MemoryRevision
 
 pytestmark = pytest.mark.django_db
@@ -17,10 +20,10 @@ DECIDE = reverse("review:decide")
 ADMIN_QUEUE = reverse("admin:review_reviewqueue_changelist")
 
 
-def remember(principal, text, **kw):
+def remember(principal, text, source_kind="chat_run", **kw):
     """As the copilot would, in a chat of `principal`."""
-    kw = {"source_kind": "chat_run", "source_ref": "run-1", **kw}
-    return memory.store(principal, text=text, **kw).memory
+    origin = Origin(surface="agent", run_id="run-1") if source_kind == "chat_run" else INTERNAL
+    return memory.store(principal, build(MemoryStore, text=text, **kw), origin=origin).memory
 
 
 def test_office_memory_from_staff_waits_for_review_and_is_approved(client, reviewer, as_anna):
@@ -68,7 +71,7 @@ def test_edit_then_approve_and_bulk_reject(client, chef, as_anna):
 def test_a_conflict_shows_beside_the_approved_memory(client, chef, as_chef, as_anna):
     approved = remember(as_chef, "Die Kanzlei öffnet um 8 Uhr.", source_kind="person")
     assert approved.review == "approved"
-    stored = memory.store(as_anna, text="Die Kanzlei öffnet um 9 Uhr.")
+    stored = memory.store(as_anna, build(MemoryStore, text="Die Kanzlei öffnet um 9 Uhr."))
     assert Memory.objects.get(pk=stored.memory.pk).conflicts_with_id == approved.pk
     client.force_login(chef)
     page = client.get(QUEUE, {"kind": "conflict"}).content.decode()

@@ -8,9 +8,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.core.inputs import build
+from apps.core.origin import Origin
 from apps.learning import services as learning_services
 from apps.learning.contracts import LearningReview
 from apps.learning.models import LearningDecision, LearningObject
+from apps.memory.contracts import MemoryReview, MemoryStore
 from apps.wiki import proposals
 from apps.wiki.models import WikiProposal
 from tests.review.conftest import propose_wiki, stage_fact
@@ -208,9 +210,11 @@ def test_the_audit_tab_queries_are_constant_in_rows(client, chef, as_chef, anna,
         for i in range(n):
             if kind == "memory":
                 stored = memory.store(
-                    as_anna, text=f"Regel {n}-{i}: Akten im Schrank {i}.", source_kind="chat_run"
+                    as_anna,
+                    build(MemoryStore, text=f"Regel {n}-{i}: Akten im Schrank {i}."),
+                    origin=Origin(surface="agent", run_id="1"),
                 )
-                memory.review(as_chef, stored.memory.pk, "approve")
+                memory.review(as_chef, stored.memory.pk, build(MemoryReview, decision="approve"))
             elif kind == "learning":
                 learning_services.review(
                     as_chef,
@@ -245,7 +249,9 @@ def test_a_learning_reviewer_decides_learning_but_not_memory(client, as_anna):
     lena = UserFactory(email="lena@kanzlei.example")
     lena.user_permissions.add(Permission.objects.get(codename="review_learningobject"))
     pending = memory.store(
-        as_anna, text="Die Kanzlei ist am 24.12. geschlossen.", source_kind="chat_run"
+        as_anna,
+        build(MemoryStore, text="Die Kanzlei ist am 24.12. geschlossen."),
+        origin=Origin(surface="agent", run_id="1"),
     ).memory
     client.force_login(lena)
     page = client.get(QUEUE).content.decode()
