@@ -10,8 +10,8 @@ driver's own text: the model gets a stable code and the columns of the allowed t
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,6 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from apps.connectors import pool, sessions
 from apps.connectors.errors import ConnectorUnreachable, StatementFailed, StatementTimeout
 from apps.connectors.models import Connector
 from apps.connectors.sqlguard import Checked, normalized_name
@@ -44,23 +45,89 @@ def _unreachable(connector: Connector) -> ConnectorUnreachable:
     )
 
 
+def _busy(connector: Connector) -> ConnectorUnreachable:
+    return ConnectorUnreachable(
+        _("All connections to the database “%(name)s” are busy. Try again in a moment.")
+        % {"name": connector.name},
+        details={"connector": connector.name},
+    )
+
+
 @contextmanager
-def connect(connector: Connector, *, read_only: bool) -> Iterator[Any]:
-    """A DB-API connection; closed afterwards. Connection failures become connector_unreachable."""
+def connect(connector: Connector, *, read_only: bool, timeout: int | None = None) -> Iterator[Any]:
+    """A pooled DB-API connection inside a fresh transaction (read-only, with the statement
+    timeout); rolled back and returned to the pool afterwards, closed if it broke."""
+    lease, _cur = _lease(connector, read_only, timeout)
     try:
-        conn = _open(connector, read_only)
-    except Exception:
-        logger.warning(
-            "connector %s: connection failed", connector.pk
-        )  # no exception text: it may name the host
-        raise _unreachable(connector) from None
-    try:
-        yield conn
-    finally:
+        yield lease.conn
+    except BaseException as exc:
+        lease.dirty = True
+        _give_back(connector, lease, broken=sessions.broken(lease.conn, exc))
+        raise
+    _give_back(connector, lease, broken=False)
+
+
+def _lease(
+    connector: Connector, read_only: bool, timeout: int | None, *, inline: bool = False
+) -> tuple[pool.Lease, Any]:
+    """A connection with its transaction begun. A pooled connection that died while idle (server
+    restart, killed backend) fails here, before any statement of the call: it is dropped and
+    the call tries once more on a fresh one. (`inline` reads find out in `execute`.)"""
+    seconds = max(1, int(timeout or connector.timeout_seconds))
+    slot, fingerprint = _slot(connector, read_only)
+    for _attempt in range(2):
         try:
-            conn.close()
+            lease = pool.POOL.acquire(slot, fingerprint, lambda: _open(connector, read_only))
+        except pool.PoolExhausted:
+            raise _busy(connector) from None
         except Exception:
-            logger.debug("connector %s: close failed", connector.pk)
+            # no exception text: it may name the host or the user
+            logger.warning("connector %s: connection failed", connector.pk)
+            raise _unreachable(connector) from None
+        try:
+            return lease, sessions.begin(connector.kind, lease, read_only, seconds, inline=inline)
+        except Exception:
+            pool.POOL.discard(lease)
+            if not lease.reused:
+                logger.warning("connector %s: transaction could not start", connector.pk)
+                raise _unreachable(connector) from None
+            logger.info("connector %s: dropped a dead pooled connection", connector.pk)
+    raise _unreachable(connector)
+
+
+def _give_back(connector: Connector, lease: pool.Lease, *, broken: bool, commit: bool = False) -> None:
+    if not broken:
+        try:
+            sessions.end(connector.kind, lease, commit=commit)
+            if sessions.clean(connector.kind, lease.conn):
+                pool.POOL.release(lease)
+                return
+        except Exception:
+            logger.debug("connector %s: connection not reusable", connector.pk)
+    pool.POOL.discard(lease)
+
+
+def _slot(connector: Connector, read_only: bool) -> tuple[pool.Slot, str]:
+    sqlite = connector.kind == Connector.Kind.SQLITE
+    file_id = ""
+    if sqlite:  # a replaced file is a new source
+        try:
+            st = os.stat(connector.path)
+            file_id = f"{st.st_dev}:{st.st_ino}"
+        except OSError:
+            file_id = "missing"
+    ident = str(connector.pk) if connector.pk else f"unsaved-{id(connector)}"
+    fingerprint = pool.fingerprint(
+        connector.kind,
+        connector.host,
+        connector.port,
+        connector.database,
+        connector.username,
+        connector.password,
+        connector.path,
+        file_id,
+    )
+    return (ident, sqlite and read_only), fingerprint
 
 
 def _open(connector: Connector, read_only: bool) -> Any:
@@ -68,6 +135,7 @@ def _open(connector: Connector, read_only: bool) -> Any:
     if kind == Connector.Kind.POSTGRES:
         import psycopg
 
+        # autocommit: the transaction is begun explicitly, in one round trip with its settings
         return psycopg.connect(
             host=connector.host or None,
             port=connector.port or None,
@@ -75,7 +143,7 @@ def _open(connector: Connector, read_only: bool) -> Any:
             user=connector.username or None,
             password=connector.password or None,
             connect_timeout=CONNECT_TIMEOUT,
-            autocommit=False,
+            autocommit=True,
         )
     if kind == Connector.Kind.MYSQL:
         import pymysql
@@ -98,9 +166,10 @@ def _open(connector: Connector, read_only: bool) -> Any:
             uri=True,
             timeout=CONNECT_TIMEOUT,
             isolation_level=None,
+            check_same_thread=False,  # leased to one thread at a time by the pool
         )
         return conn
-    raise _unreachable(connector)
+    raise ValueError("unknown connector kind")
 
 
 def _sqlite_path(path: str) -> str:
@@ -122,13 +191,25 @@ def _is_timeout(exc: BaseException) -> bool:
 def execute(connector: Connector, checked: Checked, params: Sequence[Any]) -> Result:
     read_only = checked.verb == "select"
     timeout = max(1, int(connector.timeout_seconds))
-    with connect(connector, read_only=read_only) as conn:
+    for attempt in range(2):
+        # reads go in one round trip where the engine allows; writes start their transaction first
+        lease, cur = _lease(connector, read_only, timeout, inline=read_only)
         try:
-            return _run(connector, conn, checked, params, read_only, timeout)
-        except (StatementTimeout, StatementFailed):
-            raise
+            sessions.run(
+                connector.kind, lease, cur, checked.sql, params, read_only, timeout, inline=read_only
+            )
+            if read_only or cur.description is not None:
+                result = _fetch(cur, connector)
+            else:
+                result = Result(columns=[], rows=[], row_count=max(cur.rowcount, 0))
         except Exception as exc:
-            _rollback(conn)
+            broken = sessions.broken(lease.conn, exc)
+            lease.dirty = True  # a failed statement may have left something behind: reset next time
+            _give_back(connector, lease, broken=broken)
+            if broken and read_only and lease.reused and attempt == 0:
+                continue  # the connection died while idle: reading again is harmless
+            if broken:
+                raise _unreachable(connector) from None
             if _is_timeout(exc):
                 raise StatementTimeout(
                     _("The statement ran longer than %(s)d s and was cancelled. Narrow it (WHERE, LIMIT).")
@@ -136,40 +217,9 @@ def execute(connector: Connector, checked: Checked, params: Sequence[Any]) -> Re
                 ) from None
             logger.info("connector %s: statement failed (%s)", connector.pk, type(exc).__name__)
             raise failed(connector, checked.tables) from None
-
-
-def _rollback(conn: Any) -> None:
-    try:
-        conn.rollback()
-    except Exception:
-        logger.debug("rollback failed")
-
-
-def _run(
-    connector: Connector, conn: Any, checked: Checked, params: Sequence[Any], read_only: bool, timeout: int
-) -> Result:
-    kind = connector.kind
-    cur = conn.cursor()
-    deadline = time.monotonic() + timeout
-    if kind == Connector.Kind.POSTGRES:
-        cur.execute("SET TRANSACTION READ ONLY" if read_only else "SET TRANSACTION READ WRITE")
-        cur.execute("SELECT set_config('statement_timeout', %s, true)", (str(timeout * 1000),))
-    elif kind == Connector.Kind.MYSQL:
-        cur.execute(f"SET SESSION max_statement_time = {float(timeout)}")
-        cur.execute("START TRANSACTION READ ONLY" if read_only else "START TRANSACTION READ WRITE")
-    else:
-        conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 1000)
-        cur.execute("BEGIN")
-    cur.execute(checked.sql, tuple(params))
-    if read_only or cur.description is not None:
-        result = _fetch(cur, connector)
-    else:
-        result = Result(columns=[], rows=[], row_count=max(cur.rowcount, 0))
-    if read_only:
-        _rollback(conn)
-    else:
-        conn.commit()
-    return result
+        _give_back(connector, lease, broken=False, commit=not read_only)
+        return result
+    raise _unreachable(connector)
 
 
 def _fetch(cur: Any, connector: Connector) -> Result:
@@ -214,28 +264,25 @@ def _plain(value: Any) -> Any:
 def columns_of(connector: Connector, table: str) -> list[dict[str, Any]]:
     with connect(connector, read_only=True) as conn:
         cur = conn.cursor()
-        try:
-            if connector.kind == Connector.Kind.SQLITE:
-                cur.execute('SELECT name, type, "notnull" FROM pragma_table_info(?)', (table,))
-                return [{"name": r[0], "type": r[1], "nullable": not r[2]} for r in cur.fetchall()]
-            schema, _dot, name = table.rpartition(".")
-            if connector.kind == Connector.Kind.POSTGRES:
-                cur.execute(
-                    "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
-                    "WHERE table_name = %s AND table_schema = COALESCE(%s, current_schema()) "
-                    "ORDER BY ordinal_position",
-                    (name, schema or None),
-                )
-            else:
-                cur.execute(
-                    "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
-                    "WHERE table_name = %s AND table_schema = COALESCE(%s, DATABASE()) "
-                    "ORDER BY ordinal_position",
-                    (name, schema or None),
-                )
-            return [{"name": r[0], "type": r[1], "nullable": r[2] == "YES"} for r in cur.fetchall()]
-        finally:
-            _rollback(conn)
+        if connector.kind == Connector.Kind.SQLITE:
+            cur.execute('SELECT name, type, "notnull" FROM pragma_table_info(?)', (table,))
+            return [{"name": r[0], "type": r[1], "nullable": not r[2]} for r in cur.fetchall()]
+        schema, _dot, name = table.rpartition(".")
+        if connector.kind == Connector.Kind.POSTGRES:
+            cur.execute(
+                "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
+                "WHERE table_name = %s AND table_schema = COALESCE(%s, current_schema()) "
+                "ORDER BY ordinal_position",
+                (name, schema or None),
+            )
+        else:
+            cur.execute(
+                "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
+                "WHERE table_name = %s AND table_schema = COALESCE(%s, DATABASE()) "
+                "ORDER BY ordinal_position",
+                (name, schema or None),
+            )
+        return [{"name": r[0], "type": r[1], "nullable": r[2] == "YES"} for r in cur.fetchall()]
 
 
 def allowed_tables(connector: Connector) -> list[str]:

@@ -112,12 +112,23 @@ def verb_of(tree: exp.Expr) -> str:
         return UPDATE
     if isinstance(tree, exp.Delete):
         return DELETE
+    ddl = _ddl_word(tree)
+    if ddl:
+        raise StatementNotAllowed(
+            _(
+                "%(kind)s changes the structure or the permissions of the database and is never "
+                "allowed here; only SELECT, INSERT, UPDATE and DELETE run."
+            )
+            % {"kind": ddl},
+            details={"verb": ddl.lower()},
+        )
     raise StatementNotAllowed(
         _("Only SELECT, INSERT, UPDATE and DELETE statements are allowed (%(kind)s is not).")
         % {"kind": _kind(tree)}
     )
 
 
+@lru_cache(maxsize=1024)
 def operation_of_sql(sql: str) -> str:
     """The approval operation from the statement itself, read without the connection's dialect
     (the preflight reads it again in the dialect and refuses the call when the two disagree)."""
@@ -126,6 +137,29 @@ def operation_of_sql(sql: str) -> str:
         return verb_of(tree)
     except Exception:
         return UPDATE  # unreadable: never an operation that runs without asking
+
+
+_DDL = {
+    exp.Create: "CREATE",
+    exp.Drop: "DROP",
+    exp.Alter: "ALTER",
+    exp.TruncateTable: "TRUNCATE",
+    exp.Grant: "GRANT",
+    exp.Revoke: "REVOKE",
+    exp.Comment: "COMMENT",
+}
+_DDL_WORDS = {*_DDL.values(), "RENAME", "REINDEX", "VACUUM", "ANALYZE", "CLUSTER", "OPTIMIZE"}
+
+
+def _ddl_word(tree: exp.Expr) -> str:
+    """CREATE, DROP, ALTER, TRUNCATE, GRANT … : schema and permission changes, however parsed."""
+    for cls, word in _DDL.items():
+        if isinstance(tree, cls):
+            return word
+    if isinstance(tree, exp.Command):
+        word = str(tree.this).split(maxsplit=1)[0].upper() if str(tree.this).strip() else ""
+        return word if word in _DDL_WORDS else ""
+    return ""
 
 
 def _kind(tree: exp.Expr) -> str:
@@ -178,24 +212,45 @@ def _mysql_upsert_value(node: exp.Anonymous, dialect: str) -> bool:
 
 def normalized_name(name: str, dialect: str) -> str:
     """An allowed-table entry as the dialect folds an unquoted identifier."""
+    return _normalized_name(name, dialect)
+
+
+@lru_cache(maxsize=4096)
+def _normalized_name(name: str, dialect: str) -> str:
     ident = exp.to_identifier(name)
     folded = normalize_identifiers(ident, dialect=dialect)
     return folded.name
 
 
+@dataclass(frozen=True)
+class Parsed:
+    """What a statement is, whatever configuration it is sent to: cached per dialect and text."""
+
+    verb: str
+    refs: tuple[tuple[str, str, str], ...]  # (catalog, schema, table) after case folding, CTEs left out
+    sql: str
+    placeholders: int
+
+
 def check(sql: str, dialect: str, allowed: tuple[str, ...] | list[str], database: str = "") -> Checked:
-    """The checked statement; the same text for the same configuration is parsed once (the
-    preflight and the handler of one call, and a model repeating a query, hit the cache)."""
-    return _checked(sql, dialect, tuple(sorted(allowed)), database)
+    """The checked statement. Parsing is cached (the preflight and the handler of one call, and a
+    model repeating a query, parse once); the allowed tables are checked on every call against
+    the configuration as it is now."""
+    parsed = parse_checked(sql, dialect)
+    allowed_set = {normalized_name(a, dialect) for a in allowed if a}
+    tables = tuple(dict.fromkeys(_table_name(ref, dialect, allowed_set, database) for ref in parsed.refs))
+    return Checked(verb=parsed.verb, tables=tables, sql=parsed.sql, placeholders=parsed.placeholders)
 
 
-@lru_cache(maxsize=512)
-def _checked(sql: str, dialect: str, allowed: tuple[str, ...], database: str) -> Checked:
+@lru_cache(maxsize=1024)
+def parse_checked(sql: str, dialect: str) -> Parsed:
+    """Parse, refuse what may never run, and regenerate the SQL. Refusals raise (and are not
+    cached: their messages are in the caller's language)."""
     tree = parse_one(sql, dialect)
     verb = verb_of(tree)
     tree = normalize_identifiers(tree, dialect=dialect)
-    allowed_set = {normalized_name(a, dialect) for a in allowed if a}
-    touched: list[str] = []
+    refs: list[tuple[str, str, str]] = []
+    tables = 0
     for node in tree.walk():
         if isinstance(node, _NEVER):
             raise StatementNotAllowed(_("%(kind)s is not allowed in a statement.") % {"kind": _kind(node)})
@@ -214,24 +269,23 @@ def _checked(sql: str, dialect: str, allowed: tuple[str, ...], database: str) ->
         if isinstance(node, exp.Placeholder) and node.this:
             raise StatementUnparsable("Use ? placeholders for values (not named ones).")
         if isinstance(node, exp.Table):
-            touched.append(_table_name(node, dialect, allowed_set, database))
-    if verb != SELECT and not touched:
+            tables += 1
+            if not isinstance(node.this, exp.Identifier):
+                raise StatementNotAllowed("Table functions are not allowed in FROM.")
+            if node.catalog or node.db or not _cte_visible(node, node.name):
+                refs.append((node.catalog, node.db, node.name))
+    if verb != SELECT and not tables:
         raise StatementNotAllowed("A write must name its table.")
-    return _render(tree, dialect, verb, tuple(dict.fromkeys(t for t in touched if t)))
+    return _render(tree, dialect, verb, tuple(dict.fromkeys(refs)))
 
 
-def _table_name(node: exp.Table, dialect: str, allowed: set[str], database: str) -> str:
-    if not isinstance(node.this, exp.Identifier):
-        raise StatementNotAllowed("Table functions are not allowed in FROM.")
-    name = node.name
-    catalog, db = node.catalog, node.db
+def _table_name(ref: tuple[str, str, str], dialect: str, allowed: set[str], database: str) -> str:
+    catalog, db, name = ref
     if catalog:
         raise TableNotAllowed(
             _("The table %(t)s is not in the allowed tables: %(a)s.")
             % {"t": f"{catalog}.{db}.{name}", "a": ", ".join(sorted(allowed)) or "-"}
         )
-    if not db and _cte_visible(node, name):
-        return ""
     if db:
         qualified = f"{db}.{name}"
         same_db = dialect == "mysql" and database and db == normalized_name(database, dialect)
@@ -251,7 +305,7 @@ def _table_name(node: exp.Table, dialect: str, allowed: set[str], database: str)
     )
 
 
-def _render(tree: exp.Expr, dialect: str, verb: str, tables: tuple[str, ...]) -> Checked:
+def _render(tree: exp.Expr, dialect: str, verb: str, refs: tuple[tuple[str, str, str], ...]) -> Parsed:
     marker = f"clpparam{secrets.token_hex(8)}"
     count = 0
 
@@ -273,4 +327,4 @@ def _render(tree: exp.Expr, dialect: str, verb: str, tables: tuple[str, ...]) ->
     if placeholder == "%s":
         sql = sql.replace("%", "%%")
     sql = sql.replace(marker, placeholder)
-    return Checked(verb=verb, tables=tables, sql=sql, placeholders=count)
+    return Parsed(verb=verb, refs=refs, sql=sql, placeholders=count)

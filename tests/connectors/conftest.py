@@ -13,6 +13,7 @@ import pytest
 
 from apps.accounts.principal import Principal
 from apps.connectors.models import Connector
+from apps.connectors.pool import POOL
 from apps.tools.context import ToolContext
 
 SECRET = "TOPSECRET-7f3a"
@@ -49,6 +50,7 @@ def pg_database() -> Iterator[str]:
     with psycopg.connect(dbname=name, **PG) as conn:
         _fill(conn)
     yield name
+    POOL.clear()
     admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     admin.close()
 
@@ -68,6 +70,8 @@ def my_database() -> Iterator[str]:
     _fill(conn)
     conn.close()
     yield name
+    POOL.clear()  # an idle connection must not hold the drop up
+    admin.cursor().execute("SET SESSION lock_wait_timeout = 30")
     admin.cursor().execute(f"DROP DATABASE IF EXISTS `{name}`")
     admin.close()
 
