@@ -26,11 +26,13 @@ class UserAdmin(DjangoUserAdmin):
     ordering = ("email",)
     list_display = ("email", "full_name", "role", "language", "is_active", "last_login")
     list_filter = ("role", "is_active", "language")
+    filter_horizontal = ()
     search_fields = ("email", "full_name")
     fieldsets = (
         (None, {"fields": ("email", "password")}),
         (_("Profile"), {"fields": ("full_name", "language", "time_zone")}),
-        (_("Access"), {"fields": ("role", "is_active", "is_superuser", "groups", "user_permissions")}),
+        # The role decides admin access (`User.save` keeps `is_superuser` in step with it).
+        (_("Access"), {"fields": ("role", "is_active")}),
         (_("Dates"), {"fields": ("last_login", "date_joined")}),
     )
     add_fieldsets = (

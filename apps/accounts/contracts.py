@@ -1,8 +1,17 @@
-"""Output shapes of people, as every domain names them (assignee, author, responsible …)."""
+"""Output shapes of people, as every domain names them (assignee, author, responsible …), and the
+input of inviting a colleague."""
 
 from __future__ import annotations
 
-from apps.core.contracts import Output
+from typing import Literal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.utils.translation import gettext as _
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
+
+from apps.core.contracts import Input, Output
 
 
 class PersonRef(Output):
@@ -13,3 +22,22 @@ class PersonRef(Output):
 
 def person_ref(user) -> dict | None:
     return {"id": user.pk, "name": user.get_full_name(), "email": user.email} if user else None
+
+
+class ColleagueInvite(Input):
+    """An office admin invites a colleague: an account without a password, and a link to set one."""
+
+    full_name: str = Field(min_length=1, max_length=150)
+    email: str = Field(min_length=3, max_length=254)
+    role: Literal["staff", "admin"] = "staff"
+
+    @field_validator("email")
+    @classmethod
+    def _an_address(cls, value: str) -> str:
+        try:
+            validate_email(value)
+        except ValidationError:
+            raise PydanticCustomError(
+                "invalid_email", str(_("must be an e-mail address like name@example.com"))
+            ) from None
+        return value.lower()

@@ -3,7 +3,9 @@ import zoneinfo
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.contracts import ColleagueInvite
 from apps.accounts.models import User
+from apps.core.forms import InputModelForm
 
 # The zones an office picks from; the full IANA list stays accepted for API clients.
 COMMON_TIME_ZONES = sorted(z for z in zoneinfo.available_timezones() if "/" in z and not z.startswith("Etc/"))
@@ -17,3 +19,13 @@ class PreferencesForm(forms.Form):
         required=False,
         help_text=_("No pop-up notices about colleagues' changes; open pages still update live."),
     )
+
+
+class InviteForm(InputModelForm):
+    """Invite a colleague (Kanzlei settings page): validated by `ColleagueInvite`."""
+
+    input_model = ColleagueInvite
+
+    full_name = forms.CharField(label=_("Name"), max_length=150)
+    email = forms.CharField(label=_("E-mail address"), max_length=254)
+    role = forms.ChoiceField(label=_("Role"), choices=User.Role.choices, initial=User.Role.STAFF)

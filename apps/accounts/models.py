@@ -83,6 +83,16 @@ class User(AbstractBaseUser, PermissionsMixin):
     def __str__(self) -> str:
         return self.full_name or self.email
 
+    def save(self, *args, **kwargs) -> None:
+        # One admin concept: the role decides. `is_superuser` (what Django's permission checks,
+        # the admin's model permissions and django-guardian read) always follows it, so a person
+        # with the role "Administrator" can use every admin page and nobody else gets them by a flag.
+        self.is_superuser = self.role == self.Role.ADMIN
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "role" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "is_superuser"}
+        super().save(*args, **kwargs)
+
     @property
     def is_staff(self) -> bool:
         """Django admin access: only the admin role runs the control plane."""

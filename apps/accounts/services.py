@@ -5,10 +5,15 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from apps.accounts.contracts import ColleagueInvite
 from apps.accounts.models import ServicePrincipal, User, validate_time_zone
 from apps.accounts.principal import Principal
 from apps.core import validation
@@ -80,3 +85,28 @@ def set_service_principals_active(ids: list[int], active: bool) -> int:
     """Enable or disable automations/team rooms. Disabling takes effect on their very next tool
     call (the dispatcher re-reads the flag)."""
     return ServicePrincipal.objects.filter(id__in=ids).update(is_active=active)
+
+
+def require_office_admin(principal: Principal) -> User:
+    """The signed-in person, when their role is admin (the one admin concept); else `forbidden`."""
+    user = principal.user if principal.is_user else None
+    if user is None or not user.is_active or not user.is_admin:
+        raise Forbidden(_("Only an administrator of the office may do this."))
+    return user
+
+
+@transaction.atomic
+def invite_colleague(principal: Principal, data: ColleagueInvite) -> tuple[User, str]:
+    """An office admin adds a colleague: an active account without a usable password, and the path
+    of the link on which the colleague sets their own (Django's password reset link: it stops
+    working once a password is set). A taken address is `invalid_input` on `email`."""
+    require_office_admin(principal)
+    if User.objects.filter(email__iexact=data.email).exists():
+        raise InvalidInput.field("email", _("a person with this e-mail address exists already"))
+    user = User.objects.create_user(email=data.email, password=None, full_name=data.full_name, role=data.role)
+    return user, set_password_path(user)
+
+
+def set_password_path(user: User) -> str:
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return reverse("password_reset_confirm", args=[uid, default_token_generator.make_token(user)])

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.clients import numbering
 from apps.clients.contracts import REFERENCE_MAX, CaseCreate
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Client
+from apps.clients.office_settings import OfficeSettings
 from apps.core.forms import BaselineEditor, InputModelForm
 
 # Fields of the editor, with the service field each maps to.
@@ -128,3 +129,50 @@ class CaseForm(InputModelForm):
             (str(p.pk), p.get_full_name()) for p in people
         ]
         self.fields["reference"].widget.attrs["placeholder"] = numbering.next_free_reference(reserve=False)
+
+
+class OfficeSettingsForm(InputModelForm):
+    """The Kanzlei settings page: each setting a typed field, checked by `OfficeSettings` and the
+    service (a bad value is an error on its field, never raw JSON)."""
+
+    input_model = OfficeSettings
+
+    office_name = forms.CharField(label=_("Office name"), max_length=200, required=False)
+    office_address = forms.CharField(
+        label=_("Office address"),
+        max_length=500,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Shown with the office name on the Fristenbuch reports."),
+    )
+    bundesland = forms.ChoiceField(
+        label=_("Federal state"),
+        help_text=_("Its public holidays end deadlines that fall on them."),
+    )
+    client_prefix = forms.CharField(label=_("Client numbers: prefix"), max_length=16, required=False)
+    client_start = forms.IntegerField(label=_("Client numbers: start"), min_value=1)
+    client_width = forms.IntegerField(label=_("Client numbers: digits"), min_value=1, max_value=12)
+    case_prefix = forms.CharField(
+        label=_("Case references: prefix"),
+        max_length=16,
+        required=False,
+        help_text=_("{JJJJ} stands for the current year, e.g. {JJJJ}- gives 2026-0001."),
+    )
+    case_start = forms.IntegerField(label=_("Case references: start"), min_value=1)
+    case_width = forms.IntegerField(label=_("Case references: digits"), min_value=1, max_value=12)
+    default_model_id = forms.TypedChoiceField(
+        label=_("Default chat model"), coerce=int, required=False, empty_value=None
+    )
+
+    def __init__(self, data=None, *, initial=None, lands, models):
+        super().__init__(data, initial=initial)
+        self.fields["bundesland"].choices = sorted(lands.items(), key=lambda item: item[1])
+        self.fields["default_model_id"].choices = [("", _("None configured"))] if not models else []
+        self.fields["default_model_id"].choices += [(str(pk), label) for pk, label in models]
+
+    def model_values(self) -> dict:
+        # Blank prefixes and the address are values here ("" = none), not "not given".
+        values = super().model_values()
+        for name in ("office_name", "office_address", "client_prefix", "case_prefix"):
+            values.setdefault(name, self.cleaned_data.get(name) or "")
+        return values

@@ -1,10 +1,12 @@
 from django.urls import path
 
-from apps.clients import views
+from apps.clients import office_views, views
 
 app_name = "clients"
 
 urlpatterns = [
+    path("einstellungen/kanzlei/", office_views.office_settings_page, name="office-settings"),
+    path("einstellungen/kanzlei/einladen/", office_views.invite_colleague, name="office-invite"),
     path("mandanten/", views.list_page, name="index"),
     path("mandanten/neu/", views.create_page, name="create"),
     path("mandanten/<int:client_id>/", views.detail_page, name="detail"),
