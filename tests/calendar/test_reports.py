@@ -155,16 +155,13 @@ def test_the_kontrollblatt_lists_overdue_due_today_and_todays_vorfristen(logged_
     assert rows[0][0] == "Art" and rows[0][-1] == "Geprüft"
     assert [(row[0].split("\n")[0], row[2].split("\n")[0]) for row in rows[1:]] == [
         ("überfällig", "Überfällig offen"),
-        ("heute fällig", "Heute fällig"),
-        ("heute fällig", "Heute erledigt"),
+        ("fällig", "Heute fällig"),
+        ("fällig", "Heute erledigt"),
         ("Vorfrist", "Nächste Woche"),
     ]
     assert rows[1][1] == de(overdue.start.date()) and "Entwurf an Mandant" in rows[4][0]
     text = pdf_text(logged_in.get(url("kontrollblatt", "pdf"), {"day": TODAY.isoformat()}))
-    assert (
-        f"Fristenkontrollblatt {de(TODAY)}" in text
-        and "Überfällig: 1 · heute fällig: 2 · Vorfristen: 1" in text
-    )
+    assert f"Fristenkontrollblatt {de(TODAY)}" in text and "Überfällig: 1 · fällig: 2 · Vorfristen: 1" in text
     assert "Morgen" not in text and "gestrichen" not in text and "Geprüft:" in text
 
 

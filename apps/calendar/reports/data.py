@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from apps.accounts.principal import Principal
 from apps.calendar import fristen
@@ -136,6 +137,7 @@ def fristenliste(scope: Scope) -> Report:
         for e in events
     ]
     period = _("%(since)s – %(until)s") % {"since": date_de(scope.since), "until": date_de(scope.until)}
+    today_start = dt.datetime.combine(fristen.today_for(scope.principal), dt.time(0), tzinfo=tz)
     return Report(
         slug=f"fristenliste_{scope.since.isoformat()}_{scope.until.isoformat()}",
         title=_("Fristenliste %(period)s") % {"period": period},
@@ -153,16 +155,9 @@ def fristenliste(scope: Scope) -> Report:
         empty=_("No deadlines in the period %(period)s.") % {"period": period},
         generated=_now(scope.principal),
         summary=_("%(count)d deadlines") % {"count": len(rows)} if rows else "",
-        marked={
-            i for i, e in enumerate(events) if e.status == Status.OPEN and e.start < _midnight_now(scope)
-        },
+        marked={i for i, e in enumerate(events) if e.status == Status.OPEN and e.start < today_start},
         truncated=truncated,
     )
-
-
-def _midnight_now(scope: Scope) -> dt.datetime:
-    today = fristen.today_for(scope.principal)
-    return dt.datetime.combine(today, dt.time(0), tzinfo=scope.principal.time_zone)
 
 
 # --- Fristenkontrollblatt -------------------------------------------------------------------------
@@ -194,7 +189,8 @@ def kontrollblatt(scope: Scope) -> Report:
         .order_by("event__start", "event_id", "id")
     )
     rules = _rule_names([*overdue, *due, *(p.event for p in pre)])
-    rows, marked = [], set()
+    rows: list[list[str]] = []
+    marked: set[int] = set()
 
     def add(kind: str, event: CalendarEvent, status: str, mark: bool = False) -> None:
         if mark:
@@ -204,7 +200,7 @@ def kontrollblatt(scope: Scope) -> Report:
     for event in overdue:
         add(_("overdue"), event, str(Status.OPEN.label), mark=True)
     for event in due:
-        add(_("due today"), event, _outcome(event, tz))
+        add(pgettext("report row", "due"), event, _outcome(event, tz))
     for item in pre:
         add(_("Vorfrist") + (f"\n{item.note}" if item.note else ""), item.event, str(Status.OPEN.label))
     return Report(
@@ -222,7 +218,7 @@ def kontrollblatt(scope: Scope) -> Report:
         rows=rows,
         empty=_("No deadlines, Vorfristen or overdue deadlines on %(day)s.") % {"day": date_de(day)},
         generated=_now(scope.principal),
-        summary=_("Overdue: %(overdue)d · due today: %(due)d · Vorfristen: %(pre)d")
+        summary=_("Overdue: %(overdue)d · due: %(due)d · Vorfristen: %(pre)d")
         % {"overdue": len(overdue), "due": len(due), "pre": len(pre)},
         check_column=True,
         marked=marked,
@@ -262,7 +258,8 @@ def ausgangskontrolle(scope: Scope) -> Report:
     )
     moved = [m for m in _moved_away(scope, day) if not any(e.pk == m.event_id for e in due)]
     rules = _rule_names([*due, *(m.event for m in moved)])
-    rows, marked = [], set()
+    rows: list[list[str]] = []
+    marked: set[int] = set()
     counts = {"done": 0, "carried": 0, "cancelled": 0, "open": 0}
     for event in due:
         if event.status == Status.OPEN:

@@ -103,7 +103,6 @@ def index(request):
         request,
         "calendar/reports/index.html",
         {
-            "view": "deadlines",
             "today": today.isoformat(),
             "list_until": (today + dt.timedelta(days=LIST_DAYS)).isoformat(),
             "journal_since": (today - dt.timedelta(days=30)).isoformat(),
