@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
@@ -83,7 +84,7 @@ class User(AbstractBaseUser, PermissionsMixin):
     def __str__(self) -> str:
         return self.full_name or self.email
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # One admin concept: the role decides. `is_superuser` (what Django's permission checks,
         # the admin's model permissions and django-guardian read) always follows it, so a person
         # with the role "Administrator" can use every admin page and nobody else gets them by a flag.

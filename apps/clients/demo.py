@@ -107,7 +107,9 @@ def _link_demo_case(office) -> None:
         return
     for linker in case_links.linkers():
         words = LINKED_WORDS.get(linker.key)
-        for pk, label in linker.candidates(admin, case) if words else []:
+        if words is None:
+            continue
+        for pk, label in linker.candidates(admin, case):
             if words in label:
                 linker.link(admin, case, pk)
                 break

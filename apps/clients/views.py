@@ -6,6 +6,8 @@ shows of other domains (tasks, Fristen, appointments, documents …) comes from 
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
@@ -14,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.clients import case_links, case_page, page, services
-from apps.clients.contracts import CaseFilter
+from apps.clients.contracts import CaseCreate, CaseFilter
 from apps.clients.errors import CaseNotFound
 from apps.clients.forms import CaseForm, ClientForm
 from apps.clients.models import Case, Client
@@ -169,7 +171,8 @@ def case_create_page(request, client_id: int | None = None):
     form = CaseForm(request.POST or None, initial=initial, **options)
     if request.method == "POST" and form.is_valid():
         try:
-            case = services.create_case(principal, **form.validated.service_kwargs())
+            data = cast(CaseCreate, form.validated)
+            case = services.create_case(principal, **data.service_kwargs())
         except DomainError as exc:
             form_errors(form, exc)
         else:
