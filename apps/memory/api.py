@@ -12,7 +12,6 @@ from apps.core.api import ApiView, dump, endpoint, listed
 from apps.core.origin import Origin
 from apps.memory import contracts as c
 from apps.memory import reads, services
-from apps.memory.records import memory_record
 
 TAGS = ["memory"]
 
@@ -30,7 +29,7 @@ class MemoryView(ApiView):
         Newest first; `scope=personal` is your own memory only (another person's `user_id` gives an
         empty page with a notice)."""
         rows, total, notices = reads.list_memory(request.principal, **query.model_dump())
-        return listed("memories", memory_record, (rows, total), query) | {"notices": notices}
+        return listed("memories", c.MemoryOut.of, (rows, total), query) | {"notices": notices}
 
     @endpoint(
         body=c.MemoryStore,
@@ -49,7 +48,7 @@ class MemoryView(ApiView):
         (`memory_too_large`)."""
         stored = services.store(request.principal, body, origin=Origin.of_request(request))
         answer = {
-            "memory": memory_record(stored.memory),
+            "memory": c.MemoryOut.of(stored.memory),
             "outcome": stored.outcome,
             "notices": stored.notices,
         }

@@ -1,19 +1,24 @@
-"""What callers send (tool arguments, REST bodies and queries, review forms) and what every surface
-answers with. The text limit is the service's (`models.TEXT_MAX`, 2,000 characters, refused as
+"""What callers send (tool arguments, REST bodies and queries, review forms, the memory page) and
+what every surface answers with: the output models build the wire records from the rows
+(`MemoryOut.record(memory)`, see `apps.core.outputs`). The text limit is the service's (`models.TEXT_MAX`, 2,000 characters, refused as
 `memory_too_large`), so the contracts bound text only loosely."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
+from django.db.models import Model
+from pydantic import Field, field_validator, model_validator
 
-from apps.accounts.contracts import PersonRef
+from apps.accounts.contracts import PersonRef, person_ref
 from apps.clients.contracts import CaseRef, ClientRef
+from apps.clients.models import Case, Client
+from apps.clients.records import case_ref, client_ref
 from apps.core.contracts import DateTime, Input, Output, PageInput, choices_enum, paged, query_field
+from apps.core.outputs import RowOutput
 from apps.knowledge.search import QUERY_MAX
-from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX, Kind
+from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX, Kind, Memory
 
 # The kinds are the model's (`models.Kind`), one named OpenAPI enum (`MemoryKindEnum`); a type
 # checker sees the model's choices themselves (it cannot follow an enum built by a call).
@@ -30,18 +35,53 @@ _SPECIALIST_ID = "Whose specialist memory: only the current specialist's is ever
 
 
 # --- outputs ----------------------------------------------------------------------------------
-class SubjectOut(Output):
+def _person(value: Any) -> Any:
+    return person_ref(value) if isinstance(value, Model) or value is None else value
+
+
+class SubjectOut(RowOutput):
     client: ClientRef | None
     case: CaseRef | None
     person: PersonRef | None
 
+    @field_validator("client", mode="before")
+    @classmethod
+    def _client(cls, value: Any) -> Any:
+        return client_ref(value) if isinstance(value, Client) else value
 
-class SourceRef(Output):
+    @field_validator("case", mode="before")
+    @classmethod
+    def _case(cls, value: Any) -> Any:
+        return case_ref(value) if isinstance(value, Case) else value
+
+    _person = field_validator("person", mode="before")(_person)
+
+
+class SourceRef(RowOutput):
     kind: Literal["chat_run", "document", "api_key", "person"]
     ref: str
 
 
-class MemoryOut(Output):
+class _MemoryRow:
+    """A memory read under the output's names: its subject and source grouped, no specialist as
+    None, and only the ids of the memories it contradicts or was merged into (no query for them)."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+        self.specialist = memory.specialist or None
+        self.subject = {
+            "client": memory.subject_client,
+            "case": memory.subject_case,
+            "person": memory.subject_person,
+        }
+        self.source = {"kind": memory.source_kind, "ref": memory.source_ref}
+        self.conflicts_with, self.duplicate_of = memory.conflicts_with_id, memory.duplicate_of_id
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._memory, name)
+
+
+class MemoryOut(RowOutput):
     id: int
     ref: str = Field(description="The id for context_get, e.g. memory:12.")
     text: str
@@ -66,6 +106,13 @@ class MemoryOut(Output):
     created_by: PersonRef | None
     created_at: dt.datetime
     updated_at: dt.datetime
+
+    @model_validator(mode="before")
+    @classmethod
+    def _row(cls, value: Any) -> Any:
+        return _MemoryRow(value) if isinstance(value, Memory) else value
+
+    _created_by = field_validator("created_by", mode="before")(_person)
 
 
 class MemoryStoredOut(Output):
@@ -129,14 +176,14 @@ class MemoryDescribeOut(Output):
     notices: list[str]
 
 
-class MemorySourceOut(Output):
+class MemorySourceOut(RowOutput):
     kind: str
     ref: str
     quote: str
     added_at: dt.datetime
 
 
-class MemoryRevisionOut(Output):
+class MemoryRevisionOut(RowOutput):
     action: str
     by: str
     at: dt.datetime

@@ -8,8 +8,8 @@ the navigation's review count).
 
 from __future__ import annotations
 
+from apps.memory.contracts import MemoryOut
 from apps.memory.models import Memory
-from apps.memory.records import memory_record
 from apps.mutations import actions
 from apps.mutations.services import record_mutation
 
@@ -24,7 +24,7 @@ def changed(memory: Memory, topic: str) -> None:
             user=memory.owner,
             topic=topic,
             ui_actions=[
-                actions.upsert(LIST, str(memory.pk), memory_record(memory)) | {"announce_key": topic}
+                actions.upsert(LIST, str(memory.pk), MemoryOut.record(memory)) | {"announce_key": topic}
             ],
             refresh_topic=TOPIC,
         )

@@ -14,6 +14,8 @@ filter (holder, review, validity) applies inside the same HNSW scan as the ranki
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
@@ -209,6 +211,10 @@ class MemorySource(models.Model):
     def __str__(self) -> str:
         return f"{self.kind}:{self.ref}"
 
+    @property
+    def added_at(self) -> dt.datetime:  # the wire name (`MemorySourceOut`)
+        return self.created_at
+
 
 class MemoryRevision(models.Model):
     """The audit trail: who did what, when, the memory before → after, and the decision's note.
@@ -245,3 +251,12 @@ class MemoryRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.memory_id} {self.action}"
+
+    # The wire names (`MemoryRevisionOut`): who, as recorded, and when.
+    @property
+    def by(self) -> str:
+        return self.actor_label
+
+    @property
+    def at(self) -> dt.datetime:
+        return self.created_at

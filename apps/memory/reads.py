@@ -21,9 +21,10 @@ from apps.core import validation
 from apps.knowledge import embeddings
 from apps.knowledge.search import QUERY_MAX
 from apps.memory import search
+from apps.memory.contracts import MemoryOut, MemoryRevisionOut, MemorySourceOut
 from apps.memory.errors import InvalidPattern, MemoryNotFound
 from apps.memory.models import Kind, Memory
-from apps.memory.records import memory_record, revision_record, source_record, with_relations
+from apps.memory.records import with_relations
 from apps.memory.visibility import ALL, PERSONAL, SCOPE_CHOICES, Reader, usable
 
 GREP_MAX = 100
@@ -92,7 +93,7 @@ def _kind(value: Any) -> str | None:
 
 def scored_records(ranked: list[tuple[Memory, float]]) -> list[dict]:
     """Records of ranked memories (`search.memories`), in rank order, with their scores."""
-    return [memory_record(memory) | {"score": round(score, 6)} for memory, score in ranked]
+    return [MemoryOut.record(memory) | {"score": round(score, 6)} for memory, score in ranked]
 
 
 # --- search -----------------------------------------------------------------------------------
@@ -142,9 +143,9 @@ def get_memory(principal: Principal, memory_id: Any, *, specialist: str | None =
 def expand(principal: Principal, memory_id: Any, *, specialist: str | None = None) -> dict:
     """A memory with its sources (evidence) and its audit trail."""
     memory = get_memory(principal, memory_id, specialist=specialist)
-    return memory_record(memory) | {
-        "sources": [source_record(s) for s in memory.sources.all()[:50]],
-        "history": [revision_record(r) for r in memory.revisions.all()[:50]],
+    return MemoryOut.record(memory) | {
+        "sources": [MemorySourceOut.record(s) for s in memory.sources.all()[:50]],
+        "history": [MemoryRevisionOut.record(r) for r in memory.revisions.all()[:50]],
     }
 
 
@@ -212,7 +213,7 @@ def grep(
     except DatabaseError:
         raise InvalidPattern.field("pattern", _("cannot be searched (invalid or too costly)")) from None
     truncated = len(rows) > limit
-    records = [memory_record(m) | _excerpt(m.text, compiled) for m in rows[:limit]]
+    records = [MemoryOut.record(m) | _excerpt(m.text, compiled) for m in rows[:limit]]
     return {"memories": records, "total": len(records), "truncated": truncated, "notices": where.notices}
 
 

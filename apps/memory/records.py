@@ -1,15 +1,14 @@
-"""The wire shapes of a memory (declared as `contracts.MemoryOut`), built from
-rows loaded with `with_relations` so a list costs the same queries whatever its length."""
+"""Loading memory rows with what their wire record (`contracts.MemoryOut`) reads, so a list costs
+the same queries whatever its length (`with_relations`, and the search's hand-written SQL), and the
+snapshot an audit revision keeps."""
 
 from __future__ import annotations
 
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import QuerySet
 
-from apps.accounts.contracts import person_ref
-from apps.clients.records import case_ref, client_ref
 from apps.core.records import attrs, iso
-from apps.memory.models import Memory, MemoryRevision, MemorySource
+from apps.memory.models import Memory
 
 RELATIONS = ("subject_client", "subject_case", "subject_person", "created_by", "reviewed_by")
 
@@ -33,7 +32,7 @@ _JOINED = (
 
 def joined_select(alias: str = "m") -> tuple[str, str]:
     """The SELECT list and LEFT JOINs that load `alias` (a memory_memory row) with what
-    `memory_record` reads; `from_joined_row` turns such a row into a `Memory`."""
+    `MemoryOut` reads; `from_joined_row` turns such a row into a `Memory`."""
     columns = [f'{alias}."{f.column}"' for f in _LOADED]
     joins = []
     for n, (name, fields) in enumerate(_JOINED):
@@ -58,48 +57,6 @@ def from_joined_row(row: tuple) -> tuple[Memory, tuple]:
         )
         fk.set_cached_value(memory, related)
     return memory, row[end:]
-
-
-def subject_record(memory: Memory) -> dict:
-    client, case = memory.subject_client, memory.subject_case
-    return {
-        "client": client_ref(client),
-        "case": case_ref(case),
-        "person": person_ref(memory.subject_person),
-    }
-
-
-def memory_record(memory: Memory) -> dict:
-    return {
-        "id": memory.pk,
-        **attrs(memory, "ref", "text", "kind", "scope"),
-        "specialist": memory.specialist or None,
-        "subject": subject_record(memory),
-        "source": {"kind": memory.source_kind, "ref": memory.source_ref},
-        **attrs(memory, "assertion", "review"),
-        "valid_from": iso(memory.valid_from),
-        "valid_until": iso(memory.valid_until),
-        "confirmations": memory.confirmations,
-        "conflicts_with": memory.conflicts_with_id,
-        "checking": memory.checking,
-        "duplicate_of": memory.duplicate_of_id,
-        "created_by": person_ref(memory.created_by),
-        "created_at": memory.created_at.isoformat(),
-        "updated_at": memory.updated_at.isoformat(),
-    }
-
-
-def source_record(source: MemorySource) -> dict:
-    return {**attrs(source, "kind", "ref", "quote"), "added_at": source.created_at.isoformat()}
-
-
-def revision_record(revision: MemoryRevision) -> dict:
-    return {
-        "action": revision.action,
-        "by": revision.actor_label,
-        "at": revision.created_at.isoformat(),
-        **attrs(revision, "before", "after", "note"),
-    }
 
 
 def snapshot(memory: Memory) -> dict:

@@ -46,7 +46,15 @@ from apps.core.origin import INTERNAL, Origin
 from apps.core.queue import enqueue
 from apps.memory import checks, dedup, events, similarity, subjects
 from apps.memory.audit import audit, changed
-from apps.memory.contracts import MemoryBulkReview, MemoryReview, MemoryStore, MemoryUpdate
+from apps.memory.contracts import (
+    MemoryBulkReview,
+    MemoryOut,
+    MemoryReview,
+    MemoryRevisionOut,
+    MemorySourceOut,
+    MemoryStore,
+    MemoryUpdate,
+)
 from apps.memory.errors import (
     AlreadyDecided,
     DuplicateMemory,
@@ -66,7 +74,7 @@ from apps.memory.models import (
     SourceKind,
     holder_key,
 )
-from apps.memory.records import memory_record, revision_record, snapshot, source_record, with_relations
+from apps.memory.records import snapshot, with_relations
 from apps.memory.visibility import Reader, can_review_shared, held, may_review, reviewable_q
 
 logger = logging.getLogger(__name__)
@@ -300,7 +308,7 @@ def review(principal: Principal, memory_id: int, data: MemoryReview) -> Memory:
         raise AlreadyDecided(
             _("Memory %(id)s was already decided (%(state)s).")
             % {"id": memory.pk, "state": memory.get_review_display()},
-            details={"current": memory_record(memory)},
+            details={"current": MemoryOut.record(memory)},
         )
     if decision == "edit" and text is None:
         raise validation.invalid("text", _("is needed to edit before approving"))
@@ -510,16 +518,16 @@ def export_for(principal: Principal) -> dict:
     ).order_by("id")
 
     def full(memory: Memory) -> dict:
-        return memory_record(memory) | {
-            "sources": [source_record(s) for s in memory.sources.all()],
-            "history": [revision_record(r) for r in memory.revisions.all()],
+        return MemoryOut.record(memory) | {
+            "sources": [MemorySourceOut.record(s) for s in memory.sources.all()],
+            "history": [MemoryRevisionOut.record(r) for r in memory.revisions.all()],
         }
 
     return {
         "exported_at": timezone.now().isoformat(),
         "person": {"id": user.pk, "email": user.email, "name": user.get_full_name()},
         "personal": [full(m) for m in personal],
-        "office": [memory_record(m) for m in shared.distinct()],
+        "office": [MemoryOut.record(m) for m in shared.distinct()],
     }
 
 

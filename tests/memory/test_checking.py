@@ -11,9 +11,9 @@ from django.utils import timezone
 from apps.core.inputs import build
 from apps.core.origin import Origin
 from apps.memory import checking, jobs, maintenance, reads, services
-from apps.memory.contracts import MemoryStore
+from apps.memory.contracts import MemoryOut, MemoryStore
 from apps.memory.models import Memory
-from apps.memory.records import memory_record, with_relations
+from apps.memory.records import with_relations
 from apps.memory.visibility import Reader, held, usable
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
@@ -38,7 +38,7 @@ def test_a_stored_memory_is_used_only_once_the_worker_checked_it(
     with django_capture_on_commit_callbacks(execute=True):
         stored = services.store(as_anna, build(MemoryStore, text=FACT, scope="personal"))
     assert (stored.outcome, stored.memory.review, stored.memory.checking) == ("created", "approved", True)
-    assert memory_record(stored.memory)["checking"] is True and stored.notices
+    assert MemoryOut.record(stored.memory)["checking"] is True and stored.notices
     assert sent == [stored.memory.pk]  # queued once the store committed
     reader = Reader.of(as_anna)
     assert list(held(reader)) == [stored.memory]  # on the memory page meanwhile
@@ -140,5 +140,5 @@ def test_memory_search_is_one_statement_with_the_records_of_the_orm(
     found = result.output["memories"]
     assert len(found) == 2
     for record in found:
-        expected = memory_record(with_relations(Memory.objects).get(pk=record["id"]))
+        expected = MemoryOut.record(with_relations(Memory.objects).get(pk=record["id"]))
         assert {k: v for k, v in record.items() if k != "score"} == expected
