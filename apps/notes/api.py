@@ -6,30 +6,29 @@ from __future__ import annotations
 from apps.core.api import ApiView, endpoint, listed, updated
 from apps.notes import contracts as c
 from apps.notes import services
-from apps.notes.records import folder_record, note_record, page_record
+from apps.notes.contracts import NoteFolderOut, NoteOut
+from apps.notes.records import page_record
 
 
 class FolderListView(ApiView):
     @endpoint(output=c.NoteFolderList, operation_id="notes_folders_list")
     def get(self, request):
         """Note folders"""
-        return {"folders": [folder_record(f) for f in services.list_folders(request.principal)]}
+        return {"folders": [NoteFolderOut.record(f) for f in services.list_folders(request.principal)]}
 
     @endpoint(
         body=c.NoteFolderCreate, output=c.NoteFolderResult, status=201, operation_id="notes_folders_create"
     )
     def post(self, request, body: c.NoteFolderCreate):
         """Create a folder"""
-        return {
-            "folder": folder_record(services.create_folder(request.principal, **body.model_dump(mode="json")))
-        }
+        return {"folder": NoteFolderOut.record(services.create_folder(request.principal, body))}
 
 
 class FolderDetailView(ApiView):
     @endpoint(body=c.NoteFolderUpdate, output=c.NoteFolderResult, operation_id="notes_folders_partial_update")
     def patch(self, request, folder_id: int, body: c.NoteFolderUpdate):
         """Rename or move a folder"""
-        return {"folder": folder_record(updated(services.update_folder, request, folder_id, body))}
+        return {"folder": NoteFolderOut.record(updated(services.update_folder, request, folder_id, body))}
 
     @endpoint(output=None, status=204, operation_id="notes_folders_destroy")
     def delete(self, request, folder_id: int):
@@ -41,14 +40,14 @@ class NoteListView(ApiView):
     @endpoint(query=c.NoteFilter, output=c.NoteListPage, operation_id="notes_list")
     def get(self, request, query: c.NoteFilter):
         """List notes (folder, search, pagination, total)"""
-        found = services.list_notes(request.principal, **query.model_dump())
-        return listed("notes", note_record, found, query)
+        found = services.list_notes(request.principal, query)
+        return listed("notes", NoteOut.record, found, query)
 
     @endpoint(body=c.NoteCreate, output=c.NoteWithFirstPage, status=201, operation_id="notes_create")
     def post(self, request, body: c.NoteCreate):
         """Create a note with its first page"""
-        note, first = services.create_note(request.principal, **body.service_kwargs())
-        return {"note": note_record(note), "page": page_record(first)}
+        note, first = services.create_note(request.principal, body)
+        return {"note": NoteOut.record(note), "page": page_record(first)}
 
 
 class NoteDetailView(ApiView):
@@ -56,13 +55,13 @@ class NoteDetailView(ApiView):
     def get(self, request, note_id: int):
         """A note with its pages"""
         note = services.get_note(request.principal, note_id)
-        return {"note": note_record(note), "pages": [page_record(p) for p in services.note_pages(note)]}
+        return {"note": NoteOut.record(note), "pages": [page_record(p) for p in services.note_pages(note)]}
 
     @endpoint(body=c.NoteUpdate, output=c.NoteResult, operation_id="notes_partial_update")
     def patch(self, request, note_id: int, body: c.NoteUpdate):
         """Rename, move or change visibility (partial); optional expected_version"""
         note = updated(services.update_note, request, note_id, body, explicit_null_clears=True)
-        return {"note": note_record(note)}
+        return {"note": NoteOut.record(note)}
 
     @endpoint(output=None, status=204, operation_id="notes_destroy")
     def delete(self, request, note_id: int):

@@ -8,13 +8,15 @@ from __future__ import annotations
 from apps.accounts.principal import Principal
 from apps.clients.case_page import Section
 from apps.clients.models import Case
+from apps.core.inputs import build
 from apps.notes import services, sharing
+from apps.notes.contracts import NoteFilter
 
 LINKED_NOTES = 20  # the notes page is one click away
 
 
 def section(principal: Principal, case: Case) -> Section:
-    notes, total = services.list_notes(principal, case_id=case.pk, limit=LINKED_NOTES)
+    notes, total = services.list_notes(principal, build(NoteFilter, case_id=case.pk, limit=LINKED_NOTES))
     sharing.mark_shared_with(notes)
     return Section(
         "notes",

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, StringConstraints
+from django.db.models import Model
+from pydantic import Field, StringConstraints, field_validator
 
-from apps.accounts.contracts import PersonRef
+from apps.accounts.contracts import PersonRef, person_ref
+from apps.accounts.models import ServicePrincipal
 from apps.clients.contracts import CaseRef
+from apps.clients.models import Case
+from apps.clients.records import case_ref
 from apps.core.contracts import (
     Input,
     MomentText,
@@ -30,6 +34,7 @@ from apps.core.contracts import (
     safe_url,
     wrapped,
 )
+from apps.core.outputs import RowOutput
 from apps.notes import attachments
 from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, PAGE_HTML_MAX, PAGE_TITLE_MAX
 
@@ -46,7 +51,23 @@ Content = Annotated[str, StringConstraints(strip_whitespace=False, max_length=PA
 
 
 # --- output -----------------------------------------------------------------------------------
-class NoteFolderOut(Output):
+class _Counted(RowOutput):
+    """A list's count (`note_count`, `page_count`) is in the record only where the row was
+    annotated with it (lists), as the records always were."""
+
+    COUNT: ClassVar[str]
+
+    @classmethod
+    def record(cls, row: Any) -> dict[str, Any]:
+        record = super().record(row)
+        if not hasattr(row, cls.COUNT):
+            record.pop(cls.COUNT)
+        return record
+
+
+class NoteFolderOut(_Counted):
+    COUNT = "note_count"
+
     id: int
     name: str
     parent_id: int | None
@@ -59,7 +80,9 @@ class NoteFolderOut(Output):
     note_count: int | None = Field(default=None, description="Notes you see in it (folder lists only).")
 
 
-class NoteOut(Output):
+class NoteOut(_Counted):
+    COUNT = "page_count"
+
     id: int
     name: str
     folder_id: int | None
@@ -74,6 +97,21 @@ class NoteOut(Output):
     updated_at: dt.datetime
     url: str
     page_count: int | None = Field(default=None, description="Number of pages (note lists only).")
+
+    @field_validator("owner", mode="before")
+    @classmethod
+    def _person(cls, value: Any) -> Any:
+        return person_ref(value) if isinstance(value, Model) else value
+
+    @field_validator("case", mode="before")
+    @classmethod
+    def _case(cls, value: Any) -> Any:
+        return case_ref(value) if isinstance(value, Case) else value
+
+    @field_validator("created_by_service", mode="before")
+    @classmethod
+    def _service(cls, value: Any) -> Any:
+        return value.name if isinstance(value, ServicePrincipal) else value
 
 
 class NoteAssetOut(Output):
@@ -182,6 +220,12 @@ class NoteFilter(PageInput):
     query: str | None = query_field("Words in the note name or its pages.")
 
 
+class NotePageChoice(Input):
+    """The Notizen page's `?page_id=`: which page of the open note the editor shows."""
+
+    page_id: int | None = None
+
+
 class NoteId(Input):
     note_id: int = Field(description="The note's id.")
 
@@ -200,9 +244,6 @@ class NoteCreate(Input):
     )
     html: Content | None = Field(default=None, description="First page as HTML.")
     text: Content | None = Field(default=None, description="First page as plain text.")
-
-    def service_kwargs(self) -> dict[str, Any]:
-        return self.model_dump(mode="json") | {"page_title": self.page_title or ""}
 
 
 class NoteUpdate(Input):

@@ -2,7 +2,9 @@
 with a dictated voice memo, and a private note of Anna's."""
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.notes import services
+from apps.notes.contracts import NoteCreate, NoteFolderCreate
 
 MEETING = (
     "<h2>Jahresgespräch Schreinerei Vogel</h2>"
@@ -26,12 +28,17 @@ ONBOARDING = (
 def load(office) -> None:
     admin = Principal.for_user(office.admin)
     anna = Principal.for_user(office.users["anna"])
-    mandanten = services.create_folder(admin, name="Mandanten")
-    vogel = services.create_folder(admin, name="Schreinerei Vogel", parent_id=mandanten.pk)
-    kanzlei = services.create_folder(admin, name="Kanzlei-Organisation")
+    mandanten = services.create_folder(admin, build(NoteFolderCreate, name="Mandanten"))
+    vogel = services.create_folder(
+        admin, build(NoteFolderCreate, name="Schreinerei Vogel", parent_id=mandanten.pk)
+    )
+    kanzlei = services.create_folder(admin, build(NoteFolderCreate, name="Kanzlei-Organisation"))
 
     note, page = services.create_note(
-        anna, name="Jahresgespräch 2025", folder_id=vogel.pk, page_title="Protokoll", html=MEETING
+        anna,
+        build(
+            NoteCreate, name="Jahresgespräch 2025", folder_id=vogel.pk, page_title="Protokoll", html=MEETING
+        ),
     )
     services.update_page(
         anna,
@@ -51,10 +58,21 @@ def load(office) -> None:
         },
     )
     services.create_page(anna, note.pk, title="Offene Punkte", text="Rückruf wegen Leasingvertrag.")
-    services.create_note(admin, name="Checkliste Jahresabschluss", folder_id=kanzlei.pk, html=CHECKLIST)
-    services.create_note(admin, name="Einarbeitung neue Mitarbeitende", folder_id=kanzlei.pk, html=ONBOARDING)
-    privat = services.create_folder(anna, name="Persönlich", visibility="private")
     services.create_note(
-        anna, name="Ideen Mandantenrundschreiben", folder_id=privat.pk, text="E-Rechnung ab 2025 erklären."
+        admin, build(NoteCreate, name="Checkliste Jahresabschluss", folder_id=kanzlei.pk, html=CHECKLIST)
+    )
+    services.create_note(
+        admin,
+        build(NoteCreate, name="Einarbeitung neue Mitarbeitende", folder_id=kanzlei.pk, html=ONBOARDING),
+    )
+    privat = services.create_folder(anna, build(NoteFolderCreate, name="Persönlich", visibility="private"))
+    services.create_note(
+        anna,
+        build(
+            NoteCreate,
+            name="Ideen Mandantenrundschreiben",
+            folder_id=privat.pk,
+            text="E-Rechnung ab 2025 erklären.",
+        ),
     )
     office.extra["note_folders"] = {"mandanten": mandanten, "vogel": vogel, "kanzlei": kanzlei}

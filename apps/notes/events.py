@@ -5,8 +5,9 @@ owner only, and people who lose sight of a record get a bare removal."""
 from __future__ import annotations
 
 from apps.mutations.audience import LiveList, Viewers, announced_remove, announced_upsert, send
+from apps.notes.contracts import NoteFolderOut, NoteOut
 from apps.notes.models import Note, NoteFolder, NotePage
-from apps.notes.records import folder_record, note_record, page_record
+from apps.notes.records import page_record
 from apps.notes.visibility import viewers
 
 FOLDER_TOPIC = "notizen.folder.updated"
@@ -19,7 +20,7 @@ LIVE_NOTES = LiveList(NOTES, NOTE_TOPIC, "notizen.note.removed")
 
 
 def folder_changed(folder: NoteFolder, announce_key: str) -> None:
-    send(viewers(folder), FOLDER_TOPIC, announced_upsert(FOLDERS, folder_record(folder), announce_key))
+    send(viewers(folder), FOLDER_TOPIC, announced_upsert(FOLDERS, NoteFolderOut.record(folder), announce_key))
 
 
 def folder_deleted(folder_id: int, folder_viewers: Viewers) -> None:
@@ -28,7 +29,7 @@ def folder_deleted(folder_id: int, folder_viewers: Viewers) -> None:
 
 def note_changed(note: Note, announce_key: str, old_viewers: Viewers | None = None) -> None:
     """A note was created or changed; when it became private the others get only a removal."""
-    LIVE_NOTES.changed(note_record(note), announce_key, viewers(note), old_viewers)
+    LIVE_NOTES.changed(NoteOut.record(note), announce_key, viewers(note), old_viewers)
 
 
 def note_deleted(note_id: int, note_viewers: Viewers) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import CreatedByService, owner_link
@@ -79,6 +80,14 @@ class Note(CreatedByService, Versioned, Timestamped):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def folder_name(self) -> str | None:
+        return self.folder.name if self.folder_id and self.folder else None
+
+    @property
+    def url(self) -> str:
+        return reverse("notes:note", args=[self.pk])
 
 
 class NotePage(Versioned, Timestamped):

@@ -8,13 +8,15 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.core.search import SearchHit, SearchSection
 from apps.notes import services
+from apps.notes.contracts import NoteFilter
 from apps.notes.records import note_url
 
 
 def provider(principal: Principal, words: str, *, limit: int, quick: bool = False) -> SearchSection:
-    notes, total = services.list_notes(principal, query=words, limit=limit)
+    notes, total = services.list_notes(principal, build(NoteFilter, query=words, limit=limit))
     hits = [
         SearchHit(title=note.name, url=note_url(note.pk), detail=note.folder.name if note.folder else "")
         for note in notes

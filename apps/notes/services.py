@@ -23,39 +23,30 @@ from apps.core.lookup import get_by_id
 from apps.core.search import search
 from apps.core.versioning import Versioned
 from apps.notes import events
+from apps.notes.contracts import NoteCreate, NoteFilter, NoteFolderCreate, NoteFolderOut, NoteOut
 from apps.notes.errors import FolderNotFound
 from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, Note, NoteFolder, NotePage, Visibility
 from apps.notes.reads import get_note
-from apps.notes.records import folder_record, note_record, with_relations
+from apps.notes.records import with_relations
 from apps.notes.visibility import note_filter, viewers, visible_folders, visible_notes
 
 MAX_PAGE = 200
 NOTE_FIELDS = frozenset({"name", "folder_id", "visibility", "case_id"})
 FOLDER_FIELDS = frozenset({"name", "parent_id"})
 FOLDER_VERSION = Versioned(
-    "folder", folder_record, gettext_lazy("The folder was changed by someone else in the meantime.")
+    "folder", NoteFolderOut.record, gettext_lazy("The folder was changed by someone else in the meantime.")
 )
 NOTE_VERSION = Versioned(
-    "note", note_record, gettext_lazy("The note was changed by someone else in the meantime.")
+    "note", NoteOut.record, gettext_lazy("The note was changed by someone else in the meantime.")
 )
 
 
 # --- helpers ----------------------------------------------------------------------------------
-def _visibility(principal: Principal, value: Any, default: str) -> str:
-    value = default if value in (None, "") else value
-    value = validation.choice(value, "visibility", Visibility.values)
+def _visibility(principal: Principal, value: str | None, default: str) -> str:
+    value = validation.choice(value or default, "visibility", Visibility.values)
     if value == Visibility.PRIVATE and principal.user is None:
         raise Forbidden(_("Only a person can own private notes."))
     return value
-
-
-def _id(value: Any, field: str) -> int:
-    if isinstance(value, bool):
-        raise validation.invalid(field, _("must be an id"))
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise validation.invalid(field, _("must be an id")) from None
 
 
 def _require_private_owner(principal: Principal, record: Note | NoteFolder, message: str) -> None:
@@ -72,27 +63,25 @@ def list_folders(principal: Principal) -> list[NoteFolder]:
     return list(visible_folders(principal).annotate(note_count=Count("notes", filter=seen)))
 
 
-def get_folder(principal: Principal, folder_id: Any, *, for_update: bool = False) -> NoteFolder:
+def get_folder(principal: Principal, folder_id: int | str, *, for_update: bool = False) -> NoteFolder:
     qs = visible_folders(principal)
     if for_update:
         qs = qs.select_for_update()
     return get_by_id(qs, folder_id, FolderNotFound, _("There is no note folder with id %(id)s."))
 
 
-def _folder_name(value: Any) -> str:
+def _folder_name(value: str) -> str:
     name = validation.text(value, "name", max_length=FOLDER_NAME_MAX, required=True)
     names.check(name)  # a lock symbol: the 🔒 of private folders comes from their visibility
     return name
 
 
 @transaction.atomic
-def create_folder(
-    principal: Principal, *, name: str, parent_id: Any = None, visibility: str | None = None
-) -> NoteFolder:
-    name = _folder_name(name)
-    parent = get_folder(principal, parent_id) if parent_id not in (None, "") else None
+def create_folder(principal: Principal, data: NoteFolderCreate) -> NoteFolder:
+    name = _folder_name(data.name)
+    parent = get_folder(principal, data.parent_id) if data.parent_id is not None else None
     default = parent.visibility if parent else Visibility.SHARED
-    visibility = _visibility(principal, visibility, default)
+    visibility = _visibility(principal, data.visibility, default)
     if parent and parent.visibility == Visibility.PRIVATE and visibility == Visibility.SHARED:
         raise validation.invalid("visibility", _("a folder inside a private folder must be private"))
     folder = NoteFolder.objects.create(
@@ -107,9 +96,10 @@ def create_folder(
 
 @transaction.atomic
 def update_folder(
-    principal: Principal, folder_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+    principal: Principal, folder_id: int, changes: dict[str, Any], *, expected_version: int | None = None
 ) -> NoteFolder:
-    """Rename or move a folder (never into itself or one of its own subfolders)."""
+    """Rename or move a folder (never into itself or one of its own subfolders). `changes` are a
+    `NoteFolderUpdate`'s (`.changes()`, through `apps.core.api.updated` on REST)."""
     validation.only_fields(changes, FOLDER_FIELDS)
     folder = get_folder(principal, folder_id, for_update=True)
     FOLDER_VERSION.check(folder, expected_version)
@@ -123,7 +113,7 @@ def update_folder(
     return folder
 
 
-def _new_parent(principal: Principal, folder: NoteFolder, parent_id: Any) -> NoteFolder | None:
+def _new_parent(principal: Principal, folder: NoteFolder, parent_id: int | str | None) -> NoteFolder | None:
     if parent_id in (None, ""):
         return None
     parent = get_folder(principal, parent_id)
@@ -138,7 +128,7 @@ def _new_parent(principal: Principal, folder: NoteFolder, parent_id: Any) -> Not
 
 
 @transaction.atomic
-def delete_folder(principal: Principal, folder_id: Any) -> int:
+def delete_folder(principal: Principal, folder_id: int) -> int:
     """Only empty folders go: nobody loses notes (or another person's private ones) by accident."""
     folder = get_folder(principal, folder_id, for_update=True)
     if folder.children.exists() or folder.notes.exists():
@@ -160,24 +150,16 @@ def _matching(qs: QuerySet[Note], query: str) -> QuerySet[Note]:
     return qs.filter(Q(id__in=by_name) | Q(id__in=by_page))
 
 
-def list_notes(
-    principal: Principal,
-    *,
-    folder_id: Any = None,
-    case_id: Any = None,
-    query: str | None = None,
-    limit: int = 50,
-    offset: int = 0,
-) -> tuple[list[Note], int]:
+def list_notes(principal: Principal, filters: NoteFilter) -> tuple[list[Note], int]:
     """A page of visible notes, most recently changed first, and the total (three queries)."""
     qs = visible_notes(principal)
-    if folder_id not in (None, ""):
-        qs = qs.filter(folder=get_folder(principal, folder_id))
-    if case_id not in (None, ""):
-        qs = qs.filter(case=resolve_case(principal, case_id))
-    if query:
-        qs = _matching(qs, validation.text(query, "query", max_length=200))
-    limit, offset = validation.page(limit, offset, MAX_PAGE)
+    if filters.folder_id is not None:
+        qs = qs.filter(folder=get_folder(principal, filters.folder_id))
+    if filters.case_id is not None:
+        qs = qs.filter(case=resolve_case(principal, filters.case_id))
+    if filters.query:
+        qs = _matching(qs, filters.query)
+    limit, offset = filters.limit, filters.offset
     total = qs.count()
     ids = list(qs.order_by("-updated_at", "-id").values_list("id", flat=True)[offset : offset + limit])
     rows = with_relations(Note.objects.filter(pk__in=ids)).annotate(page_count=Count("pages"))
@@ -195,41 +177,32 @@ def _check_placement(folder: NoteFolder | None, visibility: str) -> None:
         raise validation.invalid("folder_id", _("a shared note cannot go into a private folder"))
 
 
-def _folder_for(principal: Principal, folder_id: Any, visibility: str) -> NoteFolder | None:
+def _folder_for(principal: Principal, folder_id: int | str | None, visibility: str) -> NoteFolder | None:
     folder = get_folder(principal, folder_id) if folder_id not in (None, "") else None
     _check_placement(folder, visibility)
     return folder
 
 
 @transaction.atomic
-def create_note(
-    principal: Principal,
-    *,
-    name: str,
-    folder_id: Any = None,
-    visibility: str | None = None,
-    case_id: Any = None,
-    page_title: str = "",
-    html: str | None = None,
-    text: str | None = None,
-) -> tuple[Note, NotePage]:
+def create_note(principal: Principal, data: NoteCreate) -> tuple[Note, NotePage]:
     """A note always starts with one page (optionally with content), so it can be written in."""
     from apps.notes import page_services
 
-    name = validation.text(name, "name", max_length=NOTE_NAME_MAX, required=True)
-    folder = get_folder(principal, folder_id) if folder_id not in (None, "") else None
+    folder = get_folder(principal, data.folder_id) if data.folder_id is not None else None
     default = folder.visibility if folder else (Visibility.PRIVATE if principal.user else Visibility.SHARED)
-    visibility = _visibility(principal, visibility, default)
+    visibility = _visibility(principal, data.visibility, default)
     _check_placement(folder, visibility)
     note = Note.objects.create(
-        name=name,
+        name=data.name,
         folder=folder,
-        case=resolve_case(principal, case_id),
+        case=resolve_case(principal, data.case_id),
         visibility=visibility,
         owner=principal.user if visibility == Visibility.PRIVATE else principal.audit_actor,
         created_by_service=principal.service,
     )
-    page = page_services.new_page(note, title=page_title, html=html, text=text, ordinal=0)
+    page = page_services.new_page(
+        note, title=data.page_title or "", html=data.html, text=data.text, ordinal=0
+    )
     note = get_note(principal, note.pk)
     events.note_changed(note, "notizen.note.created")
     return note, page
@@ -237,10 +210,11 @@ def create_note(
 
 @transaction.atomic
 def update_note(
-    principal: Principal, note_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+    principal: Principal, note_id: int, changes: dict[str, Any], *, expected_version: int | None = None
 ) -> Note:
     """Rename, move to another folder (None: top level) or change who sees it. Fields not in
-    `changes` stay as they are; with `expected_version` a stale write is refused."""
+    `changes` (a `NoteUpdate`'s `.changes()`) stay as they are; with `expected_version` a stale
+    write is refused."""
     validation.only_fields(changes, NOTE_FIELDS)
     note = get_note(principal, note_id, for_update=True)
     NOTE_VERSION.check(note, expected_version)
@@ -271,7 +245,7 @@ def update_note(
 
 
 @transaction.atomic
-def delete_note(principal: Principal, note_id: Any) -> int:
+def delete_note(principal: Principal, note_id: int) -> int:
     note = get_note(principal, note_id, for_update=True)
     if note.visibility == Visibility.SHARED and principal.user is None:
         raise Forbidden(_("Only a person can delete a shared note."))

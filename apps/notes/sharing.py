@@ -30,9 +30,10 @@ from apps.core.errors import ShareLastOwner, ShareNotAllowed
 from apps.core.lookup import get_by_id
 from apps.mutations.audience import announced_remove, announced_upsert, send
 from apps.notes import events
+from apps.notes.contracts import NoteFolderOut
 from apps.notes.errors import FolderNotFound, NoteNotFound
 from apps.notes.models import Note, NoteFolder, Visibility
-from apps.notes.records import folder_record, with_relations
+from apps.notes.records import with_relations
 from apps.notes.visibility import FOLDER_PERMISSION, NOTE_PERMISSION, viewers, visible_folders, visible_notes
 
 NOTE_LEVELS: sharing.Levels = {"view": (NOTE_PERMISSION,)}
@@ -97,7 +98,7 @@ def _change(model, levels, principal: Principal, record_id: Any, target: Any, le
             send(
                 gained,
                 events.FOLDER_TOPIC,
-                announced_upsert(events.FOLDERS, folder_record(record), "notizen.folder.shared"),
+                announced_upsert(events.FOLDERS, NoteFolderOut.record(record), "notizen.folder.shared"),
             )
         if lost:
             send(
@@ -139,16 +140,16 @@ def mark_shared_with(notes: Iterable[Note]) -> None:
     codenames = (NOTE_PERMISSION, FOLDER_PERMISSION)
     names: dict[tuple[int, str], list[str]] = defaultdict(list)
     user_rows = (
-        get_user_obj_perms_model(Note)
-        .objects.filter(wanted, permission__codename__in=codenames)
+        get_user_obj_perms_model()
+        ._default_manager.filter(wanted, permission__codename__in=codenames)
         .values_list("content_type_id", "object_pk", "user__full_name", "user__email")
         .order_by("user__full_name", "user__email", "id")
     )
     for type_id, pk, full_name, email in user_rows:
         names[(type_id, pk)].append(full_name or email)
     group_rows = (
-        get_group_obj_perms_model(Note)
-        .objects.filter(wanted, permission__codename__in=codenames)
+        get_group_obj_perms_model()
+        ._default_manager.filter(wanted, permission__codename__in=codenames)
         .values_list("content_type_id", "object_pk", "group__name")
         .order_by("group__name", "id")
     )

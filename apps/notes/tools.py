@@ -12,7 +12,8 @@ from apps.core.api import listed
 from apps.core.contracts import Input
 from apps.notes import contracts as c
 from apps.notes import services
-from apps.notes.records import folder_record, note_record, page_record
+from apps.notes.contracts import NoteFolderOut, NoteOut
+from apps.notes.records import page_record
 from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
 
@@ -21,13 +22,13 @@ from apps.tools.registry import WITH_LIVE, tool
 def list_folders(ctx: ToolContext, args: Input) -> dict:
     """List the note folders you can see (a tree: parent_id links a folder to its parent), with the number
     of notes in each."""
-    return {"folders": [folder_record(f) for f in services.list_folders(ctx.principal)]}
+    return {"folders": [NoteFolderOut.record(f) for f in services.list_folders(ctx.principal)]}
 
 
 @tool(name="notizen_create_folder", output=c.NoteFolderResult, read_only=False)
 def create_folder(ctx: ToolContext, args: c.NoteFolderCreate) -> dict:
     """Create a note folder."""
-    return {"folder": folder_record(services.create_folder(ctx.principal, **args.model_dump(mode="json")))}
+    return {"folder": NoteFolderOut.record(services.create_folder(ctx.principal, args))}
 
 
 @tool(
@@ -40,7 +41,7 @@ def create_folder(ctx: ToolContext, args: c.NoteFolderCreate) -> dict:
 def list_notes(ctx: ToolContext, args: c.NoteFilter) -> dict:
     """List notes (most recently changed first), optionally in one folder or matching words; returns the
     total for pagination. Use notizen_get_note for the pages' content."""
-    return listed("notes", note_record, services.list_notes(ctx.principal, **args.model_dump()), args)
+    return listed("notes", NoteOut.record, services.list_notes(ctx.principal, args), args)
 
 
 @tool(
@@ -53,14 +54,14 @@ def list_notes(ctx: ToolContext, args: c.NoteFilter) -> dict:
 def get_note(ctx: ToolContext, args: c.NoteId) -> dict:
     """Load one note with all its pages (title, HTML, plain text, assets, audio attachments)."""
     note = services.get_note(ctx.principal, args.note_id)
-    return {"note": note_record(note), "pages": [page_record(p) for p in services.note_pages(note)]}
+    return {"note": NoteOut.record(note), "pages": [page_record(p) for p in services.note_pages(note)]}
 
 
 @tool(name="notizen_create_note", output=c.NoteWithFirstPage, surfaces=WITH_LIVE, read_only=False)
 def create_note(ctx: ToolContext, args: c.NoteCreate) -> dict:
     """Create a note with its first page (send html or text for the page's content)."""
-    note, first = services.create_note(ctx.principal, **args.service_kwargs())
-    return {"note": note_record(note), "page": page_record(first)}
+    note, first = services.create_note(ctx.principal, args)
+    return {"note": NoteOut.record(note), "page": page_record(first)}
 
 
 @tool(name="notizen_update_note", output=c.NoteResult, read_only=False)
@@ -69,7 +70,7 @@ def update_note(ctx: ToolContext, args: c.NoteUpdateById) -> dict:
     leave out stay as they are."""
     changes = args.changes(explicit_null_clears=False)
     note = services.update_note(ctx.principal, args.note_id, changes, expected_version=args.expected_version)
-    return {"note": note_record(note)}
+    return {"note": NoteOut.record(note)}
 
 
 @tool(name="notizen_create_page", output=c.NotePageResult, surfaces=WITH_LIVE, read_only=False)

@@ -21,10 +21,21 @@ from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, reported
 from apps.notes import html as rich
 from apps.notes import services, sharing
-from apps.notes.models import NoteFolder, Visibility
-from apps.notes.records import note_record, page_record
+from apps.notes.contracts import (
+    NoteCreate,
+    NoteFilter,
+    NoteFolderCreate,
+    NoteOut,
+    NotePageChoice,
+    NotePageCreate,
+    NoteUpdate,
+)
+from apps.notes.models import Note, NoteFolder, Visibility
+from apps.notes.records import page_record
 
 PAGE_SIZE = 30
+# The note forms' field names → the input models' (NoteCreate, NoteUpdate).
+NOTE_FORM = {"name": "name", "folder": "folder_id", "visibility": "visibility", "case": "case_id"}
 
 
 def folder_tree(folders: list[NoteFolder]) -> list[NoteFolder]:
@@ -47,18 +58,13 @@ def folder_tree(folders: list[NoteFolder]) -> list[NoteFolder]:
 
 
 def _list_context(request, principal: Principal) -> dict:
-    folder_id = request.GET.get("folder") or None
-    query = (request.GET.get("q") or "").strip()[:200]
     page_number = web.page_number(request, "p")
-    notes, total = [], 0
+    filters = web.query(request, NoteFilter, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE)
+    folder_id, query = filters.folder_id, filters.query or ""
+    notes: list[Note] = []
+    total = 0
     with reported(request) as outcome:  # a folder that is gone: say so, list nothing
-        notes, total = services.list_notes(
-            principal,
-            folder_id=folder_id,
-            query=query or None,
-            limit=PAGE_SIZE,
-            offset=(page_number - 1) * PAGE_SIZE,
-        )
+        notes, total = services.list_notes(principal, filters)
     if outcome.failed:
         folder_id = None
     sharing.mark_shared_with(notes)
@@ -93,7 +99,7 @@ def _render_index(request, note=None, pages=(), current=None):
     if current is not None:
         context["current_html"] = mark_safe(rich.sanitize(current.html))  # noqa: S308 (sanitized again)
         context["page_record"] = page_record(current)
-        context["note_record"] = note_record(note)
+        context["note_record"] = NoteOut.record(note)
     return render(request, "notes/index.html", context)
 
 
@@ -105,8 +111,8 @@ def index(request):
 def note_page(request, note_id: int):
     note = services.get_note(request.principal, note_id)
     pages = services.note_pages(note)
-    wanted = request.GET.get("page_id")
-    current = next((p for p in pages if str(p.pk) == wanted), pages[0] if pages else None)
+    wanted = web.query(request, NotePageChoice).page_id
+    current = next((p for p in pages if p.pk == wanted), pages[0] if pages else None)
     return _render_index(request, note, pages, current)
 
 
@@ -117,9 +123,8 @@ def note_list(request):
 
 def folder_list(request):
     folders = folder_tree(services.list_folders(request.principal))
-    return render(
-        request, "notes/_folders.html", {"folders": folders, "folder_id": request.GET.get("folder", "")}
-    )
+    folder_id = web.query(request, NoteFilter).folder_id
+    return render(request, "notes/_folders.html", {"folders": folders, "folder_id": str(folder_id or "")})
 
 
 def _back(request, fallback: str) -> str:
@@ -130,12 +135,8 @@ def _back(request, fallback: str) -> str:
 @require_POST
 def create_folder(request):
     with reported(request) as outcome:
-        folder = services.create_folder(
-            request.principal,
-            name=request.POST.get("name", ""),
-            parent_id=request.POST.get("parent") or None,
-            visibility=request.POST.get("visibility") or None,
-        )
+        data = web.posted(request, NoteFolderCreate, name="name", parent="parent_id", visibility="visibility")
+        folder = services.create_folder(request.principal, data)
     if outcome.failed:
         return redirect("notes:index")
     return redirect(f"{reverse('notes:index')}?folder={folder.pk}")
@@ -151,13 +152,8 @@ def delete_folder(request, folder_id: int):
 @require_POST
 def create_note(request):
     with reported(request) as outcome:
-        note, _page = services.create_note(
-            request.principal,
-            name=request.POST.get("name", ""),
-            folder_id=request.POST.get("folder") or None,
-            visibility=request.POST.get("visibility") or None,
-            case_id=request.POST.get("case") or None,
-        )
+        data = web.posted(request, NoteCreate, **NOTE_FORM)
+        note, _page = services.create_note(request.principal, data)
     if outcome.failed:
         return redirect(_back(request, reverse("notes:index")))
     return redirect("notes:note", note_id=note.pk)
@@ -167,12 +163,14 @@ def create_note(request):
 @domain_errors
 def update_note(request, note_id: int):
     services.get_note(request.principal, note_id)  # an invisible note is a 404, not a message
-    changes = {"name": request.POST.get("name", ""), "folder_id": request.POST.get("folder") or None}
-    if request.POST.get("visibility"):
-        changes["visibility"] = request.POST["visibility"]
-    if "case" in request.POST:  # forms without the picker leave the case alone
-        changes["case_id"] = request.POST["case"] or None
     with reported(request) as outcome:
+        changes = web.posted(request, NoteUpdate, **NOTE_FORM).changes(explicit_null_clears=False)
+        # The settings form sends every field: an empty name is refused, "Top level" moves the
+        # note out of its folder; a form without the case picker leaves the case alone.
+        changes.setdefault("name", "")
+        changes.setdefault("folder_id", None)
+        if "case" in request.POST:
+            changes.setdefault("case_id", None)
         services.update_note(request.principal, note_id, changes)
     if not outcome.failed:
         messages.success(request, _("Saved."))
@@ -196,7 +194,8 @@ def delete_note(request, note_id: int):
 def create_page(request, note_id: int):
     services.get_note(request.principal, note_id)  # an invisible note is a 404, not a message
     with reported(request) as outcome:
-        page = services.create_page(request.principal, note_id, title=request.POST.get("title", ""))
+        title = web.posted(request, NotePageCreate, title="title").title or ""
+        page = services.create_page(request.principal, note_id, title=title)
     if outcome.failed:
         return redirect("notes:note", note_id=note_id)
     return redirect(f"{reverse('notes:note', args=[note_id])}?page_id={page.pk}")

@@ -10,8 +10,10 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from apps.core.errors import ReservedName
+from apps.core.inputs import build
 from apps.documents import folders
 from apps.documents.models import Folder
+from apps.notes.contracts import NoteFolderCreate
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +79,7 @@ def test_note_folders_cannot_carry_a_lock_either(as_anna):
     from apps.notes import services as notes
 
     with pytest.raises(ReservedName):
-        notes.create_folder(as_anna, name="🔒 Privat", visibility="shared")
-    folder = notes.create_folder(as_anna, name="Ablage", visibility="shared")
+        notes.create_folder(as_anna, build(NoteFolderCreate, name="🔒 Privat", visibility="shared"))
+    folder = notes.create_folder(as_anna, build(NoteFolderCreate, name="Ablage", visibility="shared"))
     with pytest.raises(ReservedName):
         notes.update_folder(as_anna, folder.pk, {"name": "🔐 Ablage"})

@@ -7,6 +7,7 @@ import pytest
 from apps.accounts.principal import Principal
 from apps.core.inputs import build
 from apps.notes import services as notes
+from apps.notes.contracts import NoteCreate
 from apps.tasks import services as tasks
 from apps.tasks.contracts import BoardCreate, BoardCreateWithSharing, TaskCreate
 from apps.tasks.models import TaskStatus
@@ -32,8 +33,10 @@ def office(transactional_db):
     )
     tasks.create_task(as_ben, build(TaskCreate, title="Zebrafink Geheimaufgabe", board_id=secret.pk))
     ClientFactory(name="Zebrafink KG", client_number="K-777", tax_number="21/815/08150")
-    notes.create_note(as_anna, name="Zebrafink Protokoll", text="Besprechung")
-    notes.create_note(as_ben, name="Zebrafink Privatnotiz", visibility="private", text="privat")
+    notes.create_note(as_anna, build(NoteCreate, name="Zebrafink Protokoll", text="Besprechung"))
+    notes.create_note(
+        as_ben, build(NoteCreate, name="Zebrafink Privatnotiz", visibility="private", text="privat")
+    )
     return anna
 
 

@@ -3,9 +3,11 @@ API checks its answers itself, in `apps.core.api.dump`)."""
 
 import pytest
 
+from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.notes import contracts as c
 from apps.notes import services
+from apps.notes.contracts import NoteCreate, NoteFolderCreate
 from apps.tools.dispatcher import dispatch
 
 pytestmark = pytest.mark.django_db
@@ -40,9 +42,9 @@ def test_tool_answers_match_the_output_models(anna_ctx, shared_folder):
 
 
 def test_event_records_match_the_output_models(as_anna, as_robot):
-    services.create_folder(as_anna, name="Ordner")
-    _note, page = services.create_note(as_anna, name="Groß", visibility="shared")
-    services.create_note(as_robot, name="vom Briefing")
+    services.create_folder(as_anna, build(NoteFolderCreate, name="Ordner"))
+    _note, page = services.create_note(as_anna, build(NoteCreate, name="Groß", visibility="shared"))
+    services.create_note(as_robot, build(NoteCreate, name="vom Briefing"))
     services.update_page(as_anna, page.pk, {"text": "Wort " * 20_000})
     seen = set()
     for event in MutationEvent.objects.all():

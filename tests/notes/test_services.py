@@ -3,8 +3,10 @@
 import pytest
 
 from apps.core.errors import Forbidden, InvalidInput, VersionConflict
+from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.notes import services
+from apps.notes.contracts import NoteCreate, NoteFilter, NoteFolderCreate
 from apps.notes.errors import FolderNotFound, NoteNotFound, PageNotFound
 from apps.notes.models import Note, NoteFolder, NotePage
 
@@ -20,7 +22,10 @@ def test_shared_note_is_one_all_users_event_and_starts_with_a_page(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         note, page = services.create_note(
-            as_anna, name="Besprechung", folder_id=shared_folder.pk, html="<p>Hallo <b>Welt</b></p>"
+            as_anna,
+            build(
+                NoteCreate, name="Besprechung", folder_id=shared_folder.pk, html="<p>Hallo <b>Welt</b></p>"
+            ),
         )
     assert note.visibility == "shared" and note.owner == anna  # inherits the folder's visibility
     assert page.ordinal == 0 and page.html == "<p>Hallo <b>Welt</b></p>" and page.text == "Hallo Welt"
@@ -31,7 +36,9 @@ def test_shared_note_is_one_all_users_event_and_starts_with_a_page(
 
 
 def test_private_note_is_invisible_to_others_and_its_events_reach_only_the_owner(as_anna, as_ben, anna):
-    note, page = services.create_note(as_anna, name="Privat")  # a person's top-level note is private
+    note, page = services.create_note(
+        as_anna, build(NoteCreate, name="Privat")
+    )  # a person's top-level note is private
     assert note.visibility == "private"
     services.update_page(as_anna, page.pk, {"title": "Neu"})
     assert {(e.audience, e.user_id) for e in events()} == {("user", anna.pk)}
@@ -43,30 +50,32 @@ def test_private_note_is_invisible_to_others_and_its_events_reach_only_the_owner
         services.create_page(as_ben, note.pk, title="x")
     with pytest.raises(NoteNotFound):
         services.delete_note(as_ben, note.pk)
-    assert services.list_notes(as_ben) == ([], 0)
+    assert services.list_notes(as_ben, NoteFilter()) == ([], 0)
     assert NotePage.objects.get(pk=page.pk).title == "Neu"
 
 
 def test_service_principals_see_shared_notes_only_and_cannot_own_private_ones(
     as_robot, as_anna, private_note
 ):
-    shared, _ = services.create_note(as_anna, name="geteilt", visibility="shared")
-    notes, total = services.list_notes(as_robot)
+    shared, _ = services.create_note(as_anna, build(NoteCreate, name="geteilt", visibility="shared"))
+    notes, total = services.list_notes(as_robot, NoteFilter())
     assert [n.pk for n in notes] == [shared.pk] and total == 1
-    robot_note, _ = services.create_note(as_robot, name="vom Briefing")
+    robot_note, _ = services.create_note(as_robot, build(NoteCreate, name="vom Briefing"))
     assert robot_note.visibility == "shared" and robot_note.created_by_service is not None
     with pytest.raises(Forbidden):
-        services.create_note(as_robot, name="x", visibility="private")
+        services.create_note(as_robot, build(NoteCreate, name="x", visibility="private"))
 
 
 def test_private_folders_and_placement_rules(as_anna, as_ben, private_folder, shared_folder):
     assert [f.name for f in services.list_folders(as_ben)] == ["Mandanten"]
     with pytest.raises(FolderNotFound):
-        services.create_note(as_ben, name="x", folder_id=private_folder.pk)
+        services.create_note(as_ben, build(NoteCreate, name="x", folder_id=private_folder.pk))
     with pytest.raises(InvalidInput) as exc:
-        services.create_note(as_anna, name="x", folder_id=private_folder.pk, visibility="shared")
+        services.create_note(
+            as_anna, build(NoteCreate, name="x", folder_id=private_folder.pk, visibility="shared")
+        )
     assert exc.value.details["field_errors"] == {"folder_id": exc.value.details["field_errors"]["folder_id"]}
-    sub = services.create_folder(as_anna, name="Sub", parent_id=private_folder.pk)
+    sub = services.create_folder(as_anna, build(NoteFolderCreate, name="Sub", parent_id=private_folder.pk))
     assert sub.visibility == "private" and sub.owner_id == private_folder.owner_id
     with pytest.raises(InvalidInput):
         services.update_folder(as_anna, private_folder.pk, {"parent_id": sub.pk})  # a cycle
@@ -83,7 +92,7 @@ def test_folder_note_counts_respect_visibility(as_anna, as_ben, anna, shared_fol
 
 
 def test_making_a_shared_note_private_removes_it_from_the_others(as_anna, anna, as_ben, ben):
-    note, _ = services.create_note(as_anna, name="Bald privat", visibility="shared")
+    note, _ = services.create_note(as_anna, build(NoteCreate, name="Bald privat", visibility="shared"))
     MutationEvent.objects.all().delete()
     with pytest.raises(Forbidden):
         services.update_note(as_ben, note.pk, {"visibility": "private"})
@@ -97,7 +106,7 @@ def test_making_a_shared_note_private_removes_it_from_the_others(as_anna, anna, 
 
 
 def test_version_conflicts_are_refused_with_the_current_record(as_anna):
-    note, page = services.create_note(as_anna, name="v")
+    note, page = services.create_note(as_anna, build(NoteCreate, name="v"))
     services.update_page(as_anna, page.pk, {"html": "<p>eins</p>"}, expected_version=1)
     with pytest.raises(VersionConflict) as exc:
         services.update_page(as_anna, page.pk, {"html": "<p>alt</p>"}, expected_version=1)
@@ -107,7 +116,7 @@ def test_version_conflicts_are_refused_with_the_current_record(as_anna):
 
 
 def test_page_html_is_sanitized_not_rejected_and_bad_types_are_rejected(as_anna):
-    _, page = services.create_note(as_anna, name="x")
+    _, page = services.create_note(as_anna, build(NoteCreate, name="x"))
     page = services.update_page(
         as_anna,
         page.pk,
@@ -141,7 +150,7 @@ def test_page_html_is_sanitized_not_rejected_and_bad_types_are_rejected(as_anna)
 
 
 def test_audio_attachments_are_normalized_to_the_documented_shape(as_anna):
-    _, page = services.create_note(as_anna, name="x")
+    _, page = services.create_note(as_anna, build(NoteCreate, name="x"))
     page = services.update_page(
         as_anna,
         page.pk,
@@ -165,7 +174,7 @@ def test_audio_attachments_are_normalized_to_the_documented_shape(as_anna):
 
 
 def test_pages_insert_at_a_position_and_a_note_keeps_one_page(as_anna):
-    note, first = services.create_note(as_anna, name="x")
+    note, first = services.create_note(as_anna, build(NoteCreate, name="x"))
     last = services.create_page(as_anna, note.pk, title="zwei")
     inserted = services.create_page(as_anna, note.pk, title="null", position=0)
     assert [p.title for p in services.note_pages(note)] == ["null", "", "zwei"]
@@ -176,11 +185,15 @@ def test_pages_insert_at_a_position_and_a_note_keeps_one_page(as_anna):
 
 
 def test_search_finds_notes_by_name_and_page_content(as_anna, make_note):
-    services.create_note(as_anna, name="Meier GmbH", text="nichts")
-    services.create_note(as_anna, name="Protokoll", text="Einspruch gegen den Bescheid")
-    services.create_note(as_anna, name="Anderes", text="Urlaub")
-    assert [n.name for n in services.list_notes(as_anna, query="meier")[0]] == ["Meier GmbH"]
-    assert [n.name for n in services.list_notes(as_anna, query="bescheid")[0]] == ["Protokoll"]
+    services.create_note(as_anna, build(NoteCreate, name="Meier GmbH", text="nichts"))
+    services.create_note(as_anna, build(NoteCreate, name="Protokoll", text="Einspruch gegen den Bescheid"))
+    services.create_note(as_anna, build(NoteCreate, name="Anderes", text="Urlaub"))
+    assert [n.name for n in services.list_notes(as_anna, build(NoteFilter, query="meier"))[0]] == [
+        "Meier GmbH"
+    ]
+    assert [n.name for n in services.list_notes(as_anna, build(NoteFilter, query="bescheid"))[0]] == [
+        "Protokoll"
+    ]
 
 
 def test_only_empty_folders_can_be_deleted(as_anna, shared_folder, make_note):
@@ -193,7 +206,7 @@ def test_only_empty_folders_can_be_deleted(as_anna, shared_folder, make_note):
 
 
 def test_large_pages_travel_without_content_in_live_events(as_anna):
-    _, page = services.create_note(as_anna, name="x")
+    _, page = services.create_note(as_anna, build(NoteCreate, name="x"))
     services.update_page(as_anna, page.pk, {"text": "Wort " * 20_000})
     action = MutationEvent.objects.filter(topic="notizen.page.updated").get().ui_actions[0]
     assert action["record"]["content_omitted"] is True and action["record"]["html"] is None

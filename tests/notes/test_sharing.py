@@ -8,6 +8,7 @@ from django.urls import reverse
 from apps.core.errors import ShareLastOwner, ShareNotAllowed, ShareTargetNotFound
 from apps.mutations.models import MutationEvent
 from apps.notes import services, sharing
+from apps.notes.contracts import NoteFilter
 from apps.notes.errors import NoteNotFound
 from apps.notes.visibility import viewers
 from tests.factories import UserFactory
@@ -139,7 +140,7 @@ def test_list_queries_stay_constant_with_shares(
         note = make_note(f"Geteilt {i}", visibility="private", owner=anna)
         sharing.grant_note(as_anna, note.pk, f"user:{ben.pk}")
     with django_assert_max_num_queries(3):
-        notes, total = services.list_notes(as_ben)
+        notes, total = services.list_notes(as_ben, NoteFilter())
     assert total == 5 and len(notes) == 5
 
 

@@ -9,6 +9,7 @@ from apps.core.inputs import build
 from apps.knowledge import indexing
 from apps.knowledge.models import IndexJob
 from apps.notes import services as notes
+from apps.notes.contracts import NoteCreate
 from apps.tasks import services as tasks
 from apps.tasks.contracts import BoardCreate, BoardCreateWithSharing, TaskCreate
 from apps.wiki import services as wiki
@@ -36,8 +37,10 @@ def office(db, as_anna, as_ben, ben, statuses, hidden_client, media_root):
     tasks.create_task(as_anna, build(TaskCreate, title="Zebrafink Bilanz prüfen", board_id=shared_board.pk))
     tasks.create_task(as_ben, build(TaskCreate, title="Zebrafink Geheimaufgabe", board_id=secret_board.pk))
     client = ClientFactory(name="Zebrafink KG", client_number="K-777", tax_number="21/815/08150")
-    notes.create_note(as_anna, name="Zebrafink Protokoll", text="Besprechung")
-    notes.create_note(as_ben, name="Zebrafink Privatnotiz", visibility="private", text="nur für Ben")
+    notes.create_note(as_anna, build(NoteCreate, name="Zebrafink Protokoll", text="Besprechung"))
+    notes.create_note(
+        as_ben, build(NoteCreate, name="Zebrafink Privatnotiz", visibility="private", text="nur für Ben")
+    )
     wiki.create_page(
         as_anna, build(WikiPageCreate, title="Zebrafink Handbuch", body="Wie wir Zebrafinken zählen.")
     )

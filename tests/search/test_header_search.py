@@ -9,6 +9,7 @@ from apps.core.inputs import build
 from apps.core.plugins import contributions
 from apps.dashboard.search import POINT
 from apps.notes import services as notes
+from apps.notes.contracts import NoteCreate
 from apps.tasks import services as tasks
 from apps.tasks.contracts import TaskCreate
 from apps.wiki import services as wiki
@@ -122,7 +123,7 @@ def test_results_page_query_count_is_constant(web, office, statuses, as_anna, dj
     board = tasks.list_boards(as_anna)[0]
     for i in range(8):
         tasks.create_task(as_anna, build(TaskCreate, title=f"Zebrafink Aufgabe {i}", board_id=board.pk))
-        notes.create_note(as_anna, name=f"Zebrafink Notiz {i}", text="x")
+        notes.create_note(as_anna, build(NoteCreate, name=f"Zebrafink Notiz {i}", text="x"))
         wiki.create_page(as_anna, build(WikiPageCreate, title=f"Zebrafink Seite {i}", body="y"))
         ClientFactory(name=f"Zebrafink {i} GmbH")
     with CaptureQueriesContext(connection) as many:
