@@ -13,7 +13,6 @@ answer in the transcript and, once nothing else of the run waits, a worker conti
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from datetime import datetime
 from typing import Any
@@ -36,10 +35,10 @@ from apps.approvals.errors import (
     StagedCallNotFound,
 )
 from apps.approvals.models import StagedCall
+from apps.approvals.replay import context_of
 from apps.mutations import actions
 from apps.mutations.services import record_mutation
 from apps.tools import registry
-from apps.tools.context import ToolContext
 from apps.tools.dispatcher import args_digest, dispatch
 from apps.tools.results import ToolResult
 
@@ -254,31 +253,6 @@ def _execute(staged: StagedCall) -> ToolResult:
     except PrincipalError:
         return ToolResult.failure("forbidden", _("This identity is disabled and may not use tools."))
     return dispatch(staged.tool, staged.arguments, ctx)
-
-
-def principal_of(staged: StagedCall) -> Principal:
-    """Who the call acts as, rebuilt from the staged row (never from the deciding request)."""
-    if staged.service_principal_id is not None:
-        return Principal.for_service(staged.service_principal, acting_user=staged.user)
-    return Principal.for_user(staged.user)
-
-
-def context_of(staged: StagedCall) -> ToolContext:
-    run = staged.run
-    values: dict[str, Any] = {
-        "principal": principal_of(staged),
-        "surface": staged.surface or "native",
-        "run_id": str(run.pk) if run else None,
-        "session_id": str(run.session_id) if run else None,
-        "specialist_id": str(staged.specialist_id) if staged.specialist_id else None,
-        "api_key": staged.api_key or None,
-        "time_zone": (run.time_zone or None) if run else None,
-        "headless": bool(run and not run.interactive),
-        "run_kind": run.kind if run else None,
-        "approved": True,
-    }
-    known = {f.name for f in dataclasses.fields(ToolContext)}
-    return ToolContext(**{k: v for k, v in values.items() if k in known})
 
 
 def _settled(staged: StagedCall, decision: str) -> None:

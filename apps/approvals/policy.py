@@ -116,13 +116,7 @@ def preload_empty() -> None:
 
 # --- the decision ---------------------------------------------------------------------------
 def agent_of(ctx: ToolContext) -> int | None:
-    value = ctx.specialist_id
-    if value is None or value == "":
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
+    return ctx.agent_pk
 
 
 def _person(ctx: ToolContext):

@@ -96,7 +96,7 @@ def stage(tool: Tool, args: BaseModel, decision: Decision, ctx: ToolContext) -> 
             status=StagedCall.Status.RECORDED if rule else StagedCall.Status.PENDING,
             user=person,
             service_principal=p.service,
-            specialist_id=_agent(ctx),
+            specialist_id=ctx.agent_pk,
             surface=ctx.surface[:10],
             api_key=(ctx.api_key or "")[:40],
             run_id=_run_id(ctx),
@@ -114,12 +114,6 @@ def announce_staged(staged: StagedCall) -> None:
     from apps.approvals.decisions import announce_staged as announce  # decisions reads staged rows
 
     announce(staged)
-
-
-def _agent(ctx: ToolContext) -> int | None:
-    from apps.approvals.policy import agent_of
-
-    return agent_of(ctx)
 
 
 def _notify_owner(staged: StagedCall, person) -> None:

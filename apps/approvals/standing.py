@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.approvals.errors import InvalidStandingApproval, StandingApprovalNotFound
 from apps.approvals.models import StagedCall, StandingApproval
+from apps.approvals.replay import context_of
 from apps.mutations.services import record_mutation
 
 SUGGEST_AFTER = 3  # alike approvals …
@@ -37,7 +38,6 @@ def default_days() -> int:
 def scope_of(staged: StagedCall) -> tuple[str, int] | None:
     """The board, folder or client the staged call acts on, as its tool declares it (`scope=` on
     the registration, the same the policy step matches standing approvals with). None: none."""
-    from apps.approvals.decisions import context_of  # decisions grants through this module
     from apps.tools import registry
 
     t = registry.get(staged.tool)

@@ -29,33 +29,14 @@ from typing import Literal
 import holidays
 from django.utils.translation import gettext as _
 
-from apps.deadlines.errors import DeadlineBundeslandUnknown, DeadlineDurationInvalid, DeadlineTriggerMissing
+from apps.deadlines.errors import DeadlineDurationInvalid, DeadlineTriggerMissing
+from apps.deadlines.office import normalize_state
 
 Unit = Literal["days", "weeks", "months", "years"]
 TriggerKind = Literal["bekanntgabe", "zustellung", "verkuendung"]
 
 UNITS: tuple[str, ...] = ("days", "weeks", "months", "years")
 TRIGGER_KINDS: tuple[str, ...] = ("bekanntgabe", "zustellung", "verkuendung")
-
-# The 16 Länder (the `holidays` package also knows "Augsburg", a city, which is no office setting).
-BUNDESLAENDER: dict[str, str] = {
-    "BW": "Baden-Württemberg",
-    "BY": "Bayern",
-    "BE": "Berlin",
-    "BB": "Brandenburg",
-    "HB": "Bremen",
-    "HH": "Hamburg",
-    "HE": "Hessen",
-    "MV": "Mecklenburg-Vorpommern",
-    "NI": "Niedersachsen",
-    "NW": "Nordrhein-Westfalen",
-    "RP": "Rheinland-Pfalz",
-    "SL": "Saarland",
-    "SN": "Sachsen",
-    "ST": "Sachsen-Anhalt",
-    "SH": "Schleswig-Holstein",
-    "TH": "Thüringen",
-}
 
 WEEKDAYS = ("Mo", "Di", "Mi", "Do", "Fr", "Sa", "So")
 TRIGGER_LABELS = {"bekanntgabe": "Bekanntgabe", "zustellung": "Zustellung", "verkuendung": "Verkündung"}
@@ -121,22 +102,6 @@ class DeadlineResult:
 
 
 # --- Bundesland and holidays -------------------------------------------------------------------
-
-
-def normalize_state(state: str | None) -> str:
-    """The Land code to use: the given one (checked) or the office's setting."""
-    if state is None or state == "":
-        from apps.deadlines.office import office_state
-
-        return office_state()
-    code = str(state).strip().upper()
-    if code not in BUNDESLAENDER:
-        raise DeadlineBundeslandUnknown.field(
-            "state",
-            _("Unknown Bundesland %(code)s; use one of %(codes)s.")
-            % {"code": state, "codes": ", ".join(BUNDESLAENDER)},
-        )
-    return code
 
 
 @lru_cache(maxsize=512)

@@ -47,5 +47,13 @@ class ToolContext:
     # is spent. Long-running tools poll `is_cancelled()` and stop early.
     cancel_check: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
 
+    @property
+    def agent_pk(self) -> int | None:
+        """The specialist's primary key (None: the main copilot, or an id that is not one)."""
+        try:
+            return int(self.specialist_id) if self.specialist_id not in (None, "") else None
+        except (TypeError, ValueError):
+            return None
+
     def is_cancelled(self) -> bool:
         return bool(self.cancel_check is not None and self.cancel_check())
