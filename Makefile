@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint format e2e-deps mypy-baseline
+.PHONY: run test lint format e2e-deps mypy-baseline bench
 
 run: $(VENV)/.base-installed
 	$(BIN)/python -m clapilot.launcher
@@ -20,6 +20,13 @@ test: export PYTHONDONTWRITEBYTECODE =
 test: $(VENV)/.dev-installed
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not e2e" $(PYTEST_ARGS)
 	$(BIN)/pytest -m e2e $(PYTEST_ARGS)
+
+# A bench of bench/ (it needs the dev packages): make bench B=load ARGS="--clients 10 --duration 20";
+# ARGS=--tiny runs any of them in seconds (tests/core/test_benches.py does so for every one).
+bench: export PYTHONDONTWRITEBYTECODE =
+bench: $(VENV)/.dev-installed
+	@test -n "$(B)" || { echo "Which bench? make bench B=<name>, one of: $$(cd bench && ls [a-z]*.py | sed 's/\.py//' | tr '\n' ' ')"; exit 2; }
+	$(BIN)/python bench/$(B).py $(ARGS)
 
 # lint-imports checks the [tool.importlinter] contracts of pyproject.toml (skipped until they exist);
 # mypy runs against its committed baseline (scripts/mypy_baseline.py, [tool.mypy] in pyproject.toml).

@@ -32,6 +32,11 @@ def bench_database():
     from django.test.utils import setup_test_environment
 
     setup_test_environment()
+    # A copy of one migrated template all benches share (~1 s; tests/template_db.py) instead of
+    # running every migration (~40 s) for each bench
+    from tests.template_db import install
+
+    install(connection, rebuild=False, template_base="bench")
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
@@ -85,3 +90,16 @@ def timed(fn, rounds: int) -> list[float]:
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def parse(parser, tiny: dict):
+    """The bench's options; with `--tiny` those in `tiny` are replaced by a size that only proves
+    the bench still runs (tests/core/test_benches.py runs every bench so, in the normal suite)."""
+    parser.add_argument(
+        "--tiny", action="store_true", help="a tiny size: proves the bench runs, measures nothing"
+    )
+    args = parser.parse_args()
+    if args.tiny:
+        for name, value in tiny.items():
+            setattr(args, name, value)
+    return args

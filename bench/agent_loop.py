@@ -27,6 +27,7 @@ from _setup import (
     ROOT,
     bench_database,
     disconnect_everybody_else,
+    parse,
     percentile,
     point_channel_layer_at_bench_database,
 )
@@ -41,7 +42,7 @@ def main() -> None:
     parser.add_argument("--hops", type=int, default=15)
     parser.add_argument("--clients", type=int, default=300)
     parser.add_argument("--skip-worker", action="store_true")
-    opts = parser.parse_args()
+    opts = parse(parser, {"runs": 1, "rounds": 2, "hops": 2, "clients": 5})
     with bench_database():
         run(opts)
 
@@ -58,14 +59,25 @@ class _StubStream:
         pass
 
 
-def _stub_client(fake, chunk_type):
-    """An object shaped like `openai.OpenAI` whose completions come from the fake's script."""
+class _StubClient:
+    """Shaped like `openai.OpenAI` as `llm.client` uses it (a context manager with
+    `chat.completions.create`); its completions come from the fake's script."""
 
-    def create(**params):
-        step = fake._next(params.get("model"))
-        return _StubStream([chunk_type.model_validate(c) for c in fake._chunks(params, step)])
+    def __init__(self, fake, chunk_type):
+        def create(**params):
+            step = fake._next(params.get("model"))
+            return _StubStream([chunk_type.model_validate(c) for c in fake._chunks(params, step)])
 
-    return SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=create)))
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=create))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        pass
 
 
 def run(opts) -> None:
@@ -127,7 +139,7 @@ def measure(opts) -> None:
     rag_hooks = runtime.context_providers
     runtime.context_providers = lambda: ()
     real_client_for = llm.client_for
-    llm.client_for = lambda provider: _stub_client(fake, ChatCompletionChunk)
+    llm.client_for = lambda provider: _StubClient(fake, ChatCompletionChunk)
     services._enqueue = lambda run_id: None
     real_batch = runtime.execute_batch
     in_tools = [0.0]

@@ -14,13 +14,13 @@ import argparse
 import statistics
 import time
 
-from _setup import bench_database, percentile
+from _setup import bench_database, parse, percentile
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=3000)
-    opts = parser.parse_args()
+    opts = parse(parser, {"calls": 20})
     with bench_database():
         run(opts)
 

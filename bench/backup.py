@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 
 import _setup
-from _setup import bench_database
+from _setup import bench_database, parse
 
 
 def main() -> None:
@@ -24,7 +24,7 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=200)
     parser.add_argument("--kb", type=int, default=256)
     parser.add_argument("--tasks", type=int, default=2000)
-    args = parser.parse_args()
+    args = parse(parser, {"docs": 5, "kb": 4, "tasks": 20})
     with tempfile.TemporaryDirectory(prefix="clapilot-bench-backup-") as tmp, bench_database():
         run(args, Path(tmp))
 

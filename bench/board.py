@@ -9,14 +9,14 @@ import argparse
 import random
 import statistics
 
-from _setup import bench_database, percentile, timed
+from _setup import bench_database, parse, percentile, timed
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tasks", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=30)
-    opts = parser.parse_args()
+    opts = parse(parser, {"tasks": 50, "rounds": 3})
     with bench_database():
         run(opts)
 

@@ -20,7 +20,7 @@ import datetime as dt  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 
-from _setup import bench_database, percentile, timed  # noqa: E402
+from _setup import bench_database, parse, percentile, timed  # noqa: E402
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--clients", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=30)
-    opts = parser.parse_args()
+    opts = parse(parser, {"events": 100, "clients": 10, "rounds": 3})
     with bench_database():
         run(opts)
 

@@ -26,7 +26,7 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 
-from _setup import bench_database, percentile, timed  # noqa: E402
+from _setup import bench_database, parse, percentile, timed  # noqa: E402
 
 PAGE_TARGET_MS = 100
 COMPUTE_TARGET_MS = 1.0
@@ -40,7 +40,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--calls", type=int, default=2_000, help="calendar_compute_deadline calls")
-    opts = parser.parse_args()
+    opts = parse(parser, {"fristen": 100, "small": 50, "staff": 3, "clients": 10, "rounds": 3, "calls": 20})
     with bench_database():
         run(opts)
 

@@ -83,6 +83,15 @@ def circles(package: str = "apps") -> list[tuple[str, list[str], list[str]]]:
 
 
 def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--tiny", action="store_true", help="accepted as by every bench; this one is quick anyway"
+    )
+    parser.parse_args()
     found = circles()
     for app, modules, lines in found:
         print(f"{app}: {', '.join(modules)}")

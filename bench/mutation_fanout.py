@@ -18,6 +18,16 @@ import time
 from pathlib import Path
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
+os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_mutation_fanout")
+
+from _setup import (  # noqa: E402
+    ROOT,
+    bench_database,
+    disconnect_everybody_else,
+    parse,
+    percentile,
+    point_channel_layer_at_bench_database,
+)
 
 
 def parse_args() -> argparse.Namespace:
@@ -29,24 +39,15 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between commits")
     parser.add_argument("--redis", action="store_true", help=f"channel layer on {REDIS_URL}")
     parser.add_argument("--drain", type=float, default=60.0, help="seconds to wait for stragglers")
-    return parser.parse_args()
+    return parse(parser, {"clients": 5, "events": 3, "interval": 0.05, "drain": 15.0})
 
 
 ARGS = parse_args()
-# Settings are read at import: choose the channel layer and a bench-only database name first.
+# Settings are read when Django starts (bench_database): choose the channel layer first.
 if ARGS.redis:
     os.environ["REDIS_URL"] = REDIS_URL
 else:
     os.environ.pop("REDIS_URL", None)
-os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_mutation_fanout")
-
-from _setup import (  # noqa: E402
-    ROOT,
-    bench_database,
-    disconnect_everybody_else,
-    percentile,
-    point_channel_layer_at_bench_database,
-)
 
 from tests.live import live_daphne  # noqa: E402
 

@@ -14,7 +14,7 @@ import argparse
 import os
 import time
 
-import _setup  # noqa: F401  (the path and settings; no database is needed here)
+import _setup  # the path and settings; no database is needed here
 import django
 
 django.setup()
@@ -37,7 +37,7 @@ def timing(text: str, gate_factory, repeat: int = 20) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--verbose", action="store_true")
-    args = parser.parse_args()
+    args = _setup.parse(parser, {})
     report(corpus.load(), "tuning set (neutralize_de.txt)", args.verbose)
     report(corpus.load(corpus.HOLDOUT), "held-out set (neutralize_de_holdout.txt)", args.verbose)
     snippets = corpus.load()

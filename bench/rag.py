@@ -28,6 +28,7 @@ os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_rag")
 from _setup import (
     bench_database,
     disconnect_everybody_else,
+    parse,
     percentile,
     point_channel_layer_at_bench_database,
 )
@@ -165,7 +166,7 @@ def main() -> None:
         "--pad-to", type=int, default=0, help="fill the chunk table to this many rows for search"
     )
     parser.add_argument("--seed", type=int, default=7)
-    opts = parser.parse_args()
+    opts = parse(parser, {"docs": 20, "queries": 5})
     with bench_database():
         try:
             run(opts)

@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from _setup import ROOT, bench_database, percentile
+from _setup import ROOT, bench_database, parse, percentile
 
 from tests.live import live_daphne
 
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--rate", default="600/min")
     parser.add_argument("--root", type=Path, default=ROOT)
     parser.add_argument("--calls", type=int, default=2000)
-    opts = parser.parse_args()
+    opts = parse(parser, {"clients": 2, "requests": 20, "calls": 20})
     with bench_database():
         run(opts)
 

@@ -13,7 +13,7 @@ import argparse
 import statistics
 import time
 
-from _setup import bench_database, percentile
+from _setup import bench_database, parse, percentile
 
 
 def main() -> None:
@@ -21,7 +21,7 @@ def main() -> None:
     parser.add_argument("--finished", type=int, default=500_000)
     parser.add_argument("--active", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=30)
-    opts = parser.parse_args()
+    opts = parse(parser, {"finished": 1000, "active": 5, "repeat": 3})
     with bench_database():
         run(opts)
 

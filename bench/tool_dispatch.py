@@ -10,14 +10,14 @@ import json
 import statistics
 import time
 
-from _setup import bench_database, percentile
+from _setup import bench_database, parse, percentile
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--requests", type=int, default=1000)
-    opts = parser.parse_args()
+    opts = parse(parser, {"calls": 20, "requests": 20})
     with bench_database():
         run(opts)
 

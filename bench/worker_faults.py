@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 
 import _setup  # noqa: F401  (path and settings)
-from _setup import bench_database, disconnect_everybody_else
+from _setup import bench_database, disconnect_everybody_else, parse
 
 
 def main() -> None:
@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1.5, help="jobs enqueued per second")
     parser.add_argument("--job", type=float, default=0.2, help="seconds each job takes")
     parser.add_argument("--rounds", type=int, default=1)
-    args = parser.parse_args()
+    args = parse(parser, {"kills": 1, "every": 1.0, "rate": 2.0, "job": 0.1, "rounds": 1})
     with tempfile.TemporaryDirectory(prefix="clapilot-bench-faults-") as tmp, bench_database():
         try:
             for round_ in range(args.rounds):

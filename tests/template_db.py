@@ -45,9 +45,10 @@ def fingerprint() -> str:
     return digest.hexdigest()[:10]
 
 
-def install(connection, *, rebuild: bool) -> None:
+def install(connection, *, rebuild: bool, template_base: str | None = None) -> None:
     """Make `connection.creation.create_test_db` clone the template (the default database's,
-    PostgreSQL only). Called before pytest-django sets up the test databases."""
+    PostgreSQL only). Called before pytest-django sets up the test databases. `template_base`:
+    the template's name prefix when it is not the test name's (the benches share one)."""
     creation = connection.creation
     if connection.vendor != "postgresql" or getattr(creation, "clones_template", False):
         return
@@ -60,7 +61,7 @@ def install(connection, *, rebuild: bool) -> None:
             return original(verbosity, autoclobber, serialize, keepdb)
         name = creation._get_test_db_name()
         # A worker's database is <test name>_gw0: the template belongs to the test name.
-        base = name.removesuffix(f"_{_worker_suffix()}") if _worker_suffix() else name
+        base = template_base or (name.removesuffix(f"_{_worker_suffix()}") if _worker_suffix() else name)
         template = f"{base}_tpl_{fingerprint()}"
         with creation._nodb_cursor() as cursor:
             cursor.execute("SELECT pg_advisory_lock(%s)", [_LOCK_KEY])
