@@ -431,6 +431,7 @@ def run_load(plan: LoadPlan, people: list[BenchUser], shared_board: int) -> dict
         "sockets": plan.sockets,
         "seconds": round(elapsed, 1),
         "requests": total,
+        "per_second": round(total / elapsed, 1),
         "errors": errors,
         "routes": routes,
         "events": len(expected),
@@ -443,3 +444,34 @@ def run_load(plan: LoadPlan, people: list[BenchUser], shared_board: int) -> dict
     }
     print("RESULT " + json.dumps(result))
     return result
+
+
+def healthz_rate(port: int, clients: int, duration: float) -> dict:
+    """The rate of the cheapest request (GET /healthz) with the same clients and the same
+    generator as the mix: the ceiling the mix is compared with (issue #28: mix ≥ 35 % of it)."""
+    answered = [0] * clients
+    failed = [0] * clients
+    stop_at = time.monotonic() + duration
+
+    def client(i: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        while time.monotonic() < stop_at:
+            try:
+                conn.request("GET", "/healthz")
+                response = conn.getresponse()
+                response.read()
+                answered[i] += 1  # 503 (no worker heartbeat in a bench) is an answer too
+            except (OSError, http.client.HTTPException):
+                failed[i] += 1
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.close()
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    return {"requests": sum(answered), "errors": sum(failed), "per_second": round(sum(answered) / elapsed, 1)}

@@ -1,9 +1,9 @@
-"""Load and live-event test of one whole server: pages, REST, tool calls and open WebSockets at once.
+"""Load and live-event test of the web processes: pages, REST, tool calls and open WebSockets at once.
 
-Starts ONE daphne process on a free loopback port against a throwaway copy of the schema (and, with
---redis, its own redis-server on a free port as REDIS_URL: channel layer, broker and cache), then
-for --duration seconds runs --clients concurrent HTTP clients (keep-alive, no think time), each a
-signed-in user cycling through
+Starts --web daphne processes on one listening socket (as `make run` does, clapilot/webpool.py) on a
+free loopback port against a throwaway copy of the schema (and, with --redis, its own redis-server on
+a free port as REDIS_URL: channel layer, broker and cache), then for --duration seconds runs
+--clients concurrent HTTP clients (keep-alive, no think time), each a signed-in user cycling through
 
   page views (session cookie)   GET /, GET /aufgaben/
   REST with an API key          GET /api/v1/tools, GET /api/v1/notifications
@@ -11,18 +11,23 @@ signed-in user cycling through
   tool calls (API key)          POST /api/v1/tools/execute: aufgaben_list_tasks, aufgaben_create_task
                                 (alternately on the shared board and on the user's private board)
 
-while --sockets WebSockets on /ws/mutations/ (spread over the users) record every mutation event.
-Afterwards every event committed during the run is checked against every socket: an "all" event
-must arrive exactly once at every socket, a user's private event exactly once at that user's
-sockets and nowhere else.
+while --sockets WebSockets on /ws/mutations/ (spread over the users and the processes) record every
+mutation event. Afterwards every event committed during the run is checked against every socket: an
+"all" event must arrive exactly once at every socket, a user's private event exactly once at that
+user's sockets and nowhere else. Then the same clients ask GET /healthz for --healthz seconds: the
+ceiling the mix is compared with.
 
-Prints requests, errors, p50/p95/max per route, events committed vs delivered (lost, duplicated,
-delivered to a socket that must not see it), the peak of daphne's PostgreSQL sessions, and a last
-line `RESULT {json}`. Exits 1 on any error, lost, duplicated or misdelivered event.
+--clients and --web take lists: every combination runs in turn, and a summary table at the end
+gives per combination the mix's requests/s, errors, the worst route's p50/p95, the /healthz rate
+and the mix as a share of it. Per run: requests, errors, p50/p95/max per route, events committed vs
+delivered (lost, duplicated, delivered to a socket that must not see it), the peak of the web
+processes' PostgreSQL sessions, and a line `RESULT {json}`. Exits 1 on any error, lost, duplicated
+or misdelivered event.
 
-    .venv/bin/python bench/load.py                    # embedded: channels-postgres layer, 60 s
-    .venv/bin/python bench/load.py --redis            # own redis-server as REDIS_URL
-    .venv/bin/python bench/load.py --clients 20 --sockets 40 --duration 10
+    make bench B=load                                 # 10 and 50 clients, 1 and N web processes
+    make bench B=load ARGS="--redis"                  # own redis-server as REDIS_URL
+    make bench B=load ARGS="--clients 20 --web 2 --sockets 40 --duration 10"
+    make bench B=load ARGS=--tiny                     # seconds: proves it runs
 """
 
 from __future__ import annotations
@@ -35,29 +40,70 @@ import os
 os.environ.pop("REDIS_URL", None)
 os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_load")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
-from _setup import bench_database, disconnect_everybody_else, point_channel_layer_at_bench_database  # noqa: I001
-from _loadgen import LoadPlan, prepare, run_load
+from _setup import bench_database, disconnect_everybody_else, parse, point_channel_layer_at_bench_database  # noqa: I001
+from _loadgen import LoadPlan, healthz_rate, prepare, run_load
 
 import argparse
+import contextlib
+import http.client
+import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
-from tests.live import OwnRedis, live_daphne
+import psutil
+
+from clapilot import webpool
+from tests.live import ROOT, OwnRedis, child_env, database_url, stop
+
+
+def numbers(text: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a number or a comma-separated list of numbers, not {text!r}"
+        ) from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"numbers of at least 1, not {text!r}")
+    return values
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--clients", type=int, default=50, help="concurrent HTTP clients")
+    cores = webpool.web_processes()
+    parser.add_argument(
+        "--clients", type=numbers, default=[10, 50], help="concurrent HTTP clients (a list: each)"
+    )
+    parser.add_argument(
+        "--web",
+        type=numbers,
+        default=sorted({1, cores}),
+        help="web processes on the one socket (a list: each)",
+    )
     parser.add_argument("--sockets", type=int, default=200, help="open WebSockets on /ws/mutations/")
     parser.add_argument("--users", type=int, default=10, help="signed-in users the clients and sockets share")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of load")
+    parser.add_argument("--healthz", type=float, default=10.0, help="seconds of GET /healthz after each load")
     parser.add_argument("--redis", action="store_true", help="own redis-server on a free port as REDIS_URL")
-    parser.add_argument("--pool-size", type=int, default=None, help="CLAPILOT_DB_POOL_SIZE of daphne")
+    parser.add_argument(
+        "--pool-size", type=int, default=None, help="CLAPILOT_DB_POOL_SIZE of each web process"
+    )
     parser.add_argument("--drain", type=float, default=30.0, help="seconds to wait for late events")
-    return parser.parse_args()
+    tiny = {
+        "clients": [2],
+        "web": [2],
+        "sockets": 4,
+        "users": 2,
+        "duration": 2.0,
+        "healthz": 1.0,
+        "drain": 15.0,
+    }
+    return parse(parser, tiny)
 
 
 ARGS = parse_args()
@@ -67,6 +113,10 @@ APP_NAME = f"clapilot-bench-load-{os.getpid()}"
 
 def daphne_env(redis_url: str | None) -> dict[str, str]:
     env = {
+        "DATABASE_URL": database_url(),
+        "DEBUG": "0",
+        "LOG_LEVEL": "WARNING",
+        "PGAPPNAME": APP_NAME,  # every session of every web process carries it (counted by run_load)
         # 50 clients share a handful of keys: the per-key limit is not what this measures.
         "CLAPILOT_API_KEY_RATE": "10000000/min",
         "REDIS_URL": redis_url or "",  # "" removes it: the embedded channels-postgres layer
@@ -74,6 +124,74 @@ def daphne_env(redis_url: str | None) -> dict[str, str]:
     if ARGS.pool_size is not None:
         env["CLAPILOT_DB_POOL_SIZE"] = str(ARGS.pool_size)
     return env
+
+
+def serving(processes: list[subprocess.Popen], port: int) -> bool:
+    """Every process holds a client connection on the port: each accepts, so each serves."""
+    for process in processes:
+        try:
+            connections = psutil.Process(process.pid).net_connections()
+        except psutil.Error:
+            return False
+        if not any(c.status == psutil.CONN_ESTABLISHED and c.laddr.port == port for c in connections):
+            return False
+    return True
+
+
+def wait_all_serving(processes: list[subprocess.Popen], port: int, log: Path, timeout: float = 120) -> None:
+    """Until every web process answered: keep-alive connections are opened (and held) until
+    each process holds one; RuntimeError if one exits or it takes longer than `timeout`."""
+    deadline = time.monotonic() + timeout
+    held: list[http.client.HTTPConnection] = []
+    try:
+        while not serving(processes, port):
+            if any(p.poll() is not None for p in processes) or time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the web processes did not all start: {log.read_text(errors='replace')[-3000:]}"
+                )
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            try:
+                conn.request("GET", "/healthz")
+                conn.getresponse().read()
+                held.append(conn)
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                time.sleep(0.2)
+    finally:
+        for conn in held:
+            conn.close()
+
+
+@contextlib.contextmanager
+def web_processes(workdir: Path, count: int, redis_url: str | None) -> Iterator[tuple[int, Path]]:
+    """`count` daphne processes on one listening socket (as `make run` starts them); yields the
+    port and the processes' shared log."""
+    listener = webpool.open_listener("127.0.0.1", 0)
+    port = listener.getsockname()[1]
+    log = workdir / f"daphne-x{count}.log"
+    argv = webpool.daphne_argv(listener, python=sys.executable)
+    processes: list[subprocess.Popen] = []
+    try:
+        with log.open("w") as out:
+            for _ in range(count):
+                processes.append(
+                    subprocess.Popen(
+                        argv,
+                        cwd=ROOT,
+                        env=child_env({}, daphne_env(redis_url)),
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        pass_fds=(listener.fileno(),),
+                    )
+                )
+        wait_all_serving(processes, port, log)
+        yield port, log
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            stop(process)
+        listener.close()
 
 
 def main() -> int:
@@ -91,32 +209,52 @@ def main() -> int:
 
 def run_bench(workdir: Path, redis_url: str | None) -> int:
     point_channel_layer_at_bench_database()
-    people, shared_board = prepare(max(1, min(ARGS.users, ARGS.clients)))
+    people, shared_board = prepare(max(1, min(ARGS.users, max(ARGS.clients))))
+    layer = "redis (own redis-server, channels-redis)" if redis_url else "embedded (channels-postgres)"
+    rows = []
+    failed = False
     try:
-        # PGAPPNAME: every session of daphne carries it (counted by run_load)
-        with live_daphne(
-            workdir, daphne_env(redis_url), application_name=APP_NAME, log_name="daphne.log"
-        ) as daphne:
-            result = run_load(
-                LoadPlan(
-                    port=daphne.port,
-                    app_name=daphne.application_name,
-                    clients=ARGS.clients,
-                    sockets=ARGS.sockets,
-                    duration=ARGS.duration,
-                    drain=ARGS.drain,
-                    layer="redis (own redis-server, channels-redis)"
-                    if redis_url
-                    else "embedded (channels-postgres)",
-                    log=daphne.log,
-                    pool_size=ARGS.pool_size,
-                ),
-                people,
-                shared_board,
-            )
+        for web in ARGS.web:
+            with web_processes(workdir, web, redis_url) as (port, log):
+                for clients in ARGS.clients:
+                    print(f"\n=== {web} web process{'es' if web > 1 else ''}, {clients} clients")
+                    plan = LoadPlan(
+                        port=port,
+                        app_name=APP_NAME,
+                        clients=clients,
+                        sockets=ARGS.sockets,
+                        duration=ARGS.duration,
+                        drain=ARGS.drain,
+                        layer=layer,
+                        log=log,
+                        pool_size=ARGS.pool_size,
+                    )
+                    result = run_load(plan, people, shared_board)
+                    health = healthz_rate(port, clients, ARGS.healthz)
+                    print(f"/healthz        {health['per_second']} requests/s, {health['errors']} errors")
+                    failed = failed or result["failed"] or health["errors"] > 0
+                    rows.append((web, clients, result, health))
     finally:
         disconnect_everybody_else()
-    return 1 if result["failed"] else 0
+    summary(rows)
+    return 1 if failed else 0
+
+
+def summary(rows: list) -> None:
+    print(
+        f"\n{'web':>3} {'clients':>7} {'mix req/s':>9} {'errors':>6} {'worst p50':>9} {'worst p95':>9} "
+        f"{'worst route (p95)':32} {'/healthz req/s':>14} {'mix/healthz':>11}"
+    )
+    for web, clients, result, health in rows:
+        timed = {r: v for r, v in result["routes"].items() if v["p95_ms"] is not None}
+        worst = max(timed, key=lambda r: timed[r]["p95_ms"]) if timed else "-"
+        p50 = max((v["p50_ms"] for v in timed.values()), default=0)
+        p95 = timed[worst]["p95_ms"] if timed else 0
+        share = result["per_second"] / health["per_second"] * 100 if health["per_second"] else 0
+        print(
+            f"{web:3d} {clients:7d} {result['per_second']:9.1f} {result['errors'] + health['errors']:6d} "
+            f"{p50:9.0f} {p95:9.0f} {worst:32} {health['per_second']:14.1f} {share:10.1f}%"
+        )
 
 
 if __name__ == "__main__":
