@@ -1,4 +1,5 @@
-"""Forms of the memory page (`views.index`). They parse input; `apps.memory.services` validates and writes."""
+"""Forms of the memory page (`views.index`): they validate through the input model
+(`InputModelForm`); `apps.memory.services` takes the validated model and writes."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from apps.memory.models import NOTE_MAX, TEXT_MAX, Kind
 
 class MemoryEditForm(InputModelForm):
     input_model = MemoryUpdate
+    validated: MemoryUpdate
 
     text = forms.CharField(label=_("Text"), max_length=TEXT_MAX, widget=forms.Textarea(attrs={"rows": 3}))
     kind = forms.ChoiceField(label=_("Kind"), choices=Kind.choices)

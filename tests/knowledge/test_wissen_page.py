@@ -99,6 +99,10 @@ def test_state_filter(web, files, english):
     html = web.get(reverse("knowledge:index"), {"status": "failed"}).content.decode()
     assert "Handbuch" in html and "Anna Erbschaft" not in html
     assert web.get(reverse("knowledge:index"), {"status": "nonsense"}).status_code == 200  # ignored
+    nonsense = web.get(reverse("knowledge:index"), {"status": "nonsense"})
+    html = nonsense.content.decode()
+    assert "Handbuch" in html and "Anna Erbschaft" in html  # the bad filter is left out …
+    assert [m.level_tag for m in nonsense.context["messages"]] == ["error"]  # … and reported
     empty = web.get(reverse("knowledge:index"), {"status": "cancelled"}).content.decode()
     assert "No sources in this state." in empty
 

@@ -152,3 +152,20 @@ def test_i_decide_a_contradiction_of_my_own_memory(client, anna, as_anna):
     new.memory.refresh_from_db()
     old.refresh_from_db()
     assert new.memory.review == "approved" and old.assertion == "retracted"
+
+
+def test_bad_page_input_is_reported_and_left_out(client, anna, memories):
+    """Filters go through `MemoryPageFilter`, small POSTs through their input models: a bad value
+    is a message on the page, never a 500 and never a silent other action."""
+    client.force_login(anna)
+    response = client.get(PAGE, {"tab": "everyone", "q": "kurze"}, follow=True)
+    html = response.content.decode()
+    assert response.status_code == 200 and "Ich mag kurze Antworten." in html  # tab "me", q kept
+    assert [m.level_tag for m in response.context["messages"]] == ["error"]
+    mine = memories["anna"]
+    response = client.post(reverse("memory:forget", args=[mine.pk]), {"scope": "all"}, follow=True)
+    assert [m.level_tag for m in response.context["messages"]] == ["error"]
+    assert Memory.objects.filter(pk=mine.pk).exists()
+    unmerge = reverse("memory:unmerge", args=[mine.pk])
+    response = client.post(unmerge, {"note": "x" * 2000, "return_to": PAGE}, follow=True)
+    assert [str(m).split(":")[0] for m in response.context["messages"]] == ["note"]  # refused for the note
