@@ -7,7 +7,7 @@ from __future__ import annotations
 from apps.clients import contracts as c
 from apps.clients import services
 from apps.clients.records import case_record, client_record
-from apps.core.api import ApiView, endpoint, listed, updated
+from apps.core.api import ApiView, endpoint, listed
 
 CASE_TAGS = ["cases"]
 
@@ -16,13 +16,13 @@ class ClientListView(ApiView):
     @endpoint(query=c.ClientFilterQuery, output=c.ClientPage, operation_id="clients_list")
     def get(self, request, query: c.ClientFilterQuery):
         """Clients by name, with total"""
-        found = services.list_clients(request.principal, **query.model_dump())
+        found = services.list_clients(request.principal, query)
         return listed("clients", client_record, found, query)
 
     @endpoint(body=c.ClientCreateBody, output=c.ClientResult, status=201, operation_id="clients_create")
     def post(self, request, body: c.ClientCreateBody):
         """Create a client"""
-        return {"client": client_record(services.create_client(request.principal, **body.service_kwargs()))}
+        return {"client": client_record(services.create_client(request.principal, body))}
 
 
 class ClientDetailView(ApiView):
@@ -34,14 +34,14 @@ class ClientDetailView(ApiView):
     @endpoint(body=c.ClientUpdateBody, output=c.ClientResult, operation_id="clients_partial_update")
     def patch(self, request, client_id: int, body: c.ClientUpdateBody):
         """Change some fields (partial); optional expected_version (409 version_conflict)"""
-        return {"client": client_record(updated(services.update_client, request, client_id, body))}
+        return {"client": client_record(services.update_client(request.principal, client_id, body))}
 
 
 class CaseListView(ApiView):
     @endpoint(query=c.CaseFilterQuery, output=c.CasePage, operation_id="cases_list", tags=CASE_TAGS)
     def get(self, request, query: c.CaseFilterQuery):
         """Cases, newest first, with total"""
-        found = services.list_cases(request.principal, **query.model_dump())
+        found = services.list_cases(request.principal, query)
         return listed("cases", case_record, found, query)
 
     @endpoint(
@@ -49,7 +49,7 @@ class CaseListView(ApiView):
     )
     def post(self, request, body: c.CaseCreateBody):
         """Open a case for a client"""
-        return {"case": case_record(services.create_case(request.principal, **body.service_kwargs()))}
+        return {"case": case_record(services.create_case(request.principal, body))}
 
 
 class CaseDetailView(ApiView):
@@ -61,4 +61,4 @@ class CaseDetailView(ApiView):
     @endpoint(body=c.CaseUpdateBody, output=c.CaseResult, operation_id="cases_partial_update", tags=CASE_TAGS)
     def patch(self, request, case_id: int, body: c.CaseUpdateBody):
         """Change some fields (partial); optional expected_version (409 version_conflict)"""
-        return {"case": case_record(updated(services.update_case, request, case_id, body))}
+        return {"case": case_record(services.update_case(request.principal, case_id, body))}

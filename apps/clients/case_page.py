@@ -37,8 +37,10 @@ from typing import Protocol
 
 from apps.accounts.principal import Principal
 from apps.clients import services
+from apps.clients.contracts import CaseFilter
 from apps.clients.models import Case, Client
 from apps.clients.page import Section
+from apps.core.inputs import build
 from apps.core.plugins import contributions
 
 POINT = "clients.case_sections"
@@ -109,7 +111,9 @@ def parts(principal: Principal, case: Case) -> CasePageParts:
 def cases_section(principal: Principal, client: Client) -> Section:
     """The client's cases (Akten), all of them (a client has a handful), open ones first, each
     with its open items as the apps that link rows to cases count them (`clients.case_open_items`)."""
-    cases, total = services.list_cases(principal, client_id=client.pk, limit=services.MAX_PAGE)
+    cases, total = services.list_cases(
+        principal, build(CaseFilter, client_id=client.pk, limit=services.MAX_PAGE)
+    )
     cases.sort(key=lambda case: case.status != case.Status.OPEN)  # stable: newest first within
     items, topics = open_items(principal, [case.pk for case in cases])
     rows = [{"case": case, "open_items": items.get(case.pk, [])} for case in cases]

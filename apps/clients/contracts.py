@@ -251,3 +251,35 @@ class CaseUpdateById(CaseUpdate):
     case_id: int
 
     NOT_CHANGES: ClassVar[frozenset[str]] = frozenset({"expected_version", "case_id"})
+
+
+# --- input: the pages' own forms (what no tool sends) --------------------------------------------
+class _PageChanges:
+    """A page editor sends the fields the person changed: those set, a None empties the field."""
+
+    def changes(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True, exclude={"expected_version"})  # type: ignore[attr-defined]
+
+
+class ClientPageCreate(ClientCreate):
+    """The page's "Neuer Mandant": also the "always neutralize" switch."""
+
+    neutralize_always: bool | None = None
+
+
+class ClientEdit(_PageChanges, ClientUpdate):
+    """The client page's editor: the changed fields, also the "always neutralize" switch."""
+
+    neutralize_always: bool | None = None
+
+
+class CaseEdit(_PageChanges, CaseUpdate):
+    """The case pages' small forms: close or reopen, the "always neutralize" switch."""
+
+    neutralize_always: bool | None = None
+
+
+class CaseLinkPick(Input):
+    """The case page's picker: the row to link, "<kind>:<id>" (`apps.clients.case_links`)."""
+
+    item: str = Field(min_length=3, max_length=60)

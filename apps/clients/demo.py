@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from apps.accounts.principal import Principal
 from apps.clients import case_links, services
+from apps.clients.contracts import CaseCreate, ClientCreate
 from apps.clients.models import Case, Client
+from apps.core.inputs import build
 
 # (number, name, kind, tax number, e-mail, phone, street, postal code, city, responsible)
 CLIENTS = [
@@ -69,16 +71,19 @@ def load(office) -> None:
         responsible = users.get(who)
         client = services.create_client(
             admin,
-            name=name,
-            client_number=number,
-            kind=kind,
-            tax_number=tax,
-            email=email,
-            phone=phone,
-            street=street,
-            postal_code=postal,
-            city=city,
-            responsible_id=responsible.pk if responsible else None,
+            build(
+                ClientCreate,
+                name=name,
+                client_number=number,
+                kind=kind,
+                tax_number=tax,
+                email=email,
+                phone=phone,
+                street=street,
+                postal_code=postal,
+                city=city,
+                responsible_id=responsible.pk if responsible else None,
+            ),
         )
         ids[number] = client
     office.extra["clients"] = ids
@@ -91,11 +96,14 @@ def load(office) -> None:
         client = ids[number]
         services.create_case(
             admin,
-            client_id=client.pk,
-            reference=reference,
-            subject=subject,
-            status=status,
-            responsible_id=client.responsible_id,
+            build(
+                CaseCreate,
+                client_id=client.pk,
+                reference=reference,
+                subject=subject,
+                status=status,
+                responsible_id=client.responsible_id,
+            ),
         )
 
 

@@ -100,6 +100,7 @@ class ClientForm(BaselineEditor):
     def all_values(self) -> dict:
         values = {service: self.cleaned_data.get(name) or "" for name, service in EDITOR_FIELDS.items()}
         values["responsible_id"] = values["responsible_id"] or None
+        values["neutralize_always"] = bool(self.cleaned_data.get("neutralize_always"))
         return values
 
 

@@ -9,11 +9,13 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
 from apps.clients import services
+from apps.clients.contracts import ClientFilter
+from apps.core.inputs import build
 from apps.core.search import SearchHit, SearchSection
 
 
 def provider(principal: Principal, words: str, *, limit: int, quick: bool = False) -> SearchSection:
-    clients, total = services.list_clients(principal, query=words, limit=limit)
+    clients, total = services.list_clients(principal, build(ClientFilter, query=words, limit=limit))
     hits = [
         SearchHit(
             title=client.name,

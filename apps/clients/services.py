@@ -1,6 +1,8 @@
 """The only place that changes Mandanten and Akten state. Tools, REST API, pages, admin and demo
-call these functions with a `Principal` and plain values; visibility, validation and live events
-are enforced here once. Unknown ids answer `client_not_found` / `case_not_found`.
+call these functions with a `Principal` and the operation's validated input model
+(`apps.clients.contracts`; internal callers build it with `apps.core.inputs.build`); visibility,
+the checks the contract cannot make (choices sent as text over REST, clashes, people) and live
+events are enforced here once. Unknown ids answer `client_not_found` / `case_not_found`.
 
 Other domains read Mandanten through the functions "for other domains" below (links, pickers,
 name matches), which all go through `apps.clients.visibility.visible_clients`."""
@@ -23,10 +25,19 @@ from django.utils.translation import gettext_lazy
 from apps.accounts.principal import Principal
 from apps.accounts.services import active_person_id
 from apps.clients import events, numbering, visibility
+from apps.clients.contracts import (
+    CaseCreate,
+    CaseFilter,
+    CaseUpdate,
+    ClientCreate,
+    ClientFilter,
+    ClientUpdate,
+)
 from apps.clients.errors import CaseClientMismatch, CaseNotFound, ClientNotFound
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_record, case_relations, client_record, client_relations
 from apps.core import validation
+from apps.core.inputs import build
 from apps.core.lookup import get_by_id
 from apps.core.saving import save_unique
 from apps.core.search import search
@@ -66,7 +77,7 @@ CASE_VERSION = Versioned(
 
 
 # --- validation helpers -----------------------------------------------------------------------
-def _email(value: Any) -> str:
+def _email(value: str) -> str:
     value = validation.text(value, "email", max_length=254)
     if value:
         try:
@@ -76,15 +87,8 @@ def _email(value: Any) -> str:
     return value
 
 
-def _page(limit: Any, offset: Any) -> tuple[int, int]:
-    try:
-        return validation.page(limit, offset, MAX_PAGE)
-    except (TypeError, ValueError):
-        raise validation.invalid("limit", _("must be a whole number")) from None
-
-
 # --- clients: reading -------------------------------------------------------------------------
-def get_client(principal: Principal, client_id: Any, *, for_update: bool = False) -> Client:
+def get_client(principal: Principal, client_id: int, *, for_update: bool = False) -> Client:
     qs = client_relations(visibility.visible_clients(principal))
     if for_update:
         qs = visibility.visible_clients(principal).select_for_update(of=("self",))
@@ -92,7 +96,9 @@ def get_client(principal: Principal, client_id: Any, *, for_update: bool = False
 
 
 # --- for other domains: their reads of Mandanten, all through the visibility rule -------------
-def resolve_client(principal: Principal, client_id: Any, *, field: str = "client_id") -> Client | None:
+def resolve_client(
+    principal: Principal, client_id: int | str | None, *, field: str = "client_id"
+) -> Client | None:
     """The client a task, calendar entry or document links to: None when no id is given, else a
     client the principal can see. Unknown and invisible ids answer alike (`client_not_found`,
     naming the field), so other domains never link to, or leak, a client the caller cannot see."""
@@ -108,7 +114,11 @@ def resolve_client(principal: Principal, client_id: Any, *, field: str = "client
 
 
 def resolve_case(
-    principal: Principal, case_id: Any, *, client_id: Any = None, field: str = "case_id"
+    principal: Principal,
+    case_id: int | str | None,
+    *,
+    client_id: int | str | None = None,
+    field: str = "case_id",
 ) -> Case | None:
     """The case (Akte) a task, note, calendar entry or document links to: None when no id is
     given, else a case the principal can see, with its client loaded. Unknown and invisible ids
@@ -191,7 +201,7 @@ NUMBER_NOISE = r"[^0-9a-z]"
 MIN_NUMBER_CHARS = 3
 
 
-def _compact(value: Any) -> Func:
+def _compact(value: str) -> Func:
     return Func(Lower(value), Value(NUMBER_NOISE), Value(""), Value("g"), function="regexp_replace")
 
 
@@ -207,25 +217,18 @@ def _number_matches(qs: QuerySet[Client], text: str) -> QuerySet[Client]:
     return qs.filter(id__in=numbers.values("id"))
 
 
-def list_clients(
-    principal: Principal,
-    *,
-    query: str | None = None,
-    status: str | None = None,
-    limit: int = 50,
-    offset: int = 0,
-) -> tuple[list[Client], int]:
+def list_clients(principal: Principal, filters: ClientFilter | None = None) -> tuple[list[Client], int]:
     """A page of clients by name and their total: two queries whatever the page holds."""
-    limit, offset = _page(limit, offset)
-    qs = _filtered_clients(principal, query, status)
+    filters = filters or ClientFilter()
+    qs = _filtered_clients(principal, filters.query, filters.status)
     total = qs.count()
-    rows = list(client_relations(qs.order_by("name", "id"))[offset : offset + limit])
+    rows = list(client_relations(qs.order_by("name", "id"))[filters.offset : filters.offset + filters.limit])
     return rows, total
 
 
 def search_clients(principal: Principal, query: str, *, limit: int = 20) -> list[Client]:
     text = validation.text(query, "query", max_length=200, required=True)
-    rows, _total = list_clients(principal, query=text, limit=limit)
+    rows, _total = list_clients(principal, build(ClientFilter, query=text, limit=limit))
     return rows
 
 
@@ -271,15 +274,14 @@ def _save_client(principal: Principal, client: Client, announce_key: str) -> Cli
 
 
 @transaction.atomic
-def create_client(
-    principal: Principal, *, name: str, client_number: str | None = None, **values: Any
-) -> Client:
+def create_client(principal: Principal, data: ClientCreate) -> Client:
     """A new client. Without a number (None or blank) it gets the next free number of the office's
     scheme (`apps.clients.numbering`)."""
-    validation.only_fields(values, CLIENT_FIELDS, _("is not a field of clients"))
+    values = data.service_kwargs()
+    client_number = values.pop("client_number", None)
     client = Client()
-    _set_client_fields(client, {"name": name, **values})
-    if client_number is None or (isinstance(client_number, str) and not client_number.strip()):
+    _set_client_fields(client, values)
+    if client_number is None or not client_number.strip():
         client.client_number = numbering.next_free_number()
     else:
         _set_client_fields(client, {"client_number": client_number})
@@ -288,14 +290,14 @@ def create_client(
 
 
 @transaction.atomic
-def update_client(
-    principal: Principal, client_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
-) -> Client:
-    """Partial update: fields not in `changes` stay as they are. With `expected_version` (the
-    version the caller read), a stale write is refused with `version_conflict` instead."""
+def update_client(principal: Principal, client_id: int, data: ClientUpdate) -> Client:
+    """Partial update: only the fields the caller changed (`data.changes()`); the others stay as
+    they are. With `expected_version` (the version the caller read), a stale write is refused with
+    `version_conflict` instead."""
+    changes = data.changes()
     validation.only_fields(changes, CLIENT_FIELDS)
     client = get_client(principal, client_id, for_update=True)
-    CLIENT_VERSION.check(client, expected_version, lambda: get_client(principal, client.pk))
+    CLIENT_VERSION.check(client, data.expected_version, lambda: get_client(principal, client.pk))
     _set_client_fields(client, changes)
     if "client_number" in changes:
         _number_free(client.client_number, exclude_id=client.pk)
@@ -304,33 +306,26 @@ def update_client(
 
 
 # --- cases ------------------------------------------------------------------------------------
-def get_case(principal: Principal, case_id: Any, *, for_update: bool = False) -> Case:
+def get_case(principal: Principal, case_id: int, *, for_update: bool = False) -> Case:
     qs = case_relations(visibility.visible_cases(principal))
     if for_update:
         qs = visibility.visible_cases(principal).select_for_update(of=("self",))
     return get_by_id(qs, case_id, CaseNotFound, _("There is no case with id %(id)s."))
 
 
-def list_cases(
-    principal: Principal,
-    *,
-    client_id: Any = None,
-    status: str | None = None,
-    query: str | None = None,
-    limit: int = 50,
-    offset: int = 0,
-) -> tuple[list[Case], int]:
-    limit, offset = _page(limit, offset)
+def list_cases(principal: Principal, filters: CaseFilter | None = None) -> tuple[list[Case], int]:
+    """A page of cases, newest first, and their total: two queries (three with a client)."""
+    filters = filters or CaseFilter()
     qs = visibility.visible_cases(principal)
-    if client_id not in (None, ""):
-        qs = qs.filter(client=get_client(principal, client_id))
-    if status is not None:
-        qs = qs.filter(status=validation.choice(status, "status", Case.Status.values))
-    if query:
-        text = validation.text(query, "query", max_length=200)
-        qs = qs.filter(Q(reference__icontains=text) | Q(subject__icontains=text))
+    if filters.client_id is not None:
+        qs = qs.filter(client=get_client(principal, filters.client_id))
+    if filters.status is not None:  # REST sends it as text: checked here
+        qs = qs.filter(status=validation.choice(filters.status, "status", Case.Status.values))
+    if filters.query:
+        qs = qs.filter(Q(reference__icontains=filters.query) | Q(subject__icontains=filters.query))
     total = qs.count()
-    return list(case_relations(qs.order_by("-created_at", "-id"))[offset : offset + limit]), total
+    start, end = filters.offset, filters.offset + filters.limit
+    return list(case_relations(qs.order_by("-created_at", "-id"))[start:end]), total
 
 
 def _set_case_fields(principal: Principal, case: Case, values: dict[str, Any]) -> None:
@@ -348,7 +343,7 @@ def _set_case_fields(principal: Principal, case: Case, values: dict[str, Any]) -
         case.neutralize_always = _flag(values["neutralize_always"], "neutralize_always")
 
 
-def _flag(value: Any, field: str) -> bool:
+def _flag(value: bool | str | None, field: str) -> bool:
     """A yes/no field ("neutralize always"): booleans, or what a form posts."""
     if isinstance(value, bool):
         return value
@@ -380,15 +375,14 @@ def _save_case(principal: Principal, case: Case, announce_key: str) -> Case:
 
 
 @transaction.atomic
-def create_case(
-    principal: Principal, *, subject: str, client_id: Any, reference: str | None = None, **values: Any
-) -> Case:
+def create_case(principal: Principal, data: CaseCreate) -> Case:
     """A new case (Akte). Without a reference (None or blank) it gets the next free Aktenzeichen
     of the office's scheme (`apps.clients.numbering`)."""
-    validation.only_fields(values, CASE_FIELDS, _("is not a field of cases"))
+    values = data.service_kwargs()
+    reference = values.pop("reference", None)
     case = Case()
-    _set_case_fields(principal, case, {"client_id": client_id, "subject": subject, **values})
-    if reference is None or (isinstance(reference, str) and not reference.strip()):
+    _set_case_fields(principal, case, values)
+    if reference is None or not reference.strip():
         case.reference = numbering.next_free_reference()
     else:
         _set_case_fields(principal, case, {"reference": reference})
@@ -397,13 +391,13 @@ def create_case(
 
 
 @transaction.atomic
-def update_case(
-    principal: Principal, case_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
-) -> Case:
-    """Partial update; with `expected_version` a stale write is refused (`version_conflict`)."""
+def update_case(principal: Principal, case_id: int, data: CaseUpdate) -> Case:
+    """Partial update of the fields the caller changed (`data.changes()`); with
+    `expected_version` a stale write is refused (`version_conflict`)."""
+    changes = data.changes()
     validation.only_fields(changes, CASE_FIELDS)
     case = get_case(principal, case_id, for_update=True)
-    CASE_VERSION.check(case, expected_version, lambda: get_case(principal, case.pk))
+    CASE_VERSION.check(case, data.expected_version, lambda: get_case(principal, case.pk))
     was_open = case.status == Case.Status.OPEN
     _set_case_fields(principal, case, changes)
     if was_open != (case.status == Case.Status.OPEN):

@@ -23,7 +23,7 @@ CASES_FAMILY = "cases"
 def list_clients(ctx: ToolContext, args: c.ClientFilter) -> dict:
     """List the office's clients (Mandanten) by name, optionally filtered; returns full records and the
     total."""
-    return listed("clients", client_record, services.list_clients(ctx.principal, **args.model_dump()), args)
+    return listed("clients", client_record, services.list_clients(ctx.principal, args), args)
 
 
 @tool(name="mandanten_get", output=c.ClientResult, surfaces=WITH_LIVE, family=FAMILY, read_only=True)
@@ -42,24 +42,21 @@ def search_clients(ctx: ToolContext, args: c.ClientSearch) -> dict:
 @tool(name="mandanten_create", output=c.ClientResult, family=FAMILY, read_only=False)
 def create_client(ctx: ToolContext, args: c.ClientCreate) -> dict:
     """Create a client (Mandant). Search first to avoid duplicates; the client number must be unique."""
-    return {"client": client_record(services.create_client(ctx.principal, **args.service_kwargs()))}
+    return {"client": client_record(services.create_client(ctx.principal, args))}
 
 
 @tool(name="mandanten_update", output=c.ClientResult, family=FAMILY, read_only=False)
 def update_client(ctx: ToolContext, args: c.ClientUpdateById) -> dict:
     """Change some fields of a client; fields you leave out stay as they are. Pass expected_version (from
     mandanten_get) to refuse the change if someone changed the client meanwhile."""
-    client = services.update_client(
-        ctx.principal, args.client_id, args.changes(), expected_version=args.expected_version
-    )
-    return {"client": client_record(client)}
+    return {"client": client_record(services.update_client(ctx.principal, args.client_id, args))}
 
 
 # --- cases (optional module) ------------------------------------------------------------------
 @tool(name="cases_list", output=c.CasePage, surfaces=WITH_LIVE, family=CASES_FAMILY, read_only=True)
 def list_cases(ctx: ToolContext, args: c.CaseFilter) -> dict:
     """List cases (Akten), newest first, optionally of one client; returns the total."""
-    return listed("cases", case_record, services.list_cases(ctx.principal, **args.model_dump()), args)
+    return listed("cases", case_record, services.list_cases(ctx.principal, args), args)
 
 
 @tool(name="cases_get", output=c.CaseResult, surfaces=WITH_LIVE, family=CASES_FAMILY, read_only=True)
@@ -70,15 +67,13 @@ def get_case(ctx: ToolContext, args: c.CaseId) -> dict:
 
 @tool(name="cases_create", output=c.CaseResult, family=CASES_FAMILY, read_only=False)
 def create_case(ctx: ToolContext, args: c.CaseCreate) -> dict:
-    """Open a case (Akte) for a client; the reference must be unique."""
-    return {"case": case_record(services.create_case(ctx.principal, **args.service_kwargs()))}
+    """Open a case (Akte) for a client. Leave the reference out to get the next free one of the
+    office's scheme; a given reference must be unique."""
+    return {"case": case_record(services.create_case(ctx.principal, args))}
 
 
 @tool(name="cases_update", output=c.CaseResult, family=CASES_FAMILY, read_only=False)
 def update_case(ctx: ToolContext, args: c.CaseUpdateById) -> dict:
     """Change some fields of a case; fields you leave out stay as they are. Pass expected_version (from
     cases_get) to refuse the change if someone changed the case meanwhile."""
-    case = services.update_case(
-        ctx.principal, args.case_id, args.changes(), expected_version=args.expected_version
-    )
-    return {"case": case_record(case)}
+    return {"case": case_record(services.update_case(ctx.principal, args.case_id, args))}

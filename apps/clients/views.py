@@ -16,13 +16,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.clients import case_links, case_page, page, services
-from apps.clients.contracts import CaseCreate, CaseFilter
+from apps.clients.contracts import (
+    CaseCreate,
+    CaseEdit,
+    CaseFilter,
+    CaseLinkPick,
+    ClientEdit,
+    ClientFilter,
+    ClientPageCreate,
+)
 from apps.clients.errors import CaseNotFound
 from apps.clients.forms import CaseForm, ClientForm
 from apps.clients.models import Case, Client
 from apps.clients.records import case_record, client_record
 from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
+from apps.core.inputs import build
 from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
 
 PAGE_SIZE = 50
@@ -32,18 +41,21 @@ def _people():
     return get_user_model().objects.filter(is_active=True).order_by("full_name", "email")
 
 
+def _submitted(request):
+    """The posted form data, or None on a GET (an unbound form)."""
+    return request.POST if request.method == "POST" else None
+
+
 def list_page(request):
-    query = (request.GET.get("q") or "").strip()[:200] or None
-    status = request.GET.get("status") if request.GET.get("status") in Client.Status.values else None
+    """Clients by name, filtered like the REST list (`ClientFilter`: `?q=`, `?status=`)."""
     page_number = web.page_number(request)
-    clients, total = services.list_clients(
-        request.principal, query=query, status=status, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE
-    )
+    filters = web.query(request, ClientFilter, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE)
+    clients, total = services.list_clients(request.principal, filters)
     context = {
         "clients": clients,
         "total": total,
         "page": Paginator(range(total), PAGE_SIZE).get_page(page_number),
-        "filters": request.GET,
+        "filters": filters,
         "statuses": Client.Status.choices,
         "querystring": querystring_without_page(request),
     }
@@ -51,18 +63,15 @@ def list_page(request):
 
 
 def create_page(request):
-    form = ClientForm(people=_people())
-    if request.method == "POST":
-        form = ClientForm(request.POST, people=_people())
-        if form.is_valid():
-            try:
-                values = form.all_values()
-                client = services.create_client(request.principal, **values)
-            except DomainError as exc:
-                form_errors(form, exc)
-            else:
-                messages.success(request, _("Client created."))
-                return redirect("clients:detail", client_id=client.pk)
+    form = ClientForm(_submitted(request), people=_people())
+    if form.is_bound and form.is_valid():
+        try:
+            client = services.create_client(request.principal, build(ClientPageCreate, **form.all_values()))
+        except DomainError as exc:
+            form_errors(form, exc)
+        else:
+            messages.success(request, _("Client created."))
+            return redirect("clients:detail", client_id=client.pk)
     return render(request, "clients/form.html", {"form": form})
 
 
@@ -87,32 +96,29 @@ def detail_page(request, client_id: int):
     principal = request.principal
     client = services.get_client(principal, client_id)
     people = list(_people())
-    form = ClientForm(people=people, client=client)
-    if request.method == "POST":
-        form = ClientForm(request.POST, people=people, client=client)
-        if form.is_valid():
-            changes = form.changed_against_baseline()
-            try:
-                if changes:
-                    services.update_client(
-                        principal, client.pk, changes, expected_version=form.cleaned_data.get("version")
-                    )
-            except VersionConflict:
-                client = services.get_client(principal, client.pk)
-                form = _rebased_after_conflict(form, client)
-                form.is_valid()
-                form.add_error(
-                    None,
-                    _(
-                        "Someone else changed this client in the meantime. Their changes are shown; "
-                        "your own edits are kept. Check them and save again."
-                    ),
-                )
-            except DomainError as exc:
-                form_errors(form, exc)
-            else:
-                messages.success(request, _("Saved."))
-                return redirect("clients:detail", client_id=client.pk)
+    form = ClientForm(_submitted(request), people=people, client=client)
+    if form.is_bound and form.is_valid():
+        changes = form.changed_against_baseline()
+        try:
+            if changes:
+                edit = build(ClientEdit, **changes, expected_version=form.cleaned_data.get("version"))
+                services.update_client(principal, client.pk, edit)
+        except VersionConflict:
+            client = services.get_client(principal, client.pk)
+            form = _rebased_after_conflict(form, client)
+            form.is_valid()
+            form.add_error(
+                None,
+                _(
+                    "Someone else changed this client in the meantime. Their changes are shown; "
+                    "your own edits are kept. Check them and save again."
+                ),
+            )
+        except DomainError as exc:
+            form_errors(form, exc)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("clients:detail", client_id=client.pk)
     sections = page.sections(principal, client)
     context = {
         "client": client,
@@ -135,7 +141,7 @@ def case_neutralize(request, client_id: int, case_id: int):
         return redirect("clients:detail", client_id=client.pk)
     with reported(request) as outcome:
         services.update_case(
-            principal, case.pk, {"neutralize_always": request.POST.get("neutralize_always", "")}
+            principal, case.pk, web.posted(request, CaseEdit, neutralize_always="neutralize_always")
         )
     if not outcome.failed:
         messages.success(request, _("Saved."))
@@ -146,7 +152,7 @@ def case_list_page(request):
     """Every Akte the person may see, newest first, filtered like the REST list (`CaseFilter`)."""
     page_number = web.page_number(request)
     filters = web.query(request, CaseFilter, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE)
-    cases, total = services.list_cases(request.principal, **filters.model_dump())
+    cases, total = services.list_cases(request.principal, filters)
     context = {
         "cases": cases,
         "total": total,
@@ -168,11 +174,11 @@ def case_create_page(request, client_id: int | None = None):
         "client": client.pk if client else None,
         "responsible": client.responsible_id if client else None,
     }
-    form = CaseForm(request.POST or None, initial=initial, **options)
-    if request.method == "POST" and form.is_valid():
+    form = CaseForm(_submitted(request), initial=initial, **options)
+    if form.is_bound and form.is_valid():
         try:
             data = cast(CaseCreate, form.validated)
-            case = services.create_case(principal, **data.service_kwargs())
+            case = services.create_case(principal, data)
         except DomainError as exc:
             form_errors(form, exc)
         else:
@@ -206,7 +212,7 @@ def case_link(request, case_id: int):
     """Link an existing Frist, task, document or note (the picker's "<kind>:<id>") to the case."""
     case = services.get_case(request.principal, case_id)
     with reported(request) as outcome:
-        case_links.link(request.principal, case, request.POST.get("item", ""))
+        case_links.link(request.principal, case, web.posted(request, CaseLinkPick).item)
     if not outcome.failed:
         messages.success(request, _("Linked to case %(reference)s.") % {"reference": case.reference})
     return redirect("clients:case", case_id=case.pk)
@@ -217,14 +223,9 @@ def case_link(request, case_id: int):
 def case_status(request, case_id: int):
     """Close or reopen the case from its page; a stale page (someone changed the case) is told so."""
     case = services.get_case(request.principal, case_id)
-    version = request.POST.get("version", "")
     with reported(request) as outcome:
-        services.update_case(
-            request.principal,
-            case.pk,
-            {"status": request.POST.get("status", "")},
-            expected_version=int(version) if version.isdigit() else None,
-        )
+        change = web.posted(request, CaseEdit, status="status", version="expected_version")
+        services.update_case(request.principal, case.pk, change)
     if not outcome.failed:
         messages.success(request, _("Saved."))
     return redirect("clients:case", case_id=case.pk)

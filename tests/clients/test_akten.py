@@ -16,7 +16,9 @@ from django.utils import timezone
 from apps.accounts.principal import Principal
 from apps.calendar.models import CalendarEvent
 from apps.clients import case_links, numbering, services
+from apps.clients.contracts import CaseCreate
 from apps.clients.models import Case
+from apps.core.inputs import build
 from apps.core.services import set_setting
 from apps.documents.models import Document
 from apps.notes.models import Note
@@ -38,24 +40,34 @@ def test_a_case_without_reference_gets_the_next_of_the_year(as_anna, make_client
     meier = make_client("Meier GmbH")
     make_case(meier, reference=f"{YEAR}-0041")
     make_case(meier, reference="ALT-99")  # another form: ignored
-    case = services.create_case(as_anna, client_id=meier.pk, subject="Einspruch KSt 2023")
+    case = services.create_case(as_anna, build(CaseCreate, client_id=meier.pk, subject="Einspruch KSt 2023"))
     assert case.reference == f"{YEAR}-0042"
-    blank = services.create_case(as_anna, client_id=meier.pk, subject="Lohn", reference="  ")
+    blank = services.create_case(
+        as_anna, build(CaseCreate, client_id=meier.pk, subject="Lohn", reference="  ")
+    )
     assert blank.reference == f"{YEAR}-0043"
 
 
 def test_the_case_scheme_is_an_instance_setting(as_anna, make_client):
     set_setting(numbering.CASES.setting_key, {"prefix": "AZ/", "start": 500, "width": 3})
     meier = make_client("Meier GmbH")
-    assert services.create_case(as_anna, client_id=meier.pk, subject="A").reference == "AZ/500"
-    assert services.create_case(as_anna, client_id=meier.pk, subject="B").reference == "AZ/501"
+    assert (
+        services.create_case(as_anna, build(CaseCreate, client_id=meier.pk, subject="A")).reference
+        == "AZ/500"
+    )
+    assert (
+        services.create_case(as_anna, build(CaseCreate, client_id=meier.pk, subject="B")).reference
+        == "AZ/501"
+    )
 
 
 def test_a_taken_reference_names_the_next_free_one(as_anna, make_client, make_case):
     meier = make_client("Meier GmbH")
     make_case(meier, reference=f"{YEAR}-0007")
     with pytest.raises(Exception) as refused:
-        services.create_case(as_anna, client_id=meier.pk, subject="Doppelt", reference=f"{YEAR}-0007")
+        services.create_case(
+            as_anna, build(CaseCreate, client_id=meier.pk, subject="Doppelt", reference=f"{YEAR}-0007")
+        )
     assert refused.value.code == "invalid_input"
     assert f"{YEAR}-0008" in refused.value.field_errors["reference"]
     assert Case.objects.count() == 1
@@ -87,7 +99,9 @@ def test_twenty_concurrent_creates_get_twenty_distinct_references(anna, make_cli
     def create(i: int) -> None:
         try:
             start.wait(10)
-            case = services.create_case(principal, client_id=meier.pk, subject=f"Parallel {i}")
+            case = services.create_case(
+                principal, build(CaseCreate, client_id=meier.pk, subject=f"Parallel {i}")
+            )
             references.append(case.reference)
         except Exception as exc:  # pragma: no cover - reported below
             failures.append(repr(exc))
@@ -184,18 +198,20 @@ def test_the_case_page_links_existing_rows(web, anna, board, statuses, make_clie
     assert "Einspruchsfrist" in region and "Belege anfordern" in region and "Aktenvermerk" in region
 
 
-def test_a_document_of_the_client_is_linked(as_anna, make_client, make_case, anna):
-    from apps.documents import services as documents
-
+def test_a_document_of_the_client_is_linked(anna_ctx, as_anna, make_client, make_case):
     meier = make_client("Meier GmbH")
     akte = make_case(meier)
-    document = documents.create_markdown(
-        as_anna, title="Bescheid KSt 2023", content="# Bescheid", client_ids=[meier.pk]
+    created = dispatch(
+        "documents_create",
+        {"title": "Bescheid KSt 2023", "content": "# Bescheid", "client_ids": [meier.pk]},
+        anna_ctx,
     )
+    assert created.ok, created.message
+    document_id = created.output["document"]["id"]
     options = {group.key: group.options for group in case_links.groups(as_anna, akte)}
-    assert (f"documents:{document.pk}", "Bescheid KSt 2023") in options["documents"]
-    case_links.link(as_anna, akte, f"documents:{document.pk}")
-    assert Document.objects.get(pk=document.pk).case_id == akte.pk
+    assert (f"documents:{document_id}", "Bescheid KSt 2023") in options["documents"]
+    case_links.link(as_anna, akte, f"documents:{document_id}")
+    assert Document.objects.get(pk=document_id).case_id == akte.pk
 
 
 def test_rows_the_person_may_not_see_are_neither_offered_nor_linked(web, statuses, make_client, make_case):

@@ -9,7 +9,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from apps.clients import numbering, services
+from apps.clients.contracts import CaseCreate, ClientCreate
 from apps.clients.office_settings import OFFICE_ADDRESS, OFFICE_NAME
+from apps.core.inputs import build
 from apps.core.services import get_setting
 from apps.deadlines import office
 from apps.llm import selection
@@ -64,8 +66,8 @@ def test_the_admin_stores_every_setting_where_its_reader_looks(client, chefin, m
     assert get_setting(office.SETTING_KEY) == "BY" and office.office_state() == "BY"
     assert selection.default_model() == large
     assert get_setting(numbering.CLIENTS.setting_key) == {"prefix": "M-", "start": 100, "width": 4}
-    assert services.create_client(as_anna, name="Neu").client_number == "M-0100"
-    case = services.create_case(as_anna, client_id=meier.pk, subject="Einspruch")
+    assert services.create_client(as_anna, build(ClientCreate, name="Neu")).client_number == "M-0100"
+    case = services.create_case(as_anna, build(CaseCreate, client_id=meier.pk, subject="Einspruch"))
     assert case.reference.endswith("/001") and case.reference[:4].isdigit()
     again = client.get(URL).content.decode()
     assert 'value="M-"' in again and '<option value="BY" selected>' in again

@@ -8,7 +8,9 @@ from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
 from apps.clients import services
+from apps.clients.contracts import ClientUpdate
 from apps.clients.models import Case, Client
+from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.tools.dispatcher import dispatch
 
@@ -80,7 +82,9 @@ def test_client_page_refuses_a_stale_save_then_keeps_both_changes(client, anna, 
     data = {name: form.initial.get(name, "") for name in form.fields}
     assert data["version"] == 1
     data["phone"] = "089 2"
-    services.update_client(as_anna, mandant.pk, {"city": "München"})  # someone else, meanwhile
+    services.update_client(
+        as_anna, mandant.pk, build(ClientUpdate, **{"city": "München"})
+    )  # someone else, meanwhile
 
     refused = client.post(url, data)
     assert refused.status_code == 200

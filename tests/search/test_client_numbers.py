@@ -7,6 +7,8 @@ from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
 from apps.clients import services
+from apps.clients.contracts import ClientFilter
+from apps.core.inputs import build
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
 from tests.factories import ClientFactory
@@ -44,7 +46,7 @@ def test_a_hidden_client_is_never_found_by_its_numbers(as_anna, hidden_client):
     hidden_client.save(update_fields=["tax_number"])
     assert services.search_clients(as_anna, "9999999999") == []
     assert services.search_clients(as_anna, "99999") == []
-    assert services.list_clients(as_anna, query="99/999/99999") == ([], 0)
+    assert services.list_clients(as_anna, build(ClientFilter, query="99/999/99999")) == ([], 0)
 
 
 def test_the_mandanten_page_finds_the_steuernummer(web, taxed, other):
