@@ -23,7 +23,7 @@ class DocumentListView(ApiView):
     @endpoint(query=c.DocumentFilter, output=c.DocumentPage, operation_id="documents_list")
     def get(self, request, query: c.DocumentFilter):
         """List documents (search, folder, client, pagination, total)"""
-        found = services.list_documents(request.principal, **query.model_dump())
+        found = services.list_documents(request.principal, query)
         return listed("documents", document_record, found, query)
 
     @endpoint(

@@ -8,14 +8,18 @@ from __future__ import annotations
 from apps.accounts.principal import Principal
 from apps.clients.models import Client
 from apps.clients.page import Section
+from apps.core.inputs import build
 from apps.documents import services
+from apps.documents.contracts import DocumentFilter
 
 LINKED_DOCUMENTS = 20  # the full list is one click away
 
 
 def documents_section(principal: Principal, template: str, **hub: int) -> Section:
     """The newest documents of one hub (`client_id=` or `case_id=`)."""
-    documents, total = services.list_documents(principal, limit=LINKED_DOCUMENTS, **hub)
+    documents, total = services.list_documents(
+        principal, build(DocumentFilter, limit=LINKED_DOCUMENTS, **hub)
+    )
     context = {"documents": documents, "document_total": total}
     return Section("documents", template, context, order=50, live_topics=("documents.document",))
 

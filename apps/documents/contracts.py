@@ -17,8 +17,7 @@ from pydantic import Field
 from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import CaseRef, ClientRef
 from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
-from apps.documents.models import FOLDER_NAME_MAX, TITLE_MAX
-from apps.documents.services import MARKDOWN_MAX
+from apps.documents.models import FOLDER_NAME_MAX, MARKDOWN_MAX, TITLE_MAX
 from apps.documents.sharing import MAX_EXPIRY_DAYS
 from apps.tools.confirmation import TokenArgs
 
@@ -177,6 +176,30 @@ class DocumentFilter(PageInput):
     extraction_status: ExtractionStatus | None = Field(
         default=None, description="Only documents in this extraction state."
     )
+
+
+class DocumentPageFilter(DocumentFilter):
+    """The Dokumente page's filters: `?case=` too (the case page's "all documents")."""
+
+    case_id: int | None = Field(default=None, validation_alias=legacy_alias("case_id", "case"))
+
+
+class FolderMark(Input):
+    """The folder settings' "always neutralize" switch."""
+
+    neutralize_always: bool = False
+
+
+class ProposalDecision(Input):
+    """Accept or dismiss the workflow's proposed client link."""
+
+    decision: Literal["accept", "dismiss"] = "dismiss"
+
+
+class FileView(Input):
+    """`?inline=1`: show a shared file in the browser instead of downloading it."""
+
+    inline: bool = False
 
 
 class DocumentId(Input):

@@ -7,7 +7,9 @@ from django.core.files.base import ContentFile
 
 from apps.accounts.principal import Principal
 from apps.clients.demo import demo_cases, demo_clients
+from apps.core.inputs import build
 from apps.documents import folders, processing, services
+from apps.documents.contracts import DocumentCreate
 
 # (name, parent, client number of a client folder or None)
 FOLDERS = [
@@ -74,11 +76,14 @@ def load(office) -> None:
         documents.append(
             services.create_markdown(
                 admin,
-                title=title,
-                content=body,
-                folder_id=created[folder].pk,
-                client_ids=[clients[client_number].pk] if client_number else [],
-                case_id=case.pk if case else None,
+                build(
+                    DocumentCreate,
+                    title=title,
+                    content=body,
+                    folder_id=created[folder].pk,
+                    client_ids=[clients[client_number].pk] if client_number else [],
+                    case_id=case.pk if case else None,
+                ),
             )
         )
     for folder, filename, body in TEXTS:
@@ -97,9 +102,12 @@ def load(office) -> None:
         documents.append(
             services.create_markdown(
                 principal,
-                title="Meine Notizen",
-                content="# Notizen\n\nRückruf Frau Hoffmann wegen Kinderbetreuungskosten.\n",
-                folder_id=home.pk,
+                build(
+                    DocumentCreate,
+                    title="Meine Notizen",
+                    content="# Notizen\n\nRückruf Frau Hoffmann wegen Kinderbetreuungskosten.\n",
+                    folder_id=home.pk,
+                ),
             )
         )
     for document in documents:  # the demo should show text at once, not after the worker ran

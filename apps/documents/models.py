@@ -20,6 +20,7 @@ from apps.core.models import StartedFinished, Timestamped, Versioned
 from apps.llm.models import neutralize_always_field
 
 TITLE_MAX = 300
+MARKDOWN_MAX = 2_000_000  # a Markdown document written through documents_create
 FOLDER_NAME_MAX = 120
 FILENAME_MAX = 200
 HOME_FOLDER_NAME = "Persönlich"

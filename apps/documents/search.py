@@ -11,8 +11,10 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
+from apps.core.inputs import build
 from apps.core.search import SearchHit, SearchSection
 from apps.documents import services
+from apps.documents.contracts import DocumentFilter
 from apps.documents.knowledge import SOURCE_TYPE
 from apps.documents.models import Document
 from apps.documents.visibility import visible_documents
@@ -43,7 +45,7 @@ def _snippet(text: str) -> str:
 
 def provider(principal: Principal, words: str, *, limit: int, quick: bool = False) -> SearchSection:
     ranked = [] if quick else _ranked(principal, words, limit)
-    matched, total = services.list_documents(principal, query=words, limit=limit)
+    matched, total = services.list_documents(principal, build(DocumentFilter, query=words[:200], limit=limit))
     found = ranked + [(d, "") for d in matched]
     seen: set[int] = set()
     hits = []

@@ -7,7 +7,7 @@ Invisible documents answer exactly like missing ones (`document_not_found`): ids
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.files.base import ContentFile, File
@@ -35,31 +35,22 @@ from apps.documents.records import document_record, with_relations
 from apps.documents.rows import announce_text, delete_document_rows  # (admin and processing use them here)
 from apps.documents.visibility import can_document, document_viewers, visible_documents
 
+if TYPE_CHECKING:  # the contracts import the sharing module, which imports this one
+    from apps.documents.contracts import DocumentCreate, DocumentFilter
+
 MAX_PAGE = 200
 EXTRACT_JOB = "apps.documents.jobs.extract_document"  # processing.run_extraction
-MARKDOWN_MAX = 2_000_000
 TAX_FIELDS_MAX_BYTES = 32 * 1024
 
 
-def _title(value: Any) -> str:
+def _title(value: str) -> str:
     return validation.text(value, "title", max_length=TITLE_MAX, required=True)
 
 
-def _ids(values: Any, field: str) -> list[int]:
-    if values is None:
-        return []
-    if not isinstance(values, list | tuple | set):
-        raise validation.invalid(field, _("must be a list of ids"))
-    try:
-        return sorted({int(v) for v in values})
-    except (TypeError, ValueError):
-        raise validation.invalid(field, _("must be a list of ids")) from None
-
-
-def _clients(principal: Principal, client_ids: Any) -> list[Client]:
+def _clients(principal: Principal, client_ids: list[int] | None) -> list[Client]:
     """The visible clients named; an unknown or invisible id answers `client_not_found` (naming
     the field), so a link never reveals or reaches a client the caller cannot see."""
-    ids = _ids(client_ids, "client_ids")
+    ids = sorted(set(client_ids or ()))
     found = list(client_visibility.visible_clients(principal).filter(pk__in=ids))
     if len(found) != len(ids):
         missing = sorted(set(ids) - {c.pk for c in found})
@@ -68,8 +59,8 @@ def _clients(principal: Principal, client_ids: Any) -> list[Client]:
     return found
 
 
-def _case(principal: Principal, case_id: Any) -> Case | None:
-    if case_id in (None, ""):
+def _case(principal: Principal, case_id: int | None) -> Case | None:
+    if case_id is None:
         return None
     try:
         return client_services.get_case(principal, case_id)
@@ -87,7 +78,7 @@ def _linked_clients(explicit: list[Client], folder: Folder | None, case: Case | 
     return list(found.values())
 
 
-def _tax_fields(value: Any) -> dict:
+def _tax_fields(value: object) -> dict:
     import json
 
     if not isinstance(value, dict):
@@ -97,20 +88,16 @@ def _tax_fields(value: Any) -> dict:
     return value
 
 
-def _folder_for_write(principal: Principal, folder_id: Any) -> Folder | None:
-    if folder_id in (None, ""):
+def _folder_for_write(principal: Principal, folder_id: int | None) -> Folder | None:
+    if folder_id is None:
         return None
-    try:
-        folder_id = int(folder_id)
-    except (TypeError, ValueError):
-        raise validation.invalid("folder_id", _("must be a number")) from None
     return get_folder(principal, folder_id, action="change")
 
 
 # --- reading ----------------------------------------------------------------------------------
 def get_document(
     principal: Principal,
-    document_id: Any,
+    document_id: int | str,
     *,
     action: str = "view",
     for_update: bool = False,
@@ -130,39 +117,19 @@ def get_document(
     return document
 
 
-def list_documents(
-    principal: Principal,
-    *,
-    query: str | None = None,
-    folder_id: Any = None,
-    client_id: Any = None,
-    case_id: Any = None,
-    extraction_status: str | None = None,
-    limit: int = 50,
-    offset: int = 0,
-) -> tuple[list[Document], int]:
+def list_documents(principal: Principal, filters: DocumentFilter) -> tuple[list[Document], int]:
     qs: QuerySet[Document] = visible_documents(principal)
-    if folder_id not in (None, ""):
-        qs = qs.filter(folder=get_folder(principal, folder_id))
-    if client_id not in (None, ""):
-        try:
-            qs = qs.filter(clients__id=int(client_id))
-        except (TypeError, ValueError):
-            raise validation.invalid("client_id", _("must be a number")) from None
-    if case_id not in (None, ""):
-        try:
-            qs = qs.filter(case_id=int(case_id))
-        except (TypeError, ValueError):
-            raise validation.invalid("case_id", _("must be a number")) from None
-    if extraction_status:
-        qs = qs.filter(
-            extraction_status=validation.choice(
-                extraction_status, "extraction_status", Document.Extraction.values
-            )
-        )
-    if query:
-        qs = search(qs, query)
-    limit, offset = validation.page(limit, offset, MAX_PAGE)
+    if filters.folder_id is not None:
+        qs = qs.filter(folder=get_folder(principal, filters.folder_id))
+    if filters.client_id is not None:
+        qs = qs.filter(clients__id=filters.client_id)
+    if filters.case_id is not None:
+        qs = qs.filter(case_id=filters.case_id)
+    if filters.extraction_status:
+        qs = qs.filter(extraction_status=filters.extraction_status)
+    if filters.query:
+        qs = search(qs, filters.query)
+    limit, offset = filters.limit, filters.offset
     total = qs.count()
     page = list(with_relations(qs.order_by("-created_at", "-id"))[offset : offset + limit])
     return page, total
@@ -196,9 +163,9 @@ def upload_document(
     content: File,
     filename: str,
     title: str | None = None,
-    folder_id: Any = None,
-    client_ids: Any = None,
-    case_id: Any = None,
+    folder_id: int | None = None,
+    client_ids: list[int] | None = None,
+    case_id: int | None = None,
 ) -> Document:
     """Store a file and queue its text extraction. Bad input is refused before anything is written.
     The document is linked to the clients given, its client folder's and its case's client."""
@@ -245,28 +212,18 @@ def upload_document(
 
 
 @transaction.atomic
-def create_markdown(
-    principal: Principal,
-    *,
-    title: str,
-    content: str = "",
-    folder_id: Any = None,
-    client_ids: Any = None,
-    case_id: Any = None,
-) -> Document:
+def create_markdown(principal: Principal, data: DocumentCreate) -> Document:
     """documents_create: a Markdown document written by a person or the copilot."""
-    title = _title(title)
-    body = validation.text(content, "content", max_length=MARKDOWN_MAX)
-    filename = storage.sanitize_filename(f"{title}.md")
-    data = (body or f"# {title}\n").encode("utf-8")
+    filename = storage.sanitize_filename(f"{data.title}.md")
+    text = (data.content or f"# {data.title}\n").encode("utf-8")
     return upload_document(
         principal,
-        content=ContentFile(data, name=filename),
+        content=ContentFile(text, name=filename),
         filename=filename,
-        title=title,
-        folder_id=folder_id,
-        client_ids=client_ids,
-        case_id=case_id,
+        title=data.title,
+        folder_id=data.folder_id,
+        client_ids=data.client_ids,
+        case_id=data.case_id,
     )
 
 
@@ -279,7 +236,7 @@ DOCUMENT_VERSION = Versioned(
 
 @transaction.atomic
 def update_document(
-    principal: Principal, document_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
+    principal: Principal, document_id: int, changes: dict[str, Any], *, expected_version: int | None = None
 ) -> Document:
     """Partial update of the metadata; a stale `expected_version` is refused, never overwritten."""
     validation.only_fields(changes, EDITABLE)
@@ -322,13 +279,13 @@ def _still_visible(principal: Principal, document: Document) -> bool:
     return visible_documents(principal).filter(pk=document.pk).exists()
 
 
-def move_document(principal: Principal, document_id: Any, *, folder_id: Any) -> Document:
+def move_document(principal: Principal, document_id: int, *, folder_id: int | None) -> Document:
     """Into another folder (None: the root "Dokumente")."""
     return update_document(principal, document_id, {"folder_id": folder_id})
 
 
 @transaction.atomic
-def delete_document(principal: Principal, document_id: Any) -> int:
+def delete_document(principal: Principal, document_id: int) -> int:
     document = get_document(principal, document_id, action="delete", for_update=True, with_text=False)
     pk = document.pk
     delete_document_rows([document])

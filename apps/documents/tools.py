@@ -24,7 +24,7 @@ from apps.tools.registry import WITH_LIVE, tool
 def list_documents(ctx: ToolContext, args: c.DocumentFilter) -> dict:
     """List or search the documents you can see (newest first) with filters and pagination; returns
     metadata and extraction state, not the text (use documents_get)."""
-    found = services.list_documents(ctx.principal, **args.model_dump())
+    found = services.list_documents(ctx.principal, args)
     return listed("documents", document_record, found, args)
 
 
@@ -60,7 +60,7 @@ def list_folders(ctx: ToolContext, args: Input) -> dict:
 def create_document(ctx: ToolContext, args: c.DocumentCreate) -> dict:
     """Create a new Markdown document in the root “Dokumente” or in a folder, optionally linked to clients
     and a case (Akte)."""
-    document = services.create_markdown(ctx.principal, **args.model_dump())
+    document = services.create_markdown(ctx.principal, args)
     return {"document": document_record(document)}
 
 

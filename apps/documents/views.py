@@ -22,6 +22,19 @@ from apps.core import web
 from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, querystring_without_page, reported
 from apps.documents import folders, sensitivity, services, sharing, storage, workflow
+from apps.documents.contracts import (
+    DocumentPageFilter,
+    DocumentUpdate,
+    DocumentUpload,
+    FileView,
+    FolderCreate,
+    FolderDelete,
+    FolderMark,
+    FolderUpdate,
+    ProposalDecision,
+    ShareCreate,
+)
+from apps.documents.models import Document
 from apps.documents.preview import preview_for
 from apps.documents.records import detailed_record, document_record
 from apps.documents.responses import file_response
@@ -37,21 +50,15 @@ def _folder_url(folder_id) -> str:
 def index(request):
     principal = request.principal
     tree = folders.list_folders(principal)
-    folder_id = web.id_param(request, "folder")
-    folder = next((f for f in tree if f.pk == folder_id), None)
-    query = (request.GET.get("q") or "").strip()[:200] or None
     page_number = web.page_number(request)
-    documents, total = [], 0
+    filters = web.query(request, DocumentPageFilter, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE)
+    folder = next((f for f in tree if f.pk == filters.folder_id), None)
+    filters = filters.model_copy(update={"folder_id": folder.pk if folder else None})
+    query = filters.query
+    documents: list[Document] = []
+    total = 0
     with reported(request):
-        documents, total = services.list_documents(
-            principal,
-            query=query,
-            folder_id=folder.pk if folder else None,
-            client_id=web.id_param(request, "client"),  # the client and case pages' "all documents"
-            case_id=web.id_param(request, "case"),
-            limit=PAGE_SIZE,
-            offset=(page_number - 1) * PAGE_SIZE,
-        )
+        documents, total = services.list_documents(principal, filters)
     page = Paginator(range(total), PAGE_SIZE).get_page(page_number)
     context = {
         "tree": tree,
@@ -85,7 +92,7 @@ def upload(request):
         request.principal,
         content=upload_file,
         filename=upload_file.name,
-        folder_id=request.POST.get("folder") or None,
+        folder_id=web.posted(request, DocumentUpload, folder="folder_id").folder_id,
     )
     return JsonResponse({"document": document_record(document)}, status=201)
 
@@ -93,11 +100,8 @@ def upload(request):
 @require_POST
 def create_folder(request):
     with reported(request) as outcome:
-        folder = folders.create_folder(
-            request.principal,
-            name=request.POST.get("name", ""),
-            parent_id=request.POST.get("parent") or None,
-        )
+        data = web.posted(request, FolderCreate, name="name", parent="parent_id")
+        folder = folders.create_folder(request.principal, name=data.name, parent_id=data.parent_id)
     if outcome.failed:
         return redirect("documents:index")
     return redirect(_folder_url(folder.pk))
@@ -108,7 +112,8 @@ def create_folder(request):
 def rename_folder(request, folder_id: int):
     folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
     with reported(request):
-        folders.update_folder(request.principal, folder_id, name=request.POST.get("name", ""))
+        name = web.posted(request, FolderUpdate, name="name").name
+        folders.update_folder(request.principal, folder_id, name=name if name is not None else "")
     return redirect(_folder_url(folder_id))
 
 
@@ -116,9 +121,12 @@ def rename_folder(request, folder_id: int):
 @domain_errors
 def neutralize_folder(request, folder_id: int):
     """The folder's "always neutralize" switch (folder settings)."""
-    mark = request.POST.get("neutralize_always", "")
     return _folder_setting(
-        request, folder_id, lambda: sensitivity.set_folder_mark(request.principal, folder_id, mark)
+        request,
+        folder_id,
+        lambda: sensitivity.set_folder_mark(
+            request.principal, folder_id, web.posted(request, FolderMark).neutralize_always
+        ),
     )
 
 
@@ -126,14 +134,14 @@ def neutralize_folder(request, folder_id: int):
 @domain_errors
 def folder_client(request, folder_id: int):
     """Make the folder a client folder of the chosen client, or an ordinary one again."""
-    client_id = request.POST.get("client") or None
-    return _folder_setting(
-        request,
-        folder_id,
-        lambda: folders.update_folder(
+
+    def change() -> object:
+        client_id = web.posted(request, FolderUpdate, client="client_id").client_id
+        return folders.update_folder(
             request.principal, folder_id, client_id=client_id, remove_client=client_id is None
-        ),
-    )
+        )
+
+    return _folder_setting(request, folder_id, change)
 
 
 def _folder_setting(request, folder_id: int, change: Callable[[], object]):
@@ -152,7 +160,8 @@ def _folder_setting(request, folder_id: int, change: Callable[[], object]):
 def delete_folder(request, folder_id: int):
     folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
     with reported(request) as outcome:
-        folders.delete_folder(request.principal, folder_id, recursive=request.POST.get("recursive") == "1")
+        recursive = web.posted(request, FolderDelete).recursive
+        folders.delete_folder(request.principal, folder_id, recursive=recursive)
     if outcome.failed:
         return redirect(_folder_url(folder_id))
     messages.success(request, _("The folder was deleted."))
@@ -175,13 +184,10 @@ def detail(request, document_id: int):
     principal = request.principal
     document = services.get_document(principal, document_id)
     if request.method == "POST":
-        version = request.POST.get("version")
         with reported(request) as outcome:
+            version = web.posted(request, DocumentUpdate, version="expected_version").expected_version
             services.update_document(
-                principal,
-                document.pk,
-                _detail_changes(request.POST),
-                expected_version=int(version) if version and version.isdigit() else None,
+                principal, document.pk, _detail_changes(request.POST), expected_version=version
             )
         if not outcome.failed:
             messages.success(request, _("Saved."))
@@ -222,7 +228,7 @@ def preview(request, document_id: int):
 @domain_errors
 def decide_proposal(request, document_id: int, item_id: int):
     """Accept or dismiss the workflow's proposed client link."""
-    accept = request.POST.get("decision") == "accept"
+    accept = web.posted(request, ProposalDecision).decision == "accept"
     return _act_and_return(
         request,
         document_id,
@@ -267,7 +273,7 @@ def download(request, document_id: int):
 @require_POST
 @domain_errors
 def create_share(request, document_id: int):
-    days = request.POST.get("expires_in_days") or None
+    days = web.posted(request, ShareCreate).expires_in_days
     return _act_and_return(
         request, document_id, "share", lambda p: sharing.create_share(p, document_id, expires_in_days=days)
     )
@@ -331,4 +337,5 @@ def public_share_file(request, token: str):
     document = sharing.resolve_public(token)
     if document is None:
         raise Http404
-    return _public_headers(file_response(document, as_attachment=request.GET.get("inline") != "1"))
+    inline = web.query(request, FileView).inline
+    return _public_headers(file_response(document, as_attachment=not inline))

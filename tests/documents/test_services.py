@@ -8,6 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from apps.clients.errors import ClientNotFound
 from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.documents import folders, services, sharing, storage
+from apps.documents.contracts import DocumentFilter
 from apps.documents.errors import (
     DocumentNotFound,
     EmptyFile,
@@ -106,7 +107,7 @@ def test_personal_documents_are_invisible_to_others(
             services.get_document(other, private.pk)
         with pytest.raises(DocumentNotFound):
             services.delete_document(other, private.pk)
-        assert services.list_documents(other)[1] == 0
+        assert services.list_documents(other, DocumentFilter())[1] == 0
         with pytest.raises(FolderNotFound):
             services.upload_document(
                 other, content=SimpleUploadedFile("x.txt", b"x"), filename="x.txt", folder_id=home.pk

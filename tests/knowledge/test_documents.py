@@ -3,8 +3,10 @@ scope once its text is extracted, and purged the moment it is deleted."""
 
 import pytest
 
+from apps.core.inputs import build
 from apps.documents import folders, processing
 from apps.documents import services as documents
+from apps.documents.contracts import DocumentCreate
 from apps.knowledge import indexing
 from apps.knowledge.models import Chunk, KnowledgeFile
 from apps.tools.dispatcher import dispatch
@@ -31,9 +33,12 @@ def test_a_personal_document_is_indexed_for_its_owner_only_and_purged_on_delete(
     with django_capture_on_commit_callbacks(execute=True):
         document = documents.create_markdown(
             as_anna,
-            title="Vollmacht Entwurf",
-            content="# Vollmacht\n\nHiermit bevollmächtige ich die Kanzlei, mich gegenüber dem Finanzamt zu vertreten.",
-            folder_id=home.pk,
+            build(
+                DocumentCreate,
+                title="Vollmacht Entwurf",
+                content="# Vollmacht\n\nHiermit bevollmächtige ich die Kanzlei, mich gegenüber dem Finanzamt zu vertreten.",
+                folder_id=home.pk,
+            ),
         )
     file = KnowledgeFile.objects.get(source_type="document", source_id=str(document.pk))
     assert file.status == "indexed" and file.scope == "personal" and file.owner_id == as_anna.user.pk
