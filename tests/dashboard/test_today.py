@@ -16,6 +16,7 @@ from apps.agent.models import ChatSession, Message
 from apps.calendar import fristen
 from apps.calendar.contracts import EventCreate
 from apps.core.inputs import build
+from apps.documents.contracts import DocumentCreate
 from apps.notifications.services import notify
 from apps.tasks.models import Board, Task
 from tests.factories import ClientFactory
@@ -114,10 +115,12 @@ def test_recent_documents_of_my_clients(client, anna, ben):
     mine = ClientFactory(name="Meier GmbH", client_number="10003", responsible=anna)
     other = ClientFactory(name="Schulz KG", client_number="10004", responsible=ben)
     documents.create_markdown(
-        Principal.for_user(anna), title="Bescheid Meier", content="x", client_ids=[mine.pk]
+        Principal.for_user(anna),
+        build(DocumentCreate, title="Bescheid Meier", content="x", client_ids=[mine.pk]),
     )
     documents.create_markdown(
-        Principal.for_user(anna), title="Bescheid Schulz", content="x", client_ids=[other.pk]
+        Principal.for_user(anna),
+        build(DocumentCreate, title="Bescheid Schulz", content="x", client_ids=[other.pk]),
     )
     client.force_login(anna)
     html = client.get(reverse("dashboard")).content.decode()
