@@ -34,7 +34,7 @@ class SessionListView(ApiView):
     )
     def post(self, request, body: c.ChatSessionCreate):
         """Start a chat"""
-        return {"session": _session_record(services.create_session(request.principal, body.title))}
+        return {"session": _session_record(services.create_session(request.principal, body))}
 
 
 class SessionDetailView(ApiView):
@@ -53,9 +53,7 @@ class SessionDetailView(ApiView):
         """Rename a chat
 
         The name is the user's: a generated title never replaces it."""
-        return {
-            "session": _session_record(services.rename_session(request.principal, session_id, body.title))
-        }
+        return {"session": _session_record(services.rename_session(request.principal, session_id, body))}
 
     @endpoint(
         output=None,
@@ -97,14 +95,7 @@ class MessageListView(ApiView):
     def post(self, request, session_id: int, body: c.MessageCreate):
         """Send a message; the copilot answers in a background run"""
         run = services.post_user_message(
-            request.principal,
-            session_id,
-            body.content,
-            model_id=body.model_id,
-            max_rounds=body.max_rounds,
-            budget=body.budget,
-            time_zone=request.headers.get("X-User-Timezone", ""),
-            document_ids=body.document_ids,
+            request.principal, session_id, body, time_zone=request.headers.get("X-User-Timezone", "")
         )
         return {"run_id": run.pk, "status": run.status}
 

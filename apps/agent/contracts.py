@@ -14,8 +14,11 @@ from pydantic import BeforeValidator, ConfigDict, Field, PlainSerializer, WithJs
 from pydantic_core import PydanticCustomError
 
 from apps.agent.models import Message, Run, RunEvent
-from apps.agent.services import ATTACHMENTS_MAX, CONTENT_MAX
 from apps.core.contracts import Input, Output, PageInput, paged
+
+CONTENT_MAX = 20_000  # characters of one chat message
+ATTACHMENTS_MAX = 20  # documents attached to one message
+TITLE_MAX = 200  # characters of a chat's title
 
 # The socket and the stream send `isoformat()`; the REST records are the same text.
 IsoDateTime = Annotated[
@@ -135,11 +138,11 @@ class ChatSessionFilter(PageInput):
 
 
 class ChatSessionCreate(Input):
-    title: str = Field(default="", max_length=200)
+    title: str = Field(default="", max_length=TITLE_MAX)
 
 
 class ChatSessionRename(Input):
-    title: str = Field(min_length=1, max_length=200, description="The chat's new name (yours, kept).")
+    title: str = Field(min_length=1, max_length=TITLE_MAX, description="The chat's new name (yours, kept).")
 
 
 def _cursor(value: Any) -> Any:
@@ -162,7 +165,9 @@ class MessageCreate(Input):
         default=None, min_length=1, max_length=80, description="A model id or a virtual model `moa/<slug>`."
     )
     max_rounds: int | None = Field(default=None, ge=1, le=100)
-    budget: Decimal | None = Field(default=None, ge=0, max_digits=10, decimal_places=4)
+    budget: Decimal | None = Field(
+        default=None, gt=0, max_digits=10, decimal_places=4, description="The run's cost limit."
+    )
     document_ids: list[Annotated[int, Field(ge=1)]] | None = Field(
         default=None,
         max_length=ATTACHMENTS_MAX,

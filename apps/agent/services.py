@@ -26,6 +26,13 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.agent import live, outcomes
+from apps.agent.contracts import (
+    CONTENT_MAX,
+    TITLE_MAX,
+    ChatSessionCreate,
+    ChatSessionRename,
+    MessageCreate,
+)
 from apps.agent.errors import (
     AttachmentNotFound,
     CancelUnconfirmed,
@@ -36,7 +43,7 @@ from apps.agent.errors import (
     RunNotRetryable,
     SessionNotFound,
 )
-from apps.agent.models import ChatSession, Message, Run, RunEvent
+from apps.agent.models import ChatSession, Message, MoAPreset, Run, RunEvent
 from apps.core import queue
 from apps.core.errors import Forbidden
 from apps.core.records import attrs, iso
@@ -47,14 +54,16 @@ from apps.llm.selection import default_model, offered_models
 from apps.mutations import actions
 from apps.mutations.services import record_mutation
 
-CONTENT_MAX = 20_000
-ATTACHMENTS_MAX = 20
 TITLE_LENGTH = 60  # the fallback title: the question's first words
-TITLE_MAX = 200
+DEFAULT_ROUNDS = 25
 SEARCH_MAX = 200
 SESSION_LIST = "chat-sessions"  # data-list of the chat list on the page
 SESSION_UPDATED = "chat.session.updated"
 SESSION_DELETED = "chat.session.deleted"
+# The model that answers and, for a virtual `moa/<slug>` model, its preset.
+Picked = tuple[ModelConfig, MoAPreset | None]
+# A cost budget as a caller sends it (a chat message's is a validated Decimal already).
+Amount = Decimal | str | int | float | None
 # A run paused for an approval (waiting) still holds its chat: the decision resumes it there.
 ACTIVE = (Run.Status.QUEUED, Run.Status.RUNNING, Run.Status.CANCELLING, Run.Status.WAITING)
 
@@ -70,15 +79,15 @@ def list_sessions(principal: Principal):
     return ChatSession.objects.filter(user=_owner(principal))
 
 
-def get_session(principal: Principal, session_id: Any) -> ChatSession:
-    session = ChatSession.objects.filter(pk=as_int(session_id), user=_owner(principal)).first()
+def get_session(principal: Principal, session_id: int) -> ChatSession:
+    session = ChatSession.objects.filter(pk=session_id, user=_owner(principal)).first()
     if session is None:
         raise SessionNotFound(_("This chat does not exist or is not yours."))
     return session
 
 
-def create_session(principal: Principal, title: str = "") -> ChatSession:
-    title = " ".join((title or "").split())[:TITLE_MAX]
+def create_session(principal: Principal, data: ChatSessionCreate | None = None) -> ChatSession:
+    title = " ".join(data.title.split()) if data is not None else ""
     source = ChatSession.TitleSource.USER if title else ChatSession.TitleSource.FALLBACK
     return ChatSession.objects.create(user=_owner(principal), title=title, title_source=source)
 
@@ -96,13 +105,9 @@ def search_sessions(principal: Principal, query: str = ""):
     return sessions.filter(Q(title__icontains=query) | Exists(texts))
 
 
-def rename_session(principal: Principal, session_id: Any, title: Any) -> ChatSession:
+def rename_session(principal: Principal, session_id: int, data: ChatSessionRename) -> ChatSession:
     """Give a chat the user's own name (never replaced by a generated title afterwards)."""
-    title = " ".join(str(title or "").split()) if isinstance(title, str | int) else ""
-    if not title:
-        raise InvalidChatInput(_("The title is empty."))
-    if len(title) > TITLE_MAX:
-        raise InvalidChatInput(_("The title is longer than %(max)s characters.") % {"max": TITLE_MAX})
+    title = " ".join(data.title.split())
     with transaction.atomic():
         session = get_session(principal, session_id)
         session.title = title
@@ -112,12 +117,12 @@ def rename_session(principal: Principal, session_id: Any, title: Any) -> ChatSes
     return session
 
 
-def delete_session(principal: Principal, session_id: Any, *, as_admin: bool = False) -> int:
+def delete_session(principal: Principal, session_id: int, *, as_admin: bool = False) -> int:
     """Delete a chat with its messages and runs; refused while the copilot is answering in it
     (the run would write into a chat that is gone). Answers the deleted id. `as_admin`: any
     person's chat (the admin site), else only the principal's own."""
     with transaction.atomic():
-        pk = as_int(session_id) if as_admin else get_session(principal, session_id).pk
+        pk = session_id if as_admin else get_session(principal, session_id).pk
         session = ChatSession.objects.select_for_update().filter(pk=pk).first()
         if session is None:
             raise SessionNotFound(_("This chat does not exist or is not yours."))
@@ -194,23 +199,19 @@ def shorten(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:-") + "…"
 
 
-def get_run(principal: Principal, run_id: Any) -> Run:
-    run = (
-        Run.objects.select_related("session")
-        .filter(pk=as_int(run_id), session__user=_owner(principal))
-        .first()
-    )
+def get_run(principal: Principal, run_id: int) -> Run:
+    run = Run.objects.select_related("session").filter(pk=run_id, session__user=_owner(principal)).first()
     if run is None:
         raise RunNotFound(_("This run does not exist or is not yours."))
     return run
 
 
-def delete_run_as_admin(run_id: Any) -> int:
+def delete_run_as_admin(run_id: int) -> int:
     """Delete one finished run with its events (the admin site; its chat's messages stay and
     forget the run). Refused while it is queued or running: the worker would write into a run
     that is gone. Answers the deleted id."""
     with transaction.atomic():
-        run = Run.objects.select_for_update().filter(pk=as_int(run_id)).first()
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
         if run is None:
             raise RunNotFound(_("This run does not exist or is not yours."))
         if run.status in ACTIVE:
@@ -223,48 +224,44 @@ def delete_run_as_admin(run_id: Any) -> int:
 # --- posting and cancelling -----------------------------------------------------------------
 def post_user_message(
     principal: Principal,
-    session_id: Any,
-    content: str,
+    session_id: int,
+    message: MessageCreate,
     *,
-    model_id: Any = None,
-    max_rounds: Any = None,
-    budget: Any = None,
     time_zone: str = "",
     kind: str = Run.Kind.CHAT,
     require_neutralization: bool = False,
-    document_ids: Any = None,
 ) -> Run:
     """Store the user's message and queue a run for it; the worker starts after the commit.
     `kind` background (jobs, automations) has no tool-phase budget; `require_neutralization` is
-    set by callers whose data source demands it. `document_ids` are documents attached to the
-    message (already uploaded, visible to the principal): stored in the message's metadata."""
-    content, rounds = checked_content(content, max_rounds)
-    config, preset = pick_model(model_id)
-    attachments = attached_documents(principal, document_ids)
+    set by callers whose data source demands it. The message's `document_ids` are documents
+    attached to it (already uploaded, visible to the principal): stored in its metadata."""
+    model = pick_model(message.model_id)
+    attachments = attached_documents(principal, message.document_ids or [])
     with transaction.atomic():
         session = ChatSession.objects.select_for_update().get(pk=get_session(principal, session_id).pk)
         metadata = {"document_ids": [a["id"] for a in attachments], "attachments": attachments}
         return queue_run(
             principal,
             session,
-            content,
-            model=(config, preset),
-            rounds=rounds,
+            message.content,
+            model=model,
+            rounds=message.max_rounds or DEFAULT_ROUNDS,
             kind=kind,
-            budget=budget,
+            budget=message.budget,
             time_zone=time_zone,
             require_neutralization=require_neutralization,
             metadata=metadata if attachments else {},
         )
 
 
-def checked_content(content: str, max_rounds: Any) -> tuple[str, int]:
+def checked_content(content: str, max_rounds: int | str | None) -> tuple[str, int]:
+    """A headless run's prompt and round limit (a chat message is checked by `MessageCreate`)."""
     content = (content or "").strip()
     if not content:
         raise InvalidChatInput(_("The message is empty."))
     if len(content) > CONTENT_MAX:
         raise InvalidChatInput(_("The message is longer than %(max)s characters.") % {"max": CONTENT_MAX})
-    rounds = 25 if max_rounds in (None, "") else as_int(max_rounds)
+    rounds = DEFAULT_ROUNDS if max_rounds in (None, "") else as_int(max_rounds)
     if rounds is None or not 1 <= rounds <= 100:
         raise InvalidChatInput(_("max_rounds must be between 1 and 100."))
     return content, rounds
@@ -275,14 +272,18 @@ def queue_run(
     session: ChatSession,
     content: str,
     *,
-    model: tuple[ModelConfig, Any],
+    model: Picked,
     rounds: int,
     kind: str,
-    budget: Any = None,
+    budget: Amount = None,
     time_zone: str = "",
     require_neutralization: bool = False,
     metadata: dict | None = None,
-    **run_fields: Any,
+    parent: Run | None = None,
+    interactive: bool = True,
+    specialist_id: int | None = None,
+    allowed_tools: list[str] | None = None,
+    retry_of: Run | None = None,
 ) -> Run:
     """In the caller's transaction, with `session` locked: the run (recording its principal) and
     its prompt message; the job is queued once committed. One run at a time per conversation."""
@@ -311,7 +312,11 @@ def queue_run(
         budget=_decimal(budget),
         time_zone=(time_zone or "")[:64],
         lease_expires_at=timezone.now() + timedelta(seconds=queued_max_seconds()),
-        **run_fields,
+        parent=parent,
+        interactive=interactive,
+        specialist_id=specialist_id,
+        allowed_tools=allowed_tools,
+        retry_of=retry_of,
     )
     if content:  # a retry re-runs the stored question: no new message
         Message.objects.create(
@@ -322,26 +327,12 @@ def queue_run(
     return run
 
 
-def attached_documents(principal: Principal, document_ids: Any) -> list[dict]:
-    """The attachments of a message as `{id, title, filename}`, in the given order; every id
-    must be a document the principal may see (else `attachment_not_found`, nothing written)."""
-    if document_ids in (None, "", []):
-        return []
-    if not isinstance(document_ids, list | tuple):
-        raise InvalidChatInput(_("document_ids must be a list of document ids."))
-    ids: list[int] = []
-    for raw in document_ids:
-        value = as_int(raw)
-        if value is None or isinstance(raw, bool):
-            raise InvalidChatInput(_("document_ids must be a list of document ids."))
-        if value not in ids:
-            ids.append(value)
-    if len(ids) > ATTACHMENTS_MAX:
-        raise InvalidChatInput(
-            _("At most %(max)s documents can be attached to one message.") % {"max": ATTACHMENTS_MAX}
-        )
+def attached_documents(principal: Principal, document_ids: list[int]) -> list[dict]:
+    """The attachments of a message as `{id, title, filename}`, in the given order (repeats
+    once); every id must be a document the principal may see (else `attachment_not_found`,
+    nothing written)."""
     found = []
-    for document_id in ids:
+    for document_id in dict.fromkeys(document_ids):
         try:
             document = documents.get_document(principal, document_id, with_text=False)
         except DocumentNotFound:
@@ -371,7 +362,7 @@ def model_choices() -> list[tuple[str, str]]:
     return real + [(p.virtual_id, f"{p.name} ({p.virtual_id})") for p in moa.presets()]
 
 
-def pick_model(model_id: Any) -> tuple[ModelConfig, Any]:
+def pick_model(model_id: str | int | None) -> Picked:
     """The model that answers and, for a virtual `moa/<slug>` id, its preset."""
     from apps.agent import moa  # moa records its usage through this module
 
@@ -383,7 +374,7 @@ def pick_model(model_id: Any) -> tuple[ModelConfig, Any]:
     return _pick_real_model(model_id), None
 
 
-def _pick_real_model(model_id: Any) -> ModelConfig:
+def _pick_real_model(model_id: str | int | None) -> ModelConfig:
     if model_id not in (None, ""):
         config = offered_models().filter(pk=as_int(model_id)).first()
         if config is None:
@@ -395,13 +386,13 @@ def _pick_real_model(model_id: Any) -> ModelConfig:
     return config
 
 
-def cancel_run(principal: Principal, run_id: Any) -> Run:
+def cancel_run(principal: Principal, run_id: int) -> Run:
     """Ask a run to stop. Only the runtime's finalizer writes `cancelled`."""
     run = get_run(principal, run_id)
     return request_cancel(run)
 
 
-def cancel_and_wait(principal: Principal, run_id: Any, timeout: float | None = None) -> Run:
+def cancel_and_wait(principal: Principal, run_id: int, timeout: float | None = None) -> Run:
     """Ask a run to stop and wait (bounded) for its finalizer. A run that never started has no
     tool to signal: it is finalized here, with the same conditional update the worker uses."""
     run = cancel_run(principal, run_id)
@@ -442,7 +433,7 @@ def request_cancel(run: Run) -> Run:
     return leases.cancel_if_lost(run)
 
 
-def retry_run(principal: Principal, run_id: Any) -> Run:
+def retry_run(principal: Principal, run_id: int) -> Run:
     """ "Try again": queue a new run for the turn of a stopped or failed answer, with the same
     model and limits; it answers the question already stored (no new message). Only the chat's
     last answer, only when it failed or was stopped, never while a run is active there."""
@@ -475,7 +466,7 @@ def retry_run(principal: Principal, run_id: Any) -> Run:
         )
 
 
-def _retry_model(run: Run) -> tuple[ModelConfig, Any]:
+def _retry_model(run: Run) -> Picked:
     """The model the failed run used while it is still offered, else today's default."""
     chosen = run.moa_preset.virtual_id if run.moa_preset else run.model_config_id
     try:
@@ -530,8 +521,24 @@ def is_cancelling(run: Run) -> bool:
     return Run.objects.filter(pk=run.pk, status=Run.Status.CANCELLING).exists()
 
 
-def add_message(run: Run, role: str, content: str = "", **fields: Any) -> Message:
-    return Message.objects.create(session_id=run.session_id, run=run, role=role, content=content, **fields)
+def add_message(
+    run: Run,
+    role: str,
+    content: str = "",
+    *,
+    tool_calls: list[dict] | None = None,
+    tool_call_id: str = "",
+    metadata: dict | None = None,
+) -> Message:
+    return Message.objects.create(
+        session_id=run.session_id,
+        run=run,
+        role=role,
+        content=content,
+        tool_calls=tool_calls or [],
+        tool_call_id=tool_call_id,
+        metadata=metadata or {},
+    )
 
 
 def add_messages(run: Run, rows: list[dict]) -> list[Message]:
@@ -719,14 +726,14 @@ def serialize_message(message: Message) -> dict:
     }
 
 
-def as_int(value: Any) -> int | None:
+def as_int(value: str | int | None) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):
         return None
 
 
-def _decimal(value: Any) -> Decimal | None:
+def _decimal(value: Amount) -> Decimal | None:
     if value in (None, ""):
         return None
     try:

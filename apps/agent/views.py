@@ -15,8 +15,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.agent import bubbles, services
+from apps.agent.contracts import ChatSessionFilter, ChatSessionRename
 from apps.agent.errors import InvalidChatInput
 from apps.agent.models import Message, RunEvent
+from apps.core import web
+from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, id_param, wants_json
 from apps.documents import folders, storage
 from apps.documents import services as documents
@@ -44,11 +47,14 @@ def new_session(request):
 @domain_errors
 def rename_session(request, session_id: int):
     try:
-        session = services.rename_session(request.principal, session_id, request.POST.get("title", ""))
-    except InvalidChatInput as exc:  # back to the chat with the reason, the old title kept
+        session = services.rename_session(
+            request.principal, session_id, web.posted(request, ChatSessionRename)
+        )
+    except InvalidInput as exc:  # back to the chat with the reason, the old title kept
         if wants_json(request):
             raise
-        messages.error(request, exc.message)
+        fields = (exc.details or {}).get("field_errors") or {}
+        messages.error(request, _("Title: %(error)s") % {"error": fields.get("title", exc.message)})
         return redirect("chat:session", session_id=services.get_session(request.principal, session_id).pk)
     if wants_json(request):
         return JsonResponse({"session": services.session_record(session)})
@@ -123,7 +129,7 @@ def _history(
 
 def _render(request, session):
     principal = request.principal
-    query = " ".join(request.GET.get("q", "").split())[: services.SEARCH_MAX]
+    query = " ".join(web.query(request, ChatSessionFilter).q.split())
     context = {
         "sessions": services.search_sessions(principal, query)[:SESSIONS_SHOWN],
         "query": query,

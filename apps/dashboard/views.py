@@ -9,6 +9,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.agent import services as chat
+from apps.agent.contracts import MessageCreate
+from apps.core.inputs import build
 from apps.core.web import reported
 from apps.dashboard import today
 from apps.widgets.views import dashboard_context
@@ -43,8 +45,9 @@ def ask(request):
     prompt = (request.POST.get("prompt") or "").strip()[:PROMPT_MAX]
     with reported(request) as outcome, transaction.atomic():
         session = chat.create_session(request.principal)
+        message = build(MessageCreate, content=prompt)
         chat.post_user_message(
-            request.principal, session.pk, prompt, time_zone=request.principal.time_zone.key
+            request.principal, session.pk, message, time_zone=request.principal.time_zone.key
         )
     if outcome.failed:
         return redirect("dashboard")

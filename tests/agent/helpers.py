@@ -4,8 +4,34 @@ from __future__ import annotations
 
 from apps.accounts.principal import Principal
 from apps.agent import services
+from apps.agent.contracts import MessageCreate
 from apps.agent.models import Run
 from apps.agent.runtime import run_agent
+from apps.core.inputs import build
+
+
+def say(
+    principal: Principal,
+    session_id: int,
+    text: str,
+    *,
+    time_zone: str = "",
+    kind: str = Run.Kind.CHAT,
+    require_neutralization: bool = False,
+    **fields,
+) -> Run:
+    """Post `text` as the principal's chat message (`fields`: the rest of `MessageCreate`)."""
+    if fields.get("model_id") is not None:
+        fields["model_id"] = str(fields["model_id"])
+    message = build(MessageCreate, content=text, **fields)
+    return services.post_user_message(
+        principal,
+        session_id,
+        message,
+        time_zone=time_zone,
+        kind=kind,
+        require_neutralization=require_neutralization,
+    )
 
 
 def ask(user, text: str = "Hallo", **kwargs) -> Run:
@@ -13,7 +39,7 @@ def ask(user, text: str = "Hallo", **kwargs) -> Run:
     worker would do; the worker itself is tested in test_jobs)."""
     principal = Principal.for_user(user)
     session = services.create_session(principal)
-    run = services.post_user_message(principal, session.pk, text, **kwargs)
+    run = say(principal, session.pk, text, **kwargs)
     return run_agent(run.pk)
 
 

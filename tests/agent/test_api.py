@@ -9,6 +9,7 @@ from apps.accounts.principal import Principal
 from apps.agent import services
 from apps.agent.models import Message, Run
 from apps.apikeys.services import issue_device_token
+from tests.agent.helpers import say
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +73,7 @@ def test_run_status_events_and_cancel(api, user, model, fake_openai):
 
     p = Principal.for_user(user)
     session = services.create_session(p)
-    run = services.post_user_message(p, session.pk, "Hallo")
+    run = say(p, session.pk, "Hallo")
     # never started: nothing to signal, the endpoint itself finalizes it and answers the status
     cancelled = api.post(f"/api/v1/chat/runs/{run.pk}/cancel/")
     assert cancelled.status_code == 200 and cancelled.json()["run"]["status"] == "cancelled"
@@ -87,7 +88,7 @@ def test_other_users_chats_are_invisible(api, model):
     other = UserFactory()
     p = Principal.for_user(other)
     session = services.create_session(p)
-    run = services.post_user_message(p, session.pk, "privat")
+    run = say(p, session.pk, "privat")
     assert api.get(f"/api/v1/chat/sessions/{session.pk}/messages/").status_code == 404
     assert (
         api.post(f"/api/v1/chat/sessions/{session.pk}/messages/", {"content": "x"}, format="json").status_code

@@ -16,6 +16,7 @@ from apps.apikeys.services import issue_device_token
 from apps.documents import folders
 from apps.documents import services as documents
 from apps.documents.models import HOME_FOLDER_NAME
+from tests.agent.helpers import say
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def test_context_line_reaches_the_model(user, model, fake_openai):
     fake_openai.reply("Der Bescheid ist da.")
     principal = Principal.for_user(user)
     session = services.create_session(principal)
-    run = services.post_user_message(principal, session.pk, "Bitte prüfen", document_ids=[doc.pk])
+    run = say(principal, session.pk, "Bitte prüfen", document_ids=[doc.pk])
     run = run_agent(run.pk)
     assert run.status == Run.Status.COMPLETED
     sent = fake_openai.chat_requests[0]["messages"]
@@ -101,7 +102,7 @@ def test_upload_view_stores_in_the_personal_folder_and_the_page_shows_links(web,
     assert doc.folder.name == HOME_FOLDER_NAME and doc.folder.owner == user
     assert data["url"] == f"/dokumente/{doc.pk}/"
 
-    services.post_user_message(Principal.for_user(user), session.pk, "Anbei", document_ids=[doc.pk])
+    say(Principal.for_user(user), session.pk, "Anbei", document_ids=[doc.pk])
     body = web.get(reverse("chat:session", args=[session.pk])).content.decode()
     assert f'href="/dokumente/{doc.pk}/"' in body and "Vollmacht" in body
     assert 'id="chat-files"' in body and reverse("chat:attach") in body

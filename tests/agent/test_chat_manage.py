@@ -8,9 +8,13 @@ from django.urls import reverse
 
 from apps.accounts.principal import Principal
 from apps.agent import services
-from apps.agent.errors import InvalidChatInput, RunInProgress, SessionNotFound
+from apps.agent.contracts import ChatSessionCreate, ChatSessionRename
+from apps.agent.errors import RunInProgress, SessionNotFound
 from apps.agent.models import ChatSession, Message, Run
+from apps.core.errors import InvalidInput
+from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
+from tests.agent.helpers import say
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +26,7 @@ def me(anna):
 
 
 def _chat(me, title="", *turns: tuple[str, str]) -> ChatSession:
-    session = services.create_session(me, title)
+    session = services.create_session(me, build(ChatSessionCreate, title=title))
     for question, answer in turns:
         Message.objects.create(session=session, role="user", content=question)
         Message.objects.create(session=session, role="assistant", content=answer)
@@ -32,7 +36,9 @@ def _chat(me, title="", *turns: tuple[str, str]) -> ChatSession:
 # --- rename ---------------------------------------------------------------------------------
 def test_rename_is_the_users_name_and_pushed_live(me, anna):
     session = _chat(me)
-    renamed = services.rename_session(me, session.pk, "  Fristen   Bäckerei  ")
+    renamed = services.rename_session(
+        me, session.pk, build(ChatSessionRename, title="  Fristen   Bäckerei  ")
+    )
     assert renamed.title == "Fristen Bäckerei" and renamed.title_source == "user"
     event = MutationEvent.objects.order_by("id").last()
     assert event.topic == "chat.session.updated" and event.user_id == anna.pk and event.audience == "user"
@@ -54,8 +60,8 @@ def test_rename_is_the_users_name_and_pushed_live(me, anna):
 @pytest.mark.parametrize("title", ["", "   ", "x" * 201, None, ["a"]])
 def test_a_bad_title_is_refused_and_nothing_changes(me, title):
     session = _chat(me, "Alt")
-    with pytest.raises(InvalidChatInput):
-        services.rename_session(me, session.pk, title)
+    with pytest.raises(InvalidInput):
+        services.rename_session(me, session.pk, build(ChatSessionRename, title=title))
     session.refresh_from_db()
     assert session.title == "Alt"
 
@@ -63,7 +69,7 @@ def test_a_bad_title_is_refused_and_nothing_changes(me, title):
 def test_someone_elses_chat_cannot_be_renamed_or_deleted(me):
     other = _chat(Principal.for_user(UserFactory()), "Fremd")
     with pytest.raises(SessionNotFound):
-        services.rename_session(me, other.pk, "Meins")
+        services.rename_session(me, other.pk, build(ChatSessionRename, title="Meins"))
     with pytest.raises(SessionNotFound):
         services.delete_session(me, other.pk)
     other.refresh_from_db()
@@ -76,7 +82,7 @@ def test_rename_page_redirects_and_shows_errors(web, anna):
     assert response.status_code == 302 and response.url == reverse("chat:session", args=[session.pk])
     assert ChatSession.objects.get(pk=session.pk).title == "Neu"
     page = web.post(reverse("chat:rename", args=[session.pk]), {"title": ""}, follow=True).content.decode()
-    assert "Der Titel ist leer." in page
+    assert "Titel: Dieses Feld ist erforderlich." in page
     assert ChatSession.objects.get(pk=session.pk).title == "Neu"
     other = _chat(Principal.for_user(UserFactory()))
     assert web.post(reverse("chat:rename", args=[other.pk]), {"title": "x"}).status_code == 404
@@ -86,7 +92,7 @@ def test_rename_page_redirects_and_shows_errors(web, anna):
 # --- delete ---------------------------------------------------------------------------------
 def test_delete_removes_the_chat_with_its_messages_and_runs(me, anna, model):
     session = _chat(me, "Weg", ("Frage", "Antwort"))
-    run = services.post_user_message(me, session.pk, "Noch was")
+    run = say(me, session.pk, "Noch was")
     services.finish_run(run, Run.Status.COMPLETED)
     assert services.delete_session(me, session.pk) == session.pk
     assert not ChatSession.objects.filter(pk=session.pk).exists()
@@ -99,7 +105,7 @@ def test_delete_removes_the_chat_with_its_messages_and_runs(me, anna, model):
 
 def test_delete_is_refused_while_the_copilot_answers(me, model):
     session = _chat(me)
-    services.post_user_message(me, session.pk, "Frage")  # queued: an active run
+    say(me, session.pk, "Frage")  # queued: an active run
     with pytest.raises(RunInProgress):
         services.delete_session(me, session.pk)
     assert ChatSession.objects.filter(pk=session.pk).exists()
@@ -129,7 +135,7 @@ def _admin_delete_waits_for_the_run(client, admin, url, run, rows, message):
 def test_the_admin_deletes_a_persons_chat_through_the_service(client, boss, me, anna, model):
     """Afterwards the owner's open chat list drops it live, as when they delete it themselves."""
     session = _chat(me, "Weg")
-    run = services.post_user_message(me, session.pk, "Frage")  # queued: an active run
+    run = say(me, session.pk, "Frage")  # queued: an active run
     url = reverse("admin:agent_chatsession_delete", args=[session.pk])
     message = "Stoppen Sie den Copiloten, bevor Sie diesen Chat löschen."
     _admin_delete_waits_for_the_run(
@@ -142,7 +148,7 @@ def test_the_admin_deletes_a_persons_chat_through_the_service(client, boss, me, 
 
 def test_the_admin_deletes_only_finished_runs(client, boss, me, model):
     session = _chat(me, "Läufe")
-    run = services.post_user_message(me, session.pk, "Frage")
+    run = say(me, session.pk, "Frage")
     url = reverse("admin:agent_run_delete", args=[run.pk])
     message = "Stoppen Sie den Copiloten, bevor Sie diesen Lauf löschen."
     _admin_delete_waits_for_the_run(client, boss, url, run, Run.objects.filter(pk=run.pk), message)
@@ -226,7 +232,7 @@ def test_stop_button_only_with_an_active_run(web, anna, model):
     session = _chat(me, "Ruhig")
     body = web.get(reverse("chat:session", args=[session.pk])).content.decode()
     assert 'id="chat-stop" class="danger" hidden' in body
-    services.post_user_message(me, session.pk, "Frage")
+    say(me, session.pk, "Frage")
     body = web.get(reverse("chat:session", args=[session.pk])).content.decode()
     assert 'id="chat-stop" class="danger">' in body
 
@@ -234,7 +240,7 @@ def test_stop_button_only_with_an_active_run(web, anna, model):
 def test_user_line_breaks_are_kept(web, anna, model):
     me = Principal.for_user(anna)
     session = _chat(me)
-    services.post_user_message(me, session.pk, "Zeile eins\nZeile zwei\n\n<b>drei</b>")
+    say(me, session.pk, "Zeile eins\nZeile zwei\n\n<b>drei</b>")
     body = web.get(reverse("chat:session", args=[session.pk])).content.decode()
     # pre-wrap keeps the breaks; the text itself is escaped
     assert '<div class="text">Zeile eins\nZeile zwei\n\n&lt;b&gt;drei&lt;/b&gt;</div>' in body
@@ -242,9 +248,7 @@ def test_user_line_breaks_are_kept(web, anna, model):
 
 def test_first_message_sets_the_fallback_title_live(me, anna, model):
     session = _chat(me)
-    services.post_user_message(
-        me, session.pk, "Wie hoch ist die Grundsteuer der Bäckerei Sonnenschein in Köln 2025 genau?"
-    )
+    say(me, session.pk, "Wie hoch ist die Grundsteuer der Bäckerei Sonnenschein in Köln 2025 genau?")
     session.refresh_from_db()
     assert session.title == "Wie hoch ist die Grundsteuer der Bäckerei Sonnenschein in…"
     event = MutationEvent.objects.order_by("id").last()

@@ -11,12 +11,14 @@ from django.utils import translation
 
 from apps.accounts.principal import Principal
 from apps.agent import services, titles
+from apps.agent.contracts import ChatSessionRename
 from apps.agent.labels import tool_label
 from apps.agent.models import ChatSession, Message, Run
 from apps.clients.models import Client
+from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.tasks.models import Board, Task
-from tests.agent.helpers import ask, events
+from tests.agent.helpers import ask, events, say
 
 pytestmark = pytest.mark.django_db
 
@@ -191,7 +193,9 @@ def test_an_empty_title_answer_keeps_the_fallback(anna, model, fake_openai):
 
 def test_a_users_name_is_never_replaced(anna, model, fake_openai):
     run = _answered(anna, fake_openai)
-    services.rename_session(Principal.for_user(anna), run.session_id, "Meine Fristen")
+    services.rename_session(
+        Principal.for_user(anna), run.session_id, build(ChatSessionRename, title="Meine Fristen")
+    )
     calls = len(fake_openai.chat_requests)
     assert titles.generate(run.pk) == "skipped"
     assert len(fake_openai.chat_requests) == calls  # no model call at all
@@ -201,7 +205,7 @@ def test_a_users_name_is_never_replaced(anna, model, fake_openai):
 def test_only_the_first_answer_names_the_chat(anna, model, fake_openai):
     run = _answered(anna, fake_openai)
     fake_openai.reply("Noch eine Antwort.")
-    second = services.post_user_message(Principal.for_user(anna), run.session_id, "Und nächste Woche?")
+    second = say(Principal.for_user(anna), run.session_id, "Und nächste Woche?")
     from apps.agent.runtime import run_agent
 
     run_agent(second.pk)

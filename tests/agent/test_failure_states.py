@@ -20,7 +20,7 @@ from apps.agent.models import Message, Run, RunEvent
 from apps.agent.runtime import run_agent
 from apps.apikeys.services import issue_device_token
 from apps.tools.results import ToolResult
-from tests.agent.helpers import ask
+from tests.agent.helpers import ask, say
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def _stopped_with_partial(user, text: str = "Teilantwort zur Frist") -> Run:
     """A run the person stopped after the model had streamed `text` (what the runtime writes)."""
     principal = Principal.for_user(user)
     session = services.create_session(principal)
-    run = services.post_user_message(principal, session.pk, "Wann endet die Frist?")
+    run = say(principal, session.pk, "Wann endet die Frist?")
     recovery.write(
         run, status=Run.Status.CANCELLED, code="cancelled", reason="stopped", partial_text=text, tools=[]
     )
@@ -81,7 +81,7 @@ def test_a_model_failure_carries_code_and_a_localized_message(user, model):
 def test_an_unknown_failure_code_falls_back_to_the_stored_message(user, model):
     principal = Principal.for_user(user)
     session = services.create_session(principal)
-    run = services.post_user_message(principal, session.pk, "Hallo")
+    run = say(principal, session.pk, "Hallo")
     services.finish_run(run, Run.Status.FAILED, error_code="something_new", error_message="Etwas Neues.")
     assert outcomes.record(run)["message"] == "Etwas Neues."
     services.finish_run(run, Run.Status.FAILED)  # final already: unchanged
@@ -133,13 +133,13 @@ def test_rest_message_list_reads_the_runs_in_one_query(api, user, model):
     principal = Principal.for_user(user)
     session = services.create_session(principal)
     for n in range(6):
-        run = services.post_user_message(principal, session.pk, f"Frage {n}")
+        run = say(principal, session.pk, f"Frage {n}")
         services.finish_run(run, Run.Status.FAILED, error_code="provider_timeout")
     url = f"/api/v1/chat/sessions/{session.pk}/messages/"
     api.get(url)
     with CaptureQueriesContext(connection) as six:
         assert len(api.get(url).json()["messages"]) == 6
-    run = services.post_user_message(principal, session.pk, "Frage 7")
+    run = say(principal, session.pk, "Frage 7")
     services.finish_run(run, Run.Status.CANCELLED)
     with CaptureQueriesContext(connection) as seven:
         assert api.get(url).json()["messages"][-1]["run_outcome"]["code"] == "cancelled"
@@ -175,10 +175,10 @@ def test_page_keeps_the_partial_answer_of_a_stop(web, user, model):
 def test_only_the_last_answer_offers_retry_and_nothing_vanishes(web, user, model, fake_openai):
     principal = Principal.for_user(user)
     session = services.create_session(principal)
-    first = services.post_user_message(principal, session.pk, "Erste Frage")
+    first = say(principal, session.pk, "Erste Frage")
     services.finish_run(first, Run.Status.FAILED, error_code="provider_timeout")
     fake_openai.reply("Zweite Antwort.")
-    second = run_agent(services.post_user_message(principal, session.pk, "Zweite Frage").pk)
+    second = run_agent(say(principal, session.pk, "Zweite Frage").pk)
     assert second.status == Run.Status.COMPLETED
 
     body = web.get(reverse("chat:session", args=[session.pk])).content.decode()
@@ -191,7 +191,7 @@ def test_only_the_last_answer_offers_retry_and_nothing_vanishes(web, user, model
 def test_page_shows_a_failed_tool_with_code_and_message(web, user, model):
     principal = Principal.for_user(user)
     session = services.create_session(principal)
-    run = services.post_user_message(principal, session.pk, "Hole Aufgabe 7")
+    run = say(principal, session.pk, "Hole Aufgabe 7")
     result = ToolResult.failure("task_not_found", "Diese Aufgabe gibt es nicht.")
     services.add_message(
         run,
@@ -218,7 +218,7 @@ def test_page_queries_do_not_grow_with_failed_turns(web, user, model):
     url = reverse("chat:session", args=[session.pk])
 
     def turn(n: int) -> None:
-        run = services.post_user_message(principal, session.pk, f"Frage {n}")
+        run = say(principal, session.pk, f"Frage {n}")
         services.add_message(
             run,
             Message.Role.TOOL,
@@ -287,9 +287,9 @@ def test_retry_is_refused_for_a_completed_answer(user, model, fake_openai, api):
 def test_retry_is_refused_for_an_older_turn(user, model, fake_openai):
     principal = Principal.for_user(user)
     session = services.create_session(principal)
-    first = services.post_user_message(principal, session.pk, "Eins")
+    first = say(principal, session.pk, "Eins")
     services.finish_run(first, Run.Status.FAILED, error_code="provider_error")
-    second = services.post_user_message(principal, session.pk, "Zwei")
+    second = say(principal, session.pk, "Zwei")
     services.finish_run(second, Run.Status.FAILED, error_code="provider_error")
 
     with pytest.raises(RunNotRetryable) as refused:
@@ -301,7 +301,7 @@ def test_retry_is_refused_for_an_older_turn(user, model, fake_openai):
 def test_retry_is_refused_while_a_run_is_active(user, model):
     principal = Principal.for_user(user)
     session = services.create_session(principal)
-    failed = services.post_user_message(principal, session.pk, "Eins")
+    failed = say(principal, session.pk, "Eins")
     services.finish_run(failed, Run.Status.FAILED, error_code="provider_error")
     retry = services.retry_run(principal, failed.pk)
     with pytest.raises(RunInProgress):
@@ -314,7 +314,7 @@ def test_retry_is_refused_while_a_run_is_active(user, model):
 def test_retry_of_another_persons_run_is_not_found(user, model, api):
     other = Principal.for_user(UserFactory())
     session = services.create_session(other)
-    run = services.post_user_message(other, session.pk, "Geheim")
+    run = say(other, session.pk, "Geheim")
     services.finish_run(run, Run.Status.FAILED, error_code="provider_error")
 
     response = api.post(f"/api/v1/chat/runs/{run.pk}/retry/")

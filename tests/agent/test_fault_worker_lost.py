@@ -23,6 +23,7 @@ from apps.core.services import ensure_periodic_tasks
 from apps.notifications.models import Notification
 from apps.tasks.models import Task
 from clapilot import broker
+from tests.agent.helpers import say
 from tests.faults import broker_of, celery_process, process_env, started_together, worker
 from tests.live import database_url
 from tests.waiting import wait_for
@@ -66,7 +67,7 @@ def test_a_worker_killed_mid_answer_is_finished_as_worker_lost_within_a_minute(
 
     with broker_of(broker.url_for(connection.settings_dict)):
         with worker(tmp_path, env, queue) as first:
-            run = services.post_user_message(principal, session.pk, "Lege die Aufgabe an und erkläre sie")
+            run = say(principal, session.pk, "Lege die Aufgabe an und erkläre sie")
             streamed = wait_for(
                 lambda: RunEvent.objects.filter(run=run, kind=RunEvent.Kind.TOKEN).count() >= 2, timeout=60
             )
@@ -81,7 +82,7 @@ def test_a_worker_killed_mid_answer_is_finished_as_worker_lost_within_a_minute(
 
         # While the run is orphaned the chat refuses a new message ...
         with pytest.raises(Exception) as busy:
-            services.post_user_message(principal, session.pk, "Hallo?")
+            say(principal, session.pk, "Hallo?")
         assert busy.value.code == "run_in_progress"
 
         _only_the_sweep_scheduled()
@@ -111,7 +112,7 @@ def test_a_worker_killed_mid_answer_is_finished_as_worker_lost_within_a_minute(
             assert status[1]["message"]  # the person's language, never the code alone
 
             # ... and takes the next one once the run is finished; it continues from the checkpoint.
-            again = services.post_user_message(principal, session.pk, "Mach bitte weiter")
+            again = say(principal, session.pk, "Mach bitte weiter")
             answered = wait_for(lambda: Run.objects.filter(pk=again.pk, status__in=Run.FINAL).first(), 60)
             assert answered is not None and answered.status == Run.Status.COMPLETED, second.output()
 

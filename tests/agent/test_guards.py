@@ -18,7 +18,7 @@ from apps.agent.runtime import run_agent
 from apps.apikeys.services import issue_device_token
 from apps.core.services import set_setting
 from tests.agent import slow_tools
-from tests.agent.helpers import ask, events
+from tests.agent.helpers import ask, events, say
 from tests.waiting import wait_for
 
 
@@ -54,7 +54,7 @@ def api(user):
 def _start(user, text="Bitte arbeite", **kwargs):
     p = Principal.for_user(user)
     session = services.create_session(p)
-    run = services.post_user_message(p, session.pk, text, **kwargs)
+    run = say(p, session.pk, text, **kwargs)
 
     def work():
         try:
@@ -150,7 +150,7 @@ def test_phase_budget_fails_the_chat_run_and_the_next_turn_recovers(user, model,
     # the next turn gets the checkpoint in its context and clears it when it completes
     fake_openai.reply("Weiter geht's.")
     p = Principal.for_user(user)
-    nxt = run_agent(services.post_user_message(p, run.session_id, "Mach weiter").pk)
+    nxt = run_agent(say(p, run.session_id, "Mach weiter").pk)
     assert nxt.status == Run.Status.COMPLETED
     system = [m["content"] for m in fake_openai.chat_requests[-1]["messages"] if m["role"] == "system"]
     assert any("Recovery checkpoint" in s and "Prüfe alles" in s for s in system)

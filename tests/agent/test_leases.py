@@ -18,6 +18,7 @@ from apps.agent import leases, services, sse
 from apps.agent.models import Message, Run, RunEvent
 from apps.agent.runtime import run_agent
 from apps.notifications.models import Notification
+from tests.agent.helpers import say
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 def _post(user, text: str = "Lege drei Aufgaben an") -> Run:
     principal = Principal.for_user(user)
-    return services.post_user_message(principal, services.create_session(principal).pk, text)
+    return say(principal, services.create_session(principal).pk, text)
 
 
 def _running(run: Run, *, lease_in: float, worker: str = "gone-host:4242") -> Run:
@@ -133,7 +134,7 @@ def test_the_sweep_finishes_a_lapsed_run_with_a_diagnosis_once(user, model):
     assert leases.finish_lost(run.pk) is None
     assert Notification.objects.filter(user=user).count() == 1
     # The chat accepts the next message, and an admin may delete the finished run.
-    again = services.post_user_message(Principal.for_user(user), run.session_id, "Weiter bitte")
+    again = say(Principal.for_user(user), run.session_id, "Weiter bitte")
     assert again.status == Run.Status.QUEUED
     assert services.delete_run_as_admin(run.pk) == run.pk
 

@@ -14,7 +14,7 @@ from apps.agent import services
 from apps.agent.models import Message, Run, RunEvent
 from clapilot.asgi import application
 from tests.agent.conftest import session_cookie
-from tests.agent.helpers import ask
+from tests.agent.helpers import ask, say
 from tests.factories import UserFactory
 from tests.waiting import wait_for
 from tests.workers import in_process_worker
@@ -28,7 +28,7 @@ def test_run_executes_in_a_real_celery_worker(user, model, fake_openai):
     p = Principal.for_user(user)
     session = services.create_session(p)
     with in_process_worker():
-        run = services.post_user_message(p, session.pk, "Hallo")  # enqueued on commit
+        run = say(p, session.pk, "Hallo")  # enqueued on commit
 
         def final():
             run.refresh_from_db()

@@ -9,13 +9,12 @@ import pytest
 from django.urls import reverse
 
 from apps.accounts.principal import Principal
-from apps.agent import services
 from apps.agent.models import Run
 from apps.agent.runtime import run_agent
 from apps.clients.models import Case, Client
 from apps.core.services import set_setting
 from apps.llm import neutralize
-from tests.agent.helpers import ask
+from tests.agent.helpers import ask, say
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +70,7 @@ def test_a_marked_client_read_by_a_tool_neutralizes_the_run(user, model, fake_op
     fake_openai.forbid("Wendeberg")
     fake_openai.reply("ok")
     principal = Principal.for_user(user)
-    second = run_agent(services.post_user_message(principal, run.session_id, "Und weiter?").pk)
+    second = run_agent(say(principal, run.session_id, "Und weiter?").pk)
     assert second.require_neutralization is True and fake_openai.violations == []
 
 

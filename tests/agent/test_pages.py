@@ -8,6 +8,7 @@ from django.urls import reverse
 from apps.accounts.principal import Principal
 from apps.agent import services
 from apps.agent.models import Message
+from tests.agent.helpers import say
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def test_new_session_and_transcript_render_sanitized(web, user, model):
     response = web.post(reverse("chat:new"))
     session = services.list_sessions(Principal.for_user(user)).get()
     assert response.url == reverse("chat:session", args=[session.pk])
-    run = services.post_user_message(Principal.for_user(user), session.pk, "Was steht an?")
+    run = say(Principal.for_user(user), session.pk, "Was steht an?")
     services.add_message(
         run, Message.Role.TOOL, "{}", tool_call_id="c1", metadata={"name": "aufgaben_list_tasks", "ok": True}
     )

@@ -15,6 +15,7 @@ from apps.agent.errors import ChildRunRefused, InvalidChatInput
 from apps.agent.models import ChatSession, Message, Run
 from apps.agent.runtime import run_agent
 from apps.tasks.models import Board, Task
+from tests.agent.helpers import say
 from tests.factories import ServicePrincipalFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -56,9 +57,7 @@ def test_a_service_principal_run_sees_shared_data_only_not_the_acting_users_priv
     assert "USt Q3 Kanzlei" in listed and "Geheime Notiz Privat" not in listed
     # The same question as the person sees the private task: the difference is the principal.
     fake_openai.tool_calls(("aufgaben_list_tasks", {})).reply("Zwei.")
-    mine = services.post_user_message(
-        Principal.for_user(user), services.create_session(Principal.for_user(user)).pk, "Welche?"
-    )
+    mine = say(Principal.for_user(user), services.create_session(Principal.for_user(user)).pk, "Welche?")
     assert "Geheime Notiz Privat" in _listed(run_agent(mine.pk))
 
 
@@ -93,9 +92,7 @@ def test_the_tool_context_is_built_from_the_run(user, robot, model):
     )
     assert acting.tool_context(parent, principal, time_zone="UTC").specialist_id == "7"
     # A person's chat run: the main copilot, interactive, every tool.
-    chat = services.post_user_message(
-        Principal.for_user(user), services.create_session(Principal.for_user(user)).pk, "Hallo"
-    )
+    chat = say(Principal.for_user(user), services.create_session(Principal.for_user(user)).pk, "Hallo")
     ctx = acting.tool_context(chat, acting.principal_of(chat), time_zone="UTC")
     assert (ctx.allowed_tools, ctx.specialist_id, ctx.headless, ctx.run_kind) == (None, None, False, "chat")
 

@@ -11,7 +11,7 @@ from apps.agent import runtime
 from apps.agent.models import Message, Run, RunEvent
 from apps.tasks.models import Task
 from tests.agent.conftest import SECRET_KEY
-from tests.agent.helpers import ask, events
+from tests.agent.helpers import ask, events, say
 
 pytestmark = pytest.mark.django_db
 
@@ -183,7 +183,7 @@ def test_queued_run_cancelled_before_start_never_calls_the_model(user, model, fa
 
     p = Principal.for_user(user)
     session = services.create_session(p)
-    run = services.post_user_message(p, session.pk, "Hallo")
+    run = say(p, session.pk, "Hallo")
     assert services.cancel_run(p, run.pk).status == Run.Status.CANCELLING
     assert run_agent(run.pk).status == Run.Status.CANCELLED
     assert fake_openai.chat_requests == []
@@ -197,7 +197,7 @@ def test_history_is_sent_on_the_next_turn(user, model, fake_openai):
     p = Principal.for_user(user)
     session = services.create_session(p)
     fake_openai.reply("Erste Antwort").reply("Zweite Antwort")
-    run_agent(services.post_user_message(p, session.pk, "Eins").pk)
-    run_agent(services.post_user_message(p, session.pk, "Zwei").pk)
+    run_agent(say(p, session.pk, "Eins").pk)
+    run_agent(say(p, session.pk, "Zwei").pk)
     sent = fake_openai.chat_requests[1]["messages"][1:]
     assert [m["content"] for m in sent] == ["Eins", "Erste Antwort", "Zwei"]

@@ -12,12 +12,13 @@ from apps.agent.models import Message, Run
 from apps.agent.runtime import run_agent
 from apps.core.services import set_setting
 from apps.llm.models import ModelConfig
+from tests.agent.helpers import say
 
 pytestmark = pytest.mark.django_db
 
 
 def _turn(user, session_id, text, **kwargs) -> Run:
-    return run_agent(services.post_user_message(Principal.for_user(user), session_id, text, **kwargs).pk)
+    return run_agent(say(Principal.for_user(user), session_id, text, **kwargs).pk)
 
 
 # --- summarization ----------------------------------------------------------------------------
@@ -128,4 +129,4 @@ def test_unknown_moa_preset_is_refused(user, preset):
 
     session = services.create_session(Principal.for_user(user))
     with pytest.raises(InvalidChatInput):
-        services.post_user_message(Principal.for_user(user), session.pk, "x", model_id="moa/gibtsnicht")
+        say(Principal.for_user(user), session.pk, "x", model_id="moa/gibtsnicht")

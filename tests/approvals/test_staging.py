@@ -12,7 +12,6 @@ from rest_framework.test import APIClient
 
 import tests.approvals.policy_tools  # noqa: F401  (registers the test tools)
 from apps.accounts.principal import Principal
-from apps.agent import services as agent
 from apps.agent.errors import RunInProgress
 from apps.agent.models import Message, Run, RunEvent
 from apps.apikeys import services as keys
@@ -22,7 +21,7 @@ from apps.tasks.models import Board, Task
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
 from tests.agent.conftest import model, provider  # noqa: F401  (fixtures)
-from tests.agent.helpers import ask, events
+from tests.agent.helpers import ask, events, say
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +65,7 @@ def test_a_delete_pauses_the_run_for_a_person_and_deletes_nothing(user, model, f
     assert tool_result["code"] == "approval_required"
     # The chat waits for the decision: a new message is refused while the run waits.
     with pytest.raises(RunInProgress):
-        agent.post_user_message(Principal.for_user(user), run.session_id, "Und?")
+        say(Principal.for_user(user), run.session_id, "Und?")
 
 
 def test_a_run_that_read_foreign_content_keeps_it_across_a_resume(user, model, fake_openai, task):  # noqa: F811

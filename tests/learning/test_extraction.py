@@ -13,13 +13,14 @@ from apps.agent import services as chat
 from apps.agent.models import Message, Run
 from apps.learning.extraction import extract_from_run
 from apps.learning.models import LearningObject
+from tests.agent.helpers import say
 
 pytestmark = pytest.mark.django_db
 
 
 def finished_run(user, said: str, answer: str) -> Run:
     p = Principal.for_user(user)
-    run = chat.post_user_message(p, chat.create_session(p).pk, said)  # no commit: no job queued
+    run = say(p, chat.create_session(p).pk, said)  # no commit: no job queued
     chat.add_message(run, Message.Role.ASSISTANT, answer)
     Run.objects.filter(pk=run.pk).update(status=Run.Status.COMPLETED)
     return run

@@ -16,6 +16,7 @@ from apps.learning import services
 from apps.learning.contracts import LearningReview
 from apps.learning.jobs import curate_job
 from apps.learning.models import LearningDecision, LearningJobRun, LearningObject
+from tests.agent.helpers import say
 from tests.learning.conftest import fact
 from tests.waiting import wait_for
 from tests.workers import in_process_worker
@@ -37,7 +38,7 @@ def chat_and_learn(user, text: str, answer: str, fake_openai) -> LearningJobRun:
     fake_openai.reply(answer, model="chat-model")
     p = Principal.for_user(user)
     session = chat.create_session(p)
-    run = chat.post_user_message(p, session.pk, text)
+    run = say(p, session.pk, text)
     logged = wait_for(lambda: LearningJobRun.objects.filter(run_id=run.pk).first())
     assert logged, "the extraction job did not run"
     assert Run.objects.get(pk=run.pk).status == Run.Status.COMPLETED
