@@ -74,10 +74,10 @@ def _lease(
     restart, killed backend) fails here, before any statement of the call: it is dropped and
     the call tries once more on a fresh one. (`inline` reads find out in `execute`.)"""
     seconds = max(1, int(timeout or connector.timeout_seconds))
-    slot, fingerprint = _slot(connector, read_only)
+    slot, fingerprint = _slot(connector, read_only, seconds)
     for _attempt in range(2):
         try:
-            lease = pool.POOL.acquire(slot, fingerprint, lambda: _open(connector, read_only))
+            lease = pool.POOL.acquire(slot, fingerprint, lambda: _open(connector, read_only, seconds))
         except pool.PoolExhausted:
             raise _busy(connector) from None
         except Exception:
@@ -107,7 +107,9 @@ def _give_back(connector: Connector, lease: pool.Lease, *, broken: bool, commit:
     pool.POOL.discard(lease)
 
 
-def _slot(connector: Connector, read_only: bool) -> tuple[pool.Slot, str]:
+def _slot(connector: Connector, read_only: bool, timeout: int) -> tuple[pool.Slot, str]:
+    """Reads and writes use separate connections (SQLite: a read-only file handle; PostgreSQL:
+    read-only sessions with the configuration's statement timeout, part of the fingerprint)."""
     sqlite = connector.kind == Connector.Kind.SQLITE
     file_id = ""
     if sqlite:  # a replaced file is a new source
@@ -126,17 +128,21 @@ def _slot(connector: Connector, read_only: bool) -> tuple[pool.Slot, str]:
         connector.password,
         connector.path,
         file_id,
+        timeout if read_only and connector.kind == Connector.Kind.POSTGRES else "",
     )
-    return (ident, sqlite and read_only), fingerprint
+    return (ident, read_only), fingerprint
 
 
-def _open(connector: Connector, read_only: bool) -> Any:
+def _open(connector: Connector, read_only: bool, timeout: int) -> Any:
     kind = connector.kind
     if kind == Connector.Kind.POSTGRES:
         import psycopg
 
-        # autocommit: the transaction is begun explicitly, in one round trip with its settings
+        # A read session: every statement is its own read-only transaction under the timeout
+        # (RESET ALL returns to these values). Writes begin their transaction explicitly.
+        options = f"-c default_transaction_read_only=on -c statement_timeout={timeout * 1000}"
         return psycopg.connect(
+            options=options if read_only else None,
             host=connector.host or None,
             port=connector.port or None,
             dbname=connector.database,
@@ -155,7 +161,7 @@ def _open(connector: Connector, read_only: bool) -> Any:
             password=connector.password or "",
             database=connector.database,
             connect_timeout=CONNECT_TIMEOUT,
-            autocommit=False,
+            autocommit=True,  # a read is one statement, its own transaction; writes START one
             charset="utf8mb4",
             local_infile=False,
         )

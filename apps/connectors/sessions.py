@@ -1,17 +1,18 @@
 """One clean transaction per call on a pooled connection, per engine, in as few round trips as
 the driver allows (each round trip is the bulk of what the tool adds over a raw driver call).
 
-PostgreSQL: a read is one pipelined round trip (reset, BEGIN READ ONLY, SET LOCAL
-statement_timeout, the statement, ROLLBACK). MariaDB: a read is the statement alone, wrapped in
+PostgreSQL: a read is the statement alone on a read session (opened with
+default_transaction_read_only=on and the statement timeout: each statement is its own read-only
+transaction); a write begins READ WRITE with SET LOCAL statement_timeout. MariaDB: a read is the statement alone, wrapped in
 `SET STATEMENT max_statement_time=…, tx_read_only=1 FOR …` (an autocommit read-only statement);
 MySQL: `max_execution_time` and START TRANSACTION READ ONLY. SQLite: in-process, a progress
 handler with a deadline and a read-only connection.
 
 Session state never outlives a call: the preflight refuses SET, temporary tables, session
 variables, LOCK and the like, and a reused connection is reset anyway (PostgreSQL DISCARD TEMP +
-RESET ALL, MySQL/MariaDB COM_RESET_CONNECTION). The one exception saves MariaDB a round trip
-per read: a connection whose last use was a checked SELECT in autocommit (nothing else ran on
-it, no error) is not reset again, since such a statement cannot change session state. A
+RESET ALL, MySQL/MariaDB COM_RESET_CONNECTION). The one exception saves a round trip per
+read: a connection whose last use was a checked SELECT in autocommit (nothing else ran on it,
+no error) is not reset again, since such a statement cannot change session state. A
 connection is only pooled again when no transaction is open (and, SQLite, nothing temporary or
 attached).
 """
@@ -28,24 +29,32 @@ from apps.connectors.pool import Lease
 
 POSTGRES, MYSQL = Connector.Kind.POSTGRES, Connector.Kind.MYSQL
 _MYSQL_IN_TRANSACTION = 0x0001 | 0x2000  # SERVER_STATUS_IN_TRANS, SERVER_STATUS_IN_TRANS_READONLY
+_MYSQL_AUTOCOMMIT = 0x0002  # SERVER_STATUS_AUTOCOMMIT
 _COM_RESET_CONNECTION = 0x1F  # MySQL protocol: session variables, temp tables, user variables, locks
 
 
 def begin(kind: str, lease: Lease, read_only: bool, timeout: int, *, inline: bool = False) -> Any:
-    """Start the call's transaction; a cursor. `inline`: the statement run by `run` carries the
-    settings itself (PostgreSQL pipeline, MariaDB SET STATEMENT), so nothing is sent yet."""
+    """Start the call's transaction; a cursor. `inline`: a read whose settings come with the
+    session (PostgreSQL) or the statement (MariaDB SET STATEMENT): nothing is sent for a clean
+    connection, and a dead one fails on the statement itself (the caller retries reads)."""
     conn = lease.conn
     mode = "READ ONLY" if read_only else "READ WRITE"
     if kind == POSTGRES:
         cur = conn.cursor()
+        statements = ["DISCARD TEMP", "RESET ALL"] if lease.reused and lease.dirty else []
+        lease.dirty = False
         if not inline:
-            # no parameters: psycopg sends the whole string as one simple query, one round trip
-            cur.execute("; ".join(_pg_setup(lease.reused, mode, timeout)))
+            lease.dirty = True  # our own statements and writes: reset before the next read
+            statements += [f"BEGIN {mode}", f"SET LOCAL statement_timeout = {int(timeout) * 1000}"]
+        if statements:  # no parameters: psycopg sends them as one simple query, one round trip
+            cur.execute("; ".join(statements))
         return cur
     if kind == MYSQL:
         if lease.reused and (lease.dirty or not inline or not mariadb(conn)):
             conn._execute_command(_COM_RESET_CONNECTION, b"")  # PyMySQL has no public call for it
             conn._read_ok_packet()
+            if not conn.get_autocommit():  # the reset restores the server's default
+                conn.autocommit(True)
         lease.dirty = False
         cur = conn.cursor()
         if mariadb(conn) and inline:
@@ -76,14 +85,6 @@ def run(
 ) -> None:
     """Execute the checked statement; its rows stay on `cur`."""
     conn = lease.conn
-    if inline and kind == POSTGRES:
-        mode = "READ ONLY" if read_only else "READ WRITE"
-        with conn.pipeline():
-            for statement in _pg_setup(lease.reused, mode, timeout):
-                conn.execute(statement)
-            cur.execute(sql, tuple(params))
-            conn.execute("ROLLBACK" if read_only else "COMMIT")
-        return
     if kind == MYSQL and mariadb(conn):
         settings = f"max_statement_time = {float(timeout)}"
         if inline and read_only:
@@ -117,7 +118,9 @@ def clean(kind: str, conn: Any) -> bool:
 
         return not conn.closed and conn.info.transaction_status == pq.TransactionStatus.IDLE
     if kind == MYSQL:
-        return bool(conn.open) and not (conn.server_status or 0) & _MYSQL_IN_TRANSACTION
+        status = conn.server_status or 0
+        # autocommit off: a plain SELECT would have left a snapshot open without saying so
+        return bool(conn.open) and bool(status & _MYSQL_AUTOCOMMIT) and not status & _MYSQL_IN_TRANSACTION
     if conn.in_transaction:
         return False
     row = conn.execute(
@@ -150,8 +153,3 @@ def _read_only_variable(conn: Any) -> str:
     version = str(conn.server_version).removeprefix("5.5.5-").split("-")[0].split(".")
     numbers = tuple(int(v) for v in version[:2] if v.isdigit())
     return "transaction_read_only" if numbers >= (11, 1) else "tx_read_only"
-
-
-def _pg_setup(reused: bool, mode: str, timeout: int) -> list[str]:
-    reset = ["DISCARD TEMP", "RESET ALL"] if reused else []
-    return [*reset, f"BEGIN {mode}", f"SET LOCAL statement_timeout = {int(timeout) * 1000}"]
