@@ -11,6 +11,7 @@ from pypdf import PdfReader
 from apps.calendar.models import CalendarEvent, PreDeadline
 from apps.core.services import set_setting
 from tests.e2e.helpers import log_in
+from tests.e2e.test_layout import PHONE, assert_fits, open_page, serious_violations
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.e2e
@@ -63,3 +64,16 @@ def test_the_three_reports_open_as_pdfs_from_the_fristen_page(server, page):
     assert "Kanzlei Berger & Braun" in ausgang and "Seite 1 von 1" in ausgang
     assert "Einspruch Meier heute" in ausgang and "OFFEN: weder erledigt noch verschoben" in ausgang
     assert "Klage Schulz" not in ausgang
+
+
+def test_the_reports_page_fits_a_phone_without_accessibility_violations(server, browser, tmp_path):
+    user = UserFactory(email="ben@kanzlei.example", full_name="Ben Braun")
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    page = context.new_page()
+    log_in(page, server, user.email)
+    open_page(page, f"{server}/kalender/berichte/")
+    assert_fits(page, "/kalender/berichte/")
+    assert serious_violations(page) == []
+    assert page.locator("section.report").count() == 4  # three reports and the Änderungsprotokoll
+    page.screenshot(path=str(tmp_path / "berichte-phone.png"), full_page=True)
+    context.close()
