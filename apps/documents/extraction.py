@@ -28,11 +28,12 @@ MAX_UNPACKED_BYTES = 200 * 1024 * 1024
 
 PDF = "application/pdf"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 TEXT_TYPES = {"text/plain", "text/csv"}
 MARKDOWN = "text/markdown"
 HTML = "text/html"
 EML = "message/rfc822"
-SUPPORTED = {PDF, DOCX, MARKDOWN, HTML, EML, *TEXT_TYPES}
+SUPPORTED = {PDF, DOCX, XLSX, MARKDOWN, HTML, EML, *TEXT_TYPES}
 
 Progress = Callable[[int], None]
 
@@ -83,6 +84,10 @@ def extract(
         return _pdf(data, budget, max_pages, progress)
     if mime_type == DOCX:
         return _docx(data, budget)
+    if mime_type == XLSX:
+        from apps.documents.xlsx import extract_xlsx
+
+        return extract_xlsx(data, budget)
     if mime_type in TEXT_TYPES:
         return _plain(_decode(data), budget)
     if mime_type == MARKDOWN:
