@@ -138,7 +138,7 @@ def serving(processes: list[subprocess.Popen], port: int) -> bool:
     return True
 
 
-def wait_all_serving(processes: list[subprocess.Popen], port: int, log: Path, timeout: float = 120) -> None:
+def wait_all_serving(processes: list[subprocess.Popen], port: int, log: Path, timeout: float = 300) -> None:
     """Until every web process answered: keep-alive connections are opened (and held) until
     each process holds one; RuntimeError if one exits or it takes longer than `timeout`."""
     deadline = time.monotonic() + timeout
