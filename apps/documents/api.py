@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from apps.core.api import ApiView, RequestInvalid, endpoint, listed, parse, refusal, updated
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing, storage
-from apps.documents.records import detailed_record, document_record, folder_record, share_record
+from apps.documents.records import detailed_record, document_record, share_record
 from apps.documents.responses import file_response
 
 
@@ -113,7 +113,7 @@ class FolderListView(ApiView):
     @endpoint(output=c.FolderList, operation_id="document_folders_list")
     def get(self, request):
         """Folders"""
-        return {"folders": [folder_record(f) for f in folders.list_folders(request.principal)]}
+        return {"folders": [c.FolderOut.record(f) for f in folders.list_folders(request.principal)]}
 
     @endpoint(
         body=c.FolderCreate,
@@ -127,14 +127,14 @@ class FolderListView(ApiView):
         folder = folders.create_folder(
             request.principal, name=body.name, parent_id=body.parent_id, client_id=body.client_id
         )
-        return {"folder": folder_record(folder)}
+        return {"folder": c.FolderOut.record(folder)}
 
 
 class FolderDetailView(ApiView):
     @endpoint(output=c.FolderResult, operation_id="document_folders_retrieve")
     def get(self, request, folder_id: int):
         """A folder"""
-        return {"folder": folder_record(folders.get_folder(request.principal, folder_id))}
+        return {"folder": c.FolderOut.record(folders.get_folder(request.principal, folder_id))}
 
     @endpoint(
         body=c.FolderUpdate,
@@ -149,7 +149,7 @@ class FolderDetailView(ApiView):
         folder = folders.update_folder(
             request.principal, folder_id, **body.service_kwargs(explicit_null_moves=True)
         )
-        return {"folder": folder_record(folder)}
+        return {"folder": c.FolderOut.record(folder)}
 
     @endpoint(
         query=c.FolderDelete,

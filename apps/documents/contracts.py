@@ -12,13 +12,15 @@ import datetime as dt
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field, field_validator
 
 from apps.accounts.contracts import PersonRef
 from apps.clients.contracts import CaseRef, ClientRef
+from apps.clients.models import Client
+from apps.clients.records import client_ref
 from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
-from apps.documents.models import FOLDER_NAME_MAX, MARKDOWN_MAX, TITLE_MAX
-from apps.documents.sharing import MAX_EXPIRY_DAYS
+from apps.core.outputs import RowOutput
+from apps.documents.models import FOLDER_NAME_MAX, MARKDOWN_MAX, MAX_EXPIRY_DAYS, TITLE_MAX
 from apps.tools.confirmation import TokenArgs
 
 TEXT_MAX_CHARS = 200_000  # the longest text documents_get hands the model
@@ -44,19 +46,26 @@ class ExtractionState(StrEnum):
 
 
 # --- output -----------------------------------------------------------------------------------
-class FolderOut(Output):
+class FolderOut(RowOutput):
     id: int
     name: str
     parent_id: int | None
     kind: FolderKind
     owner_id: int | None = Field(description="The owner of a personal folder; null for shared ones.")
     is_home: bool = Field(description="The person's own “Persönlich” folder.")
-    path: str = Field(description="Ids from the top, e.g. /3/17/.")
+    path: str = Field(
+        description="Ids from the top, e.g. /3/17/.", validation_alias=AliasChoices("tree_path", "path")
+    )
     depth: int
     client: ClientRef | None = Field(
         description="A client folder's Mandant: documents in it or below it are linked to it."
     )
     version: int
+
+    @field_validator("client", mode="before")
+    @classmethod
+    def _client(cls, value: Any) -> Any:
+        return client_ref(value) if isinstance(value, Client) else value
 
 
 class FolderRef(Output):

@@ -18,15 +18,16 @@ from apps.core.lookup import get_by_id
 from apps.core.saving import save_unique
 from apps.core.versioning import Versioned
 from apps.documents import events
+from apps.documents.contracts import FolderOut
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
 from apps.documents.models import FOLDER_NAME_MAX, HOME_FOLDER_NAME, RESERVED_FOLDER_NAMES, Document, Folder
-from apps.documents.records import folder_record, with_relations
+from apps.documents.records import with_relations
 from apps.documents.rows import announce_text, delete_document_rows
 from apps.documents.visibility import can_folder, folder_viewers, visible_folders
 
 MAX_DEPTH = 12
 FOLDER_VERSION = Versioned(
-    "folder", folder_record, gettext_lazy("The folder was changed by someone else in the meantime.")
+    "folder", FolderOut.record, gettext_lazy("The folder was changed by someone else in the meantime.")
 )
 
 

@@ -21,6 +21,7 @@ from apps.llm.models import neutralize_always_field
 
 TITLE_MAX = 300
 MARKDOWN_MAX = 2_000_000  # a Markdown document written through documents_create
+MAX_EXPIRY_DAYS = 365  # the longest a public share link may live
 FOLDER_NAME_MAX = 120
 FILENAME_MAX = 200
 HOME_FOLDER_NAME = "Persönlich"

@@ -14,7 +14,7 @@ from apps.accounts.contracts import person_ref
 from apps.clients.models import Client
 from apps.clients.records import case_ref, client_ref
 from apps.core.records import attrs, iso
-from apps.documents.models import Document, Folder, ShareLink
+from apps.documents.models import Document, ShareLink
 from apps.knowledge.services import index_states
 
 _URLS: dict[str, str] = {}
@@ -42,17 +42,6 @@ def with_relations(qs: QuerySet[Document], *, with_text: bool = False) -> QueryS
     )
     deferred = ["search"] if with_text else ["search", "extracted_text", "sections"]
     return qs.defer(*deferred)
-
-
-def folder_record(folder: Folder) -> dict:
-    return {
-        "id": folder.pk,
-        **attrs(folder, "name", "parent_id", "kind", "owner_id", "is_home"),
-        "path": folder.tree_path,
-        "depth": folder.depth,
-        "client": client_ref(folder.client) if folder.client_id else None,
-        "version": folder.version,
-    }
 
 
 # Why an extraction did not produce text, in words people (and the model) understand.

@@ -23,11 +23,10 @@ from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.documents import events
 from apps.documents.errors import ShareNotFound
-from apps.documents.models import Document, ShareLink
+from apps.documents.models import MAX_EXPIRY_DAYS, Document, ShareLink
 from apps.documents.records import active_share_q
 from apps.documents.services import get_document
 
-MAX_EXPIRY_DAYS = 365
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
 
 

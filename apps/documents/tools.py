@@ -14,7 +14,7 @@ from apps.core.contracts import Input
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing
 from apps.documents.errors import FolderProtected
-from apps.documents.records import detailed_record, document_record, folder_record, share_record
+from apps.documents.records import detailed_record, document_record, share_record
 from apps.tools import confirmation
 from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
@@ -53,7 +53,7 @@ def get_document(ctx: ToolContext, args: c.DocumentRead) -> dict:
 def list_folders(ctx: ToolContext, args: Input) -> dict:
     """List the document folders you can see as a tree (path of ids, depth), including your private
     “Persönlich” folder. Documents without a folder are in the root “Dokumente”."""
-    return {"folders": [folder_record(f) for f in folders.list_folders(ctx.principal)]}
+    return {"folders": [c.FolderOut.record(f) for f in folders.list_folders(ctx.principal)]}
 
 
 @tool(name="documents_create", output=c.DocumentResult, read_only=False)
@@ -72,7 +72,7 @@ def create_folder(ctx: ToolContext, args: c.FolderCreate) -> dict:
     folder = folders.create_folder(
         ctx.principal, name=args.name, parent_id=args.parent_id, client_id=args.client_id
     )
-    return {"folder": folder_record(folder)}
+    return {"folder": c.FolderOut.record(folder)}
 
 
 @tool(name="documents_update_folder", output=c.FolderResult, read_only=False)
@@ -82,7 +82,7 @@ def update_folder(ctx: ToolContext, args: c.FolderUpdateById) -> dict:
     folder = folders.update_folder(
         ctx.principal, args.folder_id, **args.service_kwargs(explicit_null_moves=False)
     )
-    return {"folder": folder_record(folder)}
+    return {"folder": c.FolderOut.record(folder)}
 
 
 def _document_named(args: c.DocumentId, ctx: ToolContext, action: str) -> dict:

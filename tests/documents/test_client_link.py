@@ -132,9 +132,9 @@ def test_a_client_folder_links_what_is_put_into_it(as_anna, meier, akte):
     # Moving out keeps the link (only a person unlinks); the folder's record names its client.
     services.move_document(as_anna, outside.pk, folder_id=None)
     assert _client_ids(outside) == [meier.pk]
-    from apps.documents.records import folder_record
+    from apps.documents.contracts import FolderOut
 
-    assert folder_record(folders.get_folder(as_anna, folder.pk))["client"]["id"] == meier.pk
+    assert FolderOut.record(folders.get_folder(as_anna, folder.pk))["client"]["id"] == meier.pk
 
 
 def test_making_a_folder_a_client_folder_links_its_subtree(as_anna, meier):
