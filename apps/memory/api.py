@@ -28,7 +28,7 @@ class MemoryView(ApiView):
 
         Newest first; `scope=personal` is your own memory only (another person's `user_id` gives an
         empty page with a notice)."""
-        rows, total, notices = reads.list_memory(request.principal, **query.model_dump())
+        rows, total, notices = reads.list_memory(request.principal, query)
         return listed("memories", c.MemoryOut.of, (rows, total), query) | {"notices": notices}
 
     @endpoint(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Count
@@ -19,16 +18,20 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.knowledge import embeddings
-from apps.knowledge.search import QUERY_MAX
 from apps.memory import search
-from apps.memory.contracts import MemoryOut, MemoryRevisionOut, MemorySourceOut
+from apps.memory.contracts import (
+    MemoryFilter,
+    MemoryGrep,
+    MemoryOut,
+    MemoryRevisionOut,
+    MemorySearch,
+    MemorySourceOut,
+)
 from apps.memory.errors import InvalidPattern, MemoryNotFound
 from apps.memory.models import Kind, Memory
 from apps.memory.records import with_relations
 from apps.memory.visibility import ALL, PERSONAL, SCOPE_CHOICES, Reader, usable
 
-GREP_MAX = 100
-PATTERN_MAX = 200
 GREP_TIMEOUT_MS = 2000
 CONTEXT_CHARS = 80
 # Constructs PostgreSQL's regex engine and Python's read differently, or that cost without
@@ -51,8 +54,8 @@ def scoped(
     scope: str = ALL,
     *,
     specialist: str | None = None,
-    user_id: Any = None,
-    specialist_id: Any = None,
+    user_id: int | None = None,
+    specialist_id: str | None = None,
 ) -> Scoped:
     """`specialist` is the run's own (from the tool context); `user_id` / `specialist_id` are what
     the caller asked for, and must be the reader itself."""
@@ -78,52 +81,26 @@ def scoped(
     return result
 
 
-def _client_filter(value: Any) -> int | None:
-    if value in (None, ""):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise validation.invalid("subject_client_id", _("must be a client's id")) from None
-
-
-def _kind(value: Any) -> str | None:
-    return None if value in (None, "") else validation.choice(value, "kind", Kind.values)
-
-
 def scored_records(ranked: list[tuple[Memory, float]]) -> list[dict]:
     """Records of ranked memories (`search.memories`), in rank order, with their scores."""
     return [MemoryOut.record(memory) | {"score": round(score, 6)} for memory, score in ranked]
 
 
 # --- search -----------------------------------------------------------------------------------
-def search_memory(
-    principal: Principal,
-    query: Any,
-    *,
-    scope: str = ALL,
-    kind: Any = None,
-    subject_client_id: Any = None,
-    limit: int = 10,
-    specialist: str | None = None,
-    user_id: Any = None,
-    specialist_id: Any = None,
-    vector=None,
-) -> dict:
+def search_memory(principal: Principal, args: MemorySearch, *, specialist: str | None = None) -> dict:
     """{"memories": [record + score], "notices": [...]}: the best usable memories by meaning
-    and by words at once."""
-    query = validation.text(query, "query", max_length=QUERY_MAX, required=True)
-    if not isinstance(limit, int) or not 1 <= limit <= search.MAX_LIMIT:
-        raise validation.invalid("limit", _("must be between 1 and %(n)s") % {"n": search.MAX_LIMIT})
-    where = scoped(principal, scope, specialist=specialist, user_id=user_id, specialist_id=specialist_id)
+    and by words at once. `specialist` is the run's own (the tool context's)."""
+    where = scoped(
+        principal, args.scope, specialist=specialist, user_id=args.user_id, specialist_id=args.specialist_id
+    )
     if where.blocked:
         return {"memories": [], "notices": where.notices}
     filters = search.filters_for(
-        where.reader, scope, kind=_kind(kind), subject_client_id=_client_filter(subject_client_id)
+        where.reader, args.scope, kind=args.kind, subject_client_id=args.subject_client_id
     )
     config = embeddings.load_config()  # once: the query's embedding and the vectors it compares with
-    vector = vector if vector is not None else embeddings.embed_query(query, config)
-    ranked = search.memories(filters, query, vector, limit=limit, model=config.model_id)
+    vector = embeddings.embed_query(args.query, config)
+    ranked = search.memories(filters, args.query, vector, limit=args.limit, model=config.model_id)
     return {
         "memories": scored_records(ranked),
         "notices": where.notices,
@@ -131,7 +108,7 @@ def search_memory(
 
 
 # --- one memory -------------------------------------------------------------------------------
-def get_memory(principal: Principal, memory_id: Any, *, specialist: str | None = None) -> Memory:
+def get_memory(principal: Principal, memory_id: int | str, *, specialist: str | None = None) -> Memory:
     """One usable memory the reader may see (`memory_not_found` otherwise, alike for all)."""
     reader = Reader.of(principal, specialist)
     try:
@@ -140,7 +117,7 @@ def get_memory(principal: Principal, memory_id: Any, *, specialist: str | None =
         raise MemoryNotFound(_("There is no memory with id %(id)s.") % {"id": memory_id}) from None
 
 
-def expand(principal: Principal, memory_id: Any, *, specialist: str | None = None) -> dict:
+def expand(principal: Principal, memory_id: int | str, *, specialist: str | None = None) -> dict:
     """A memory with its sources (evidence) and its audit trail."""
     memory = get_memory(principal, memory_id, specialist=specialist)
     return MemoryOut.record(memory) | {
@@ -150,8 +127,7 @@ def expand(principal: Principal, memory_id: Any, *, specialist: str | None = Non
 
 
 # --- grep -------------------------------------------------------------------------------------
-def _pattern(pattern: Any, regex: bool, case_sensitive: bool) -> re.Pattern:
-    pattern = validation.text(pattern, "pattern", max_length=PATTERN_MAX, required=True)
+def _pattern(pattern: str, regex: bool, case_sensitive: bool) -> re.Pattern:
     if not regex:
         return re.compile(re.escape(pattern), 0 if case_sensitive else re.IGNORECASE)
     if _UNSAFE.search(pattern):
@@ -174,34 +150,24 @@ def _excerpt(text: str, compiled: re.Pattern) -> dict:
     return {"excerpt": text[start:end], "match": [match.start(), match.end()]}
 
 
-def grep(
-    principal: Principal,
-    pattern: Any,
-    *,
-    regex: bool = False,
-    case_sensitive: bool = False,
-    scope: str = ALL,
-    kind: Any = None,
-    limit: int = 20,
-    specialist: str | None = None,
-) -> dict:
+def grep(principal: Principal, args: MemoryGrep, *, specialist: str | None = None) -> dict:
     """Usable memories whose text contains `pattern` (or matches it as a regular expression),
     newest first, at most `limit` (≤ 100) within a bounded statement time."""
+    pattern, regex, case_sensitive, limit = args.pattern, args.regex, args.case_sensitive, args.limit
     compiled = _pattern(pattern, regex, case_sensitive)
-    limit = max(1, min(int(limit), GREP_MAX))
-    where = scoped(principal, scope, specialist=specialist)
+    where = scoped(principal, args.scope, specialist=specialist)
     if where.blocked:
         return {"memories": [], "total": 0, "truncated": False, "notices": where.notices}
-    qs = usable(where.reader, scope)
-    if _kind(kind):
-        qs = qs.filter(kind=kind)
+    qs = usable(where.reader, args.scope)
+    if args.kind:
+        qs = qs.filter(kind=args.kind)
     text = compiled.pattern
     lookup = (
         ("regex" if case_sensitive else "iregex")
         if regex
         else ("contains" if case_sensitive else "icontains")
     )
-    value = text if regex else pattern.strip()
+    value = text if regex else pattern
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute("SELECT set_config('statement_timeout', %s, true)", [str(GREP_TIMEOUT_MS)])
@@ -249,29 +215,19 @@ def describe(principal: Principal, *, scope: str = ALL, specialist: str | None =
 
 # --- list (REST) ------------------------------------------------------------------------------
 def list_memory(
-    principal: Principal,
-    *,
-    query: str | None = None,
-    scope: str = ALL,
-    kind: Any = None,
-    subject_client_id: Any = None,
-    limit: int = 50,
-    offset: int = 0,
-    specialist: str | None = None,
-    user_id: Any = None,
+    principal: Principal, filters: MemoryFilter, *, specialist: str | None = None
 ) -> tuple[list[Memory], int, list[str]]:
     """A page of usable memory, newest first (words in `query` narrow it), its total and notices."""
-    where = scoped(principal, scope, specialist=specialist, user_id=user_id)
+    f = filters
+    where = scoped(principal, f.scope, specialist=specialist, user_id=f.user_id)
     if where.blocked:
         return [], 0, where.notices
-    qs = usable(where.reader, scope)
-    if _kind(kind):
-        qs = qs.filter(kind=kind)
-    client_id = _client_filter(subject_client_id)
-    if client_id is not None:
-        qs = qs.filter(subject_client_id=client_id)
-    if query:
-        qs = qs.filter(text__icontains=validation.text(query, "query", max_length=200))
-    limit, offset = validation.page(limit, offset, 200)
-    rows = list(with_relations(qs).order_by("-updated_at", "-id")[offset : offset + limit])
+    qs = usable(where.reader, f.scope)
+    if f.kind:
+        qs = qs.filter(kind=f.kind)
+    if f.subject_client_id is not None:
+        qs = qs.filter(subject_client_id=f.subject_client_id)
+    if f.query:
+        qs = qs.filter(text__icontains=f.query)
+    rows = list(with_relations(qs).order_by("-updated_at", "-id")[f.offset : f.offset + f.limit])
     return rows, qs.count(), where.notices

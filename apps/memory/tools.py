@@ -39,9 +39,7 @@ def memory_store(ctx: ToolContext, args: c.MemoryStore) -> dict:
 def memory_search(ctx: ToolContext, args: c.MemorySearch) -> dict:
     """Search durable memory (approved facts, preferences and procedures of the office and your own) by
     meaning and by words. Returns memories with ids like memory:12."""
-    found = reads.search_memory(
-        ctx.principal, args.query, **args.model_dump(exclude={"query"}), specialist=ctx.specialist_id
-    )
+    found = reads.search_memory(ctx.principal, args, specialist=ctx.specialist_id)
     return found | {"note": UNTRUSTED}
 
 
@@ -71,7 +69,7 @@ def memory_get(ctx: ToolContext, args: c.MemoryGet) -> dict:
 def memory_grep(ctx: ToolContext, args: c.MemoryGrep) -> dict:
     """Find memories containing exact words, or matching a regular expression (regex=true), newest first;
     at most 100."""
-    return reads.grep(ctx.principal, **args.model_dump(), specialist=ctx.specialist_id)
+    return reads.grep(ctx.principal, args, specialist=ctx.specialist_id)
 
 
 @tool(

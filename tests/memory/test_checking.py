@@ -11,7 +11,7 @@ from django.utils import timezone
 from apps.core.inputs import build
 from apps.core.origin import Origin
 from apps.memory import checking, jobs, maintenance, reads, services
-from apps.memory.contracts import MemoryOut, MemoryStore
+from apps.memory.contracts import MemoryOut, MemorySearch, MemoryStore
 from apps.memory.models import Memory
 from apps.memory.records import with_relations
 from apps.memory.visibility import Reader, held, usable
@@ -42,12 +42,18 @@ def test_a_stored_memory_is_used_only_once_the_worker_checked_it(
     assert sent == [stored.memory.pk]  # queued once the store committed
     reader = Reader.of(as_anna)
     assert list(held(reader)) == [stored.memory]  # on the memory page meanwhile
-    assert list(usable(reader)) == [] and reads.search_memory(as_anna, "Kanzlei freitags")["memories"] == []
+    assert (
+        list(usable(reader)) == []
+        and reads.search_memory(as_anna, build(MemorySearch, query="Kanzlei freitags"))["memories"] == []
+    )
 
     assert jobs.check(stored.memory.pk) == "created"  # the worker's job
     checked = Memory.objects.get(pk=stored.memory.pk)
     assert (checked.checking, checked.embedding is not None) == (False, True)
-    assert [m["id"] for m in reads.search_memory(as_anna, "Kanzlei freitags")["memories"]] == [checked.pk]
+    assert [
+        m["id"]
+        for m in reads.search_memory(as_anna, build(MemorySearch, query="Kanzlei freitags"))["memories"]
+    ] == [checked.pk]
     assert jobs.check(stored.memory.pk) is None  # a redelivered job finds it checked: nothing
 
 
@@ -105,7 +111,10 @@ def test_the_check_runs_in_a_real_worker_after_commit(as_anna, deferred_checks):
     with in_process_worker():
         stored = services.store(as_anna, build(MemoryStore, text=FACT, scope="personal")).memory
         wait_for(lambda: not Memory.objects.get(pk=stored.pk).checking)
-    assert [m["id"] for m in reads.search_memory(as_anna, "Kanzlei freitags")["memories"]] == [stored.pk]
+    assert [
+        m["id"]
+        for m in reads.search_memory(as_anna, build(MemorySearch, query="Kanzlei freitags"))["memories"]
+    ] == [stored.pk]
 
 
 @pytest.mark.django_db

@@ -7,7 +7,7 @@ from apps.core.inputs import build
 from apps.knowledge import embeddings
 from apps.knowledge.errors import EmbeddingError
 from apps.memory import jobs, reads, services
-from apps.memory.contracts import MemoryReview, MemoryStore
+from apps.memory.contracts import MemoryReview, MemorySearch, MemoryStore
 from apps.memory.models import Memory
 from tests.waiting import wait_for
 from tests.workers import in_process_worker
@@ -27,7 +27,7 @@ def test_a_failing_provider_keeps_the_memory_pending_and_findable_by_words(as_an
     assert unchecked.revisions.last().note == "not checked: no embedding"
     services.review(as_anna, stored.memory.pk, build(MemoryReview, decision="approve"))
     monkeypatch.undo()
-    found = reads.search_memory(as_anna, "Kanzlei freitags")
+    found = reads.search_memory(as_anna, build(MemorySearch, query="Kanzlei freitags"))
     assert [m["id"] for m in found["memories"]] == [stored.memory.pk]
 
 
