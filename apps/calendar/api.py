@@ -81,6 +81,13 @@ class DeadlineCancelView(ApiView):
         return {"event": event_record(event)}
 
 
+class DeadlineReopenView(ApiView):
+    @endpoint(body=c.DeadlineReopen, output=c.EventResult, operation_id="calendar_deadlines_reopen")
+    def post(self, request, event_id: int, body: c.DeadlineReopen):
+        """Open a done or cancelled Frist again with a reason; 409 deadline_not_closed when open"""
+        return {"event": event_record(lifecycle.reopen_deadline(request.principal, event_id, body))}
+
+
 class DeadlineHistoryView(ApiView):
     @endpoint(output=c.DeadlineHistory, operation_id="calendar_deadlines_history")
     def get(self, request, event_id: int):

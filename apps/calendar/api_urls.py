@@ -20,6 +20,11 @@ urlpatterns = [
         name="api-deadline-cancel",
     ),
     path(
+        "calendar/deadlines/<int:event_id>/reopen",
+        api.DeadlineReopenView.as_view(),
+        name="api-deadline-reopen",
+    ),
+    path(
         "calendar/deadlines/<int:event_id>/history",
         api.DeadlineHistoryView.as_view(),
         name="api-deadline-history",

@@ -509,6 +509,22 @@ class DeadlineCancel(RestBody):
     expected_version: int | None = Field(default=None, ge=1, description="The version you read.")
 
 
+class DeadlineReopen(RestBody):
+    """Open a done or cancelled Frist again. The reason is required (the service refuses an empty
+    one with `deadline_reason_required`); it goes into the Fristenbuch with the status change."""
+
+    reason: str = Field(
+        default="",
+        max_length=REASON_MAX,
+        description="Why it is open again (required), e.g. Einspruch zurückgewiesen.",
+    )
+    expected_version: int | None = Field(default=None, ge=1, description="The version you read.")
+
+
+class DeadlineReopenById(DeadlineReopen):
+    event_id: int = Field(description="The Frist's id.")
+
+
 class DeadlineCompleteById(DeadlineComplete):
     event_id: int = Field(description="The Frist's id.")
 

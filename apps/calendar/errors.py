@@ -30,6 +30,12 @@ class DeadlineNotOpen(Conflict):
     code = "deadline_not_open"
 
 
+class DeadlineNotClosed(Conflict):
+    """Only a done or cancelled Frist can be reopened; this one is open."""
+
+    code = "deadline_not_closed"
+
+
 class DeadlineNotDeletable(Conflict):
     """A Frist is never deleted (the office must be able to show it existed): cancel it with a reason."""
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import cast
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from pydantic import ValidationError
@@ -17,8 +19,12 @@ from apps.core.errors import DomainError
 from apps.core.forms import BaselineEditor, BoundedDateField, add_model_errors
 from apps.core.timezones import in_zone
 from apps.core.web import form_errors
+from apps.deadlines.models import DeadlineRule
+from apps.deadlines.services import rule_choices
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
+FRISTENRECHNER_FIELDS = ("rule_code", "duration_amount", "duration_unit", "trigger_date", "posted_on")
+DURATION_UNITS = [("", "—"), *DeadlineRule.Unit.choices]
 
 # Editor fields and the service field each maps to.
 EDITOR_FIELDS = {
@@ -46,6 +52,8 @@ EDITOR_FIELDS = {
     "deputy": "deputy_id",
     "case": "case_id",
     "pre_deadlines": "pre_deadlines",
+    "rule_code": "rule_code",
+    "trigger_date": "trigger_date",
 }
 REFERENCE_FIELDS = frozenset({"client_id", "responsible_id", "deputy_id", "case_id"})
 # Service fields whose errors belong on an editor field of another name (`client_id` → `client`
@@ -141,7 +149,7 @@ class EventForm(BaselineEditor):
     EDITOR_FIELDS = EDITOR_FIELDS
     # Shown only while the kind is "deadline" (static/js/calendar-form.js).
     DEADLINE_ONLY = ("responsible", "deputy", "case", "pre_deadlines", "reason", "keep_non_working_day",
-                     "legal_basis", "criticality")  # fmt: skip
+                     "legal_basis", "criticality", *FRISTENRECHNER_FIELDS)  # fmt: skip
     # Shown only for appointments: a Frist does not repeat.
     EVENT_ONLY = PICKER_FIELDS
 
@@ -204,6 +212,27 @@ class EventForm(BaselineEditor):
     keep_non_working_day = forms.BooleanField(
         label=_("Keep the due date even though it is no working day"), required=False
     )
+    # The Fristenrechner (static/js/fristenrechner.js asks /api/v1/deadlines/compute as one types):
+    # the rule and the trigger day are saved with the Frist; the posting day and a duration only
+    # feed the calculation.
+    rule_code = forms.ChoiceField(label=_("Deadline rule"), required=False)
+    duration_amount = forms.IntegerField(
+        label=_("or a duration"),
+        required=False,
+        min_value=1,
+        max_value=3650,
+        widget=forms.NumberInput(attrs={"min": 1, "max": 3650, "inputmode": "numeric"}),
+    )
+    duration_unit = forms.ChoiceField(label=_("Unit"), required=False, choices=DURATION_UNITS)
+    trigger_date = BoundedDateField(
+        label=_("Bekanntgabe / Zustellung on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    posted_on = BoundedDateField(
+        label=_("or posted on (zur Post gegeben)"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("The Bekanntgabe is then computed (§ 122 Abs. 2 AO)."),
+    )
 
     def __init__(self, data=None, *, people, clients=(), cases=(), initial: dict | None = None, event=None):
         super().__init__(data, initial=initial or {})
@@ -227,7 +256,20 @@ class EventForm(BaselineEditor):
         self.fields["case"].choices = [("", _("No case"))] + [
             (str(pk), f"{ref} {subject}") for pk, ref, subject in cases
         ]
+        rules = cast(forms.ChoiceField, self.fields["rule_code"])
+        rules.choices = [("", _("No rule")), *rule_choices(kept=getattr(event, "rule_code", ""))]
         self.add_baselines()
+
+    FRISTENRECHNER = FRISTENRECHNER_FIELDS
+
+    @property
+    def fristenrechner_fields(self) -> list:
+        return [self[name] for name in FRISTENRECHNER_FIELDS]
+
+    @property
+    def today_iso(self) -> str:
+        """Today in the office's zone: the Fristenrechner never suggests a Vorfrist before it."""
+        return timezone.localdate().isoformat()
 
     def clean(self):
         """The picker through the `Recurrence` input model, even when other fields are wrong, so
@@ -308,6 +350,8 @@ class EventForm(BaselineEditor):
             "deputy": str(event.deputy_id or ""),
             "case": str(event.case_id or ""),
             "pre_deadlines": ", ".join(p.due_date.isoformat() for p in event.pre_deadlines.all()),
+            "rule_code": event.rule_code,
+            "trigger_date": event.trigger_date.isoformat() if event.trigger_date else "",
         }
 
     def create_values(self) -> dict:
@@ -320,10 +364,19 @@ class EventForm(BaselineEditor):
             values["end"] = None
         self._recurrence_values(values)
         if values["kind"] != "deadline":  # the Frist fields stay hidden for appointments
-            for name in ("responsible_id", "deputy_id", "case_id", "pre_deadlines"):
+            for name in (
+                "responsible_id",
+                "deputy_id",
+                "case_id",
+                "pre_deadlines",
+                "rule_code",
+                "trigger_date",
+            ):
                 values.pop(name)
-        elif values["pre_deadlines"] is None:
-            values.pop("pre_deadlines")  # the default Vorfrist
+        elif self.cleaned_data.get("pre_deadlines") is None:
+            values.pop("pre_deadlines")  # left empty: the default Vorfrist (the rule's lead time)
+        if values.get("trigger_date") is None:
+            values.pop("trigger_date", None)
         if not values.get("responsible_id"):
             values.pop("responsible_id", None)  # the author
         return values
@@ -336,6 +389,8 @@ class EventForm(BaselineEditor):
         }
         if any(name in values for name in PICKER_FIELDS):
             self._recurrence_values(values)
+        if "trigger_date" in values and values["trigger_date"] is None:
+            del values["trigger_date"]  # the write contract cannot empty it; the tool can
         return values
 
     def _recurrence_values(self, values: dict) -> None:
@@ -356,6 +411,8 @@ class EventForm(BaselineEditor):
             return int(value) if value else None
         if service_field == "pre_deadlines":
             return value or []
+        if service_field == "rule_code":
+            return value or ""
         if isinstance(value, str):
             return value.replace("\r\n", "\n")  # browsers send textarea lines with CRLF
         return value

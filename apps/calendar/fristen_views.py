@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from apps.calendar import fristen, fristenbuch, lifecycle, services
-from apps.calendar.contracts import DeadlineCancel, DeadlineComplete, FristenPageQuery
+from apps.calendar.contracts import DeadlineCancel, DeadlineComplete, DeadlineReopen, FristenPageQuery
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import countdown_days, is_critical_soon, with_relations
 from apps.clients import visibility as client_visibility
@@ -77,7 +77,13 @@ class _Urls:
     def __init__(self) -> None:
         self.patterns = {
             name: reverse(f"calendar:{name}", args=[987654321])
-            for name in ("detail", "deadline-complete", "deadline-cancel", "deadline-history")
+            for name in (
+                "detail",
+                "deadline-complete",
+                "deadline-cancel",
+                "deadline-reopen",
+                "deadline-history",
+            )
         }
         self.client = reverse("clients:detail", args=[987654321])
 
@@ -145,6 +151,7 @@ def _row(event: CalendarEvent, today: dt.date, urls: _Urls, tz) -> dict:
         "is_open": is_open,
         "complete_url": urls.of("deadline-complete", event.pk),
         "cancel_url": urls.of("deadline-cancel", event.pk),
+        "reopen_url": urls.of("deadline-reopen", event.pk),
         "history_url": urls.of("deadline-history", event.pk),
     }
 
@@ -258,6 +265,18 @@ def cancel(request, event_id: int):
     except DomainError as exc:
         failed, event = exc, None
     return _answer(request, _("“%(title)s” was cancelled.") % {"title": event.title} if event else "", failed)
+
+
+@require_POST
+def reopen(request, event_id: int):
+    """A done or cancelled Frist open again; without a reason it is refused and says so."""
+    failed = None
+    try:
+        body = web.posted(request, DeadlineReopen, reason="reason")
+        event = lifecycle.reopen_deadline(request.principal, event_id, body)
+    except DomainError as exc:
+        failed, event = exc, None
+    return _answer(request, _("“%(title)s” is open again.") % {"title": event.title} if event else "", failed)
 
 
 @web.domain_errors

@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.calendar import events, recurrence
-from apps.calendar.errors import DeadlineNotOpen, DeadlineReasonRequired, NotADeadline
+from apps.calendar.contracts import DeadlineReopen
+from apps.calendar.errors import DeadlineNotClosed, DeadlineNotOpen, DeadlineReasonRequired, NotADeadline
 from apps.calendar.models import (
     DONE_HOW_MAX,
     NOTE_MAX,
@@ -204,15 +205,28 @@ def set_pre_deadlines(event: CalendarEvent, rows: list[tuple[dt.date, str]]) -> 
 
 
 def initial_pre_deadlines(event: CalendarEvent, given: Any) -> list[tuple[dt.date, str]]:
-    """A new Frist's Vorfristen: those given, else one at the default lead time — today when that
-    day has passed already (a Frist entered late), none for a Frist that is itself past."""
+    """A new Frist's Vorfristen: those given, else one at the default lead time; none for a Frist
+    that is itself past. A short-notice Frist never silently goes without: when the usual Vorfrist
+    (or every one given) lies in the past already, a Vorfrist today is added, its note saying why."""
     due = due_day(event)
-    if given is not None:
-        return pre_deadline_values(given, due)
     today = timezone.localdate()
+    if given is not None:
+        rows = pre_deadline_values(given, due)
+        if not rows or due < today or any(day >= today for day, _note in rows):
+            return rows  # none asked for, a past Frist, or one still ahead: as given
+        return sorted({*rows, (today, short_notice_note(max(day for day, _note in rows)))})
     if due < today:
         return []
-    return [(max(default_pre_deadline(due, default_lead_days(event.rule_code)), today), "")]
+    usual = default_pre_deadline(due, default_lead_days(event.rule_code))
+    if usual >= today:
+        return [(usual, "")]
+    return [(today, short_notice_note(usual))]
+
+
+def short_notice_note(usual: dt.date) -> str:
+    """The note of a same-day Vorfrist of a short-notice Frist (in the writer's language)."""
+    text = _("Short notice: the usual Vorfrist (%(day)s) had already passed.")
+    return (text % {"day": usual.strftime("%d.%m.%Y")})[:NOTE_MAX]
 
 
 def moved_pre_deadlines(event: CalendarEvent, old_due: dt.date) -> list[tuple[dt.date, str]] | None:
@@ -224,12 +238,17 @@ def moved_pre_deadlines(event: CalendarEvent, old_due: dt.date) -> list[tuple[dt
 
 
 # --- complete and cancel --------------------------------------------------------------------------
-def _open_deadline(principal: Principal, event_id: Any) -> CalendarEvent:
+def _deadline(principal: Principal, event_id: Any) -> CalendarEvent:
     from apps.calendar.services import get_event
 
     event = get_event(principal, event_id, for_update=True)
     if not event.is_deadline:
-        raise NotADeadline(_("Only a Frist can be completed or cancelled; this is an appointment."))
+        raise NotADeadline(_("Only a Frist can be completed, cancelled or reopened; this is an appointment."))
+    return event
+
+
+def _open_deadline(principal: Principal, event_id: Any) -> CalendarEvent:
+    event = _deadline(principal, event_id)
     if event.status != Status.OPEN:
         raise DeadlineNotOpen(
             _("This Frist is already %(status)s.") % {"status": event.get_status_display()},
@@ -279,6 +298,22 @@ def cancel_deadline(
     event.status = Status.CANCELLED
     event.cancelled_at, event.cancelled_by = timezone.now(), principal.audit_actor
     event.cancel_reason = reason_value
+    return _finish(principal, event, before, reason_value)
+
+
+@transaction.atomic
+def reopen_deadline(principal: Principal, event_id: int, data: DeadlineReopen) -> CalendarEvent:
+    """Open a done or cancelled Frist again: only with a reason, which the Fristenbuch records
+    with the status change (who completed it, when and how stay in its history)."""
+    reason_value = reason_text(data.reason, required=True)
+    event = _deadline(principal, event_id)
+    if event.status == Status.OPEN:
+        raise DeadlineNotClosed(_("This Frist is open already."), details={"status": event.status})
+    _check_version(principal, event, data.expected_version)
+    before = snapshot(event)
+    event.status = Status.OPEN
+    event.done_at, event.done_by, event.done_how, event.done_link = None, None, "", ""
+    event.cancelled_at, event.cancelled_by, event.cancel_reason = None, None, ""
     return _finish(principal, event, before, reason_value)
 
 

@@ -116,6 +116,13 @@ def complete_deadline(ctx: ToolContext, args: c.DeadlineCompleteById) -> dict:
     return {"event": event_record(event)}
 
 
+@tool(name="calendar_reopen_deadline", output=c.EventResult, surfaces=WITH_LIVE, read_only=False)
+def reopen_deadline(ctx: ToolContext, args: c.DeadlineReopenById) -> dict:
+    """Open a done or cancelled Frist again, with the reason (required; it goes into the Fristenbuch).
+    Refused with deadline_not_closed when it is open, deadline_reason_required without a reason."""
+    return {"event": event_record(lifecycle.reopen_deadline(ctx.principal, args.event_id, args))}
+
+
 @tool(
     name="calendar_cancel_deadline",
     output=c.EventResult,

@@ -12,6 +12,7 @@ urlpatterns = [
     path("kalender/fristen/", fristen_views.deadlines_page, name="deadlines"),
     path("kalender/fristen/<int:event_id>/erledigt/", fristen_views.complete, name="deadline-complete"),
     path("kalender/fristen/<int:event_id>/streichen/", fristen_views.cancel, name="deadline-cancel"),
+    path("kalender/fristen/<int:event_id>/wieder-oeffnen/", fristen_views.reopen, name="deadline-reopen"),
     path("kalender/fristen/<int:event_id>/verlauf/", fristen_views.history, name="deadline-history"),
     path("kalender/fristenbuch.<str:fmt>", fristen_views.export, name="fristenbuch-export"),
     path("kalender/berichte/", reports.index, name="reports"),

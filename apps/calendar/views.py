@@ -107,6 +107,9 @@ def _item(occ: Occurrence, tz: dt.tzinfo, today: dt.date, day_iso: str) -> dict:
         classes += " is-critical"
     if event.visibility == "private":
         classes += " is-private"
+    state = f"is-{event.status}" if event.is_deadline and event.status != "open" else ""
+    if state:  # a done or cancelled Frist is struck through
+        classes += f" {state}"
     tooltip = " · ".join(
         part for part in (event.title, event.location, event.client.name if event.client_id else "") if part
     )
@@ -120,6 +123,7 @@ def _item(occ: Occurrence, tz: dt.tzinfo, today: dt.date, day_iso: str) -> dict:
         "iso": local_start.isoformat(),
         "time": local_start.strftime("%H:%M"),
         "classes": classes,
+        "state": state,
         "tooltip": tooltip,
         "countdown": days,
         "critical": critical,

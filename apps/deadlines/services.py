@@ -57,10 +57,14 @@ def rule_for(code: str | None) -> DeadlineRule:
     return rule
 
 
-def rule_choices() -> list[tuple[str, str]]:
-    """(code, label) of the active rules, for a form's select ("Einspruchsfrist (§ 355 AO)")."""
+def rule_choices(*, kept: str = "") -> list[tuple[str, str]]:
+    """(code, label) of the active rules, for a form's select ("Einspruchsfrist (§ 355 AO)"); a
+    Frist's own rule (`kept`) stays selectable after it was retired."""
     rules = sorted(_active_rules().values(), key=lambda r: (r.name, r.code))
-    return [(r.code, str(r)) for r in rules]
+    choices = [(r.code, str(r)) for r in rules]
+    if kept and kept not in {code for code, _label in choices}:
+        choices.append((kept, kept))
+    return choices
 
 
 def list_rules(

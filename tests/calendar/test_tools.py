@@ -28,6 +28,7 @@ def test_the_core_calendar_tools():
     names = sorted(t.name for t in registry.all_tools() if t.family == "calendar")
     assert set(names) - {"calendar_compute_deadline"} == {
         "calendar_cancel_deadline",
+        "calendar_reopen_deadline",
         "calendar_complete_deadline",
         "calendar_create_event",
         "calendar_delete_event",
