@@ -318,7 +318,7 @@ def _render(tree: exp.Expr, dialect: str, verb: str, refs: tuple[tuple[str, str,
 
     tree = tree.transform(swap, copy=False)  # our own parse tree, not shared
     try:
-        sql = tree.sql(dialect=dialect, comments=False)
+        sql = tree.sql(dialect=dialect, comments=False, copy=False)  # our own tree: no copy
     except SqlglotError as exc:
         raise StatementUnparsable("The statement cannot be written back for this database.") from exc
     if sql.count(marker) != count:
