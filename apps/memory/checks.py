@@ -1,12 +1,13 @@
-"""Checks of the values a memory is stored with: its text (the documented limit, refused as
-`memory_too_large`), its validity window, and its subject (client, case, person: unknown ids
+"""The domain's checks on top of the contract's (which has typed and bounded every field already):
+a memory's text against the documented limit (refused as `memory_too_large`, the contract bounds
+text only loosely), its validity window, and its subject (client, case, person: unknown ids
 answer with the owning app's code, naming the field)."""
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,10 +19,12 @@ from apps.core import validation
 from apps.memory.errors import MemoryTooLarge, PersonNotFound
 from apps.memory.models import TEXT_MAX
 
+if TYPE_CHECKING:
+    from apps.accounts.models import User
+    from apps.clients.models import Case, Client
 
-def clean_text(value: Any, field: str = "text") -> str:
-    if not isinstance(value, str):
-        raise validation.invalid(field, _("must be text"))
+
+def clean_text(value: str, field: str = "text") -> str:
     value = value.strip()
     if not value:
         raise validation.invalid(field, _("must not be empty"))
@@ -34,26 +37,15 @@ def clean_text(value: Any, field: str = "text") -> str:
     return value
 
 
-def moment(value: Any, field: str) -> dt.datetime | None:
-    if value in (None, ""):
-        return None
-    if isinstance(value, str):
-        try:
-            value = dt.datetime.fromisoformat(value)
-        except ValueError:
-            raise validation.invalid(field, _("must be a date and time like 2026-12-31T18:00")) from None
-    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-        value = dt.datetime.combine(value, dt.time.min)
-    if not isinstance(value, dt.datetime):
-        raise validation.invalid(field, _("must be a date and time like 2026-12-31T18:00"))
-    validation.in_range(value, field)
-    if timezone.is_naive(value):
-        value = timezone.make_aware(value)
-    return value
+def _aware(value: dt.datetime | None) -> dt.datetime | None:
+    """A moment without a zone (the contract accepts one) is the office's local time."""
+    return timezone.make_aware(value) if value is not None and timezone.is_naive(value) else value
 
 
-def validity(valid_from: Any, valid_until: Any) -> tuple[dt.datetime | None, dt.datetime | None]:
-    start, end = moment(valid_from, "valid_from"), moment(valid_until, "valid_until")
+def validity(
+    valid_from: dt.datetime | None, valid_until: dt.datetime | None
+) -> tuple[dt.datetime | None, dt.datetime | None]:
+    start, end = _aware(valid_from), _aware(valid_until)
     if end is not None and start is not None and end <= start:
         raise validation.invalid("valid_until", _("must be after valid_from"))
     if end is not None and end <= timezone.now():
@@ -63,9 +55,9 @@ def validity(valid_from: Any, valid_until: Any) -> tuple[dt.datetime | None, dt.
 
 @dataclass(frozen=True)
 class Subject:
-    client: Any = None
-    case: Any = None
-    person: Any = None
+    client: Client | None = None
+    case: Case | None = None
+    person: User | None = None
 
     @property
     def key(self) -> tuple:
@@ -76,12 +68,14 @@ class Subject:
         )
 
 
-def resolve_subject(principal: Principal, client_id: Any, case_id: Any, person_id: Any) -> Subject:
+def resolve_subject(
+    principal: Principal, client_id: int | None, case_id: int | None, person_id: int | None
+) -> Subject:
     """The client, case and person a memory is about; unknown ids answer with the owning app's
     code (`client_not_found`, `case_not_found`) or `person_not_found`, naming the field."""
     client = clients.resolve_client(principal, client_id, field="subject_client_id")
     case = None
-    if case_id not in (None, ""):
+    if case_id is not None:
         try:
             case = clients.get_case(principal, case_id)
         except CaseNotFound as exc:
@@ -92,12 +86,12 @@ def resolve_subject(principal: Principal, client_id: Any, case_id: Any, person_i
             raise validation.invalid("subject_case_id", _("belongs to another client"))
         client = client or case.client
     person = None
-    if person_id not in (None, ""):
+    if person_id is not None:
         from apps.accounts.models import User
 
         try:
-            person = User.objects.get(pk=int(person_id), is_active=True)
-        except (User.DoesNotExist, TypeError, ValueError):
+            person = User.objects.get(pk=person_id, is_active=True)
+        except User.DoesNotExist:
             message = _("There is no person with id %(id)s.") % {"id": person_id}
             raise PersonNotFound(message, details={"field_errors": {"subject_person_id": message}}) from None
     return Subject(client, case, person)
