@@ -89,6 +89,16 @@ def test_stale_and_surplus_slots_are_closed() -> None:
     assert again.conn.closed
 
 
+def test_a_forked_child_forgets_the_parents_connections_without_closing_them() -> None:
+    pool = Pool()
+    lease = pool.acquire(SLOT, "fp", FakeConn)
+    pool.release(lease)
+    pool.forget_after_fork()  # closing would end the parent's sessions on the shared socket
+    assert not lease.conn.closed
+    assert pool.stats(SLOT) == (0, 0)
+    assert not pool.acquire(SLOT, "fp", FakeConn).reused
+
+
 def test_concurrent_callers_never_share_a_connection() -> None:
     pool = Pool(max_size=3, wait_seconds=5)
     in_use: set[int] = set()
