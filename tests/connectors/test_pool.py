@@ -319,3 +319,14 @@ def test_idle_pooled_connections_hold_no_transaction(
         admin.close()
     assert busy == 0
     assert POOL.stats((str(connector.pk), True))[1] >= 1  # and the connections were kept
+
+
+@pytest.mark.django_db
+def test_a_cached_statement_still_meets_the_current_allowed_tables(
+    connector: Connector, anna_ctx: ToolContext
+) -> None:
+    sql = "SELECT name FROM mandanten WHERE id = ?"
+    assert call(anna_ctx, action="query", sql=sql, params=[1]).ok  # parsed and cached
+    Connector.objects.filter(pk=connector.pk).update(allowed_tables=["zeiten"])
+    r = call(anna_ctx, action="query", sql=sql, params=[1])
+    assert not r.ok and r.code == "table_not_allowed", r
