@@ -10,10 +10,11 @@ their Aktennotiz in the case themselves (`demo_cases`)."""
 from __future__ import annotations
 
 from apps.accounts.principal import Principal
-from apps.clients import case_links, services
+from apps.clients import case_links, office_settings, services
 from apps.clients.contracts import CaseCreate, ClientCreate
 from apps.clients.models import Case, Client
 from apps.core.inputs import build
+from apps.core.services import get_setting
 
 # (number, name, kind, tax number, e-mail, phone, street, postal code, city, responsible)
 CLIENTS = [
@@ -63,6 +64,7 @@ def load(office) -> None:
         _link_demo_case(office)
         return
     admin = Principal.for_user(office.admin)
+    _name_the_office(admin)
     users = office.users
     ids = {c.client_number: c for c in Client.objects.filter(client_number__in=[row[0] for row in CLIENTS])}
     for number, name, kind, tax, email, phone, street, postal, city, who in CLIENTS:
@@ -121,3 +123,15 @@ def _link_demo_case(office) -> None:
             if words in label:
                 linker.link(admin, case, pk)
                 break
+
+
+OFFICE_NAME = "Kanzlei Berger & Partner"
+OFFICE_ADDRESS = "Leopoldstraße 12\n80802 München"
+
+
+def _name_the_office(admin: Principal) -> None:
+    """The demo office's name and address (on the Fristenbuch reports), unless an admin set them."""
+    if get_setting(office_settings.OFFICE_NAME) or admin.user is None or not admin.user.is_admin:
+        return
+    values = {**office_settings.current(), "office_name": OFFICE_NAME, "office_address": OFFICE_ADDRESS}
+    office_settings.save(admin, build(office_settings.OfficeSettings, **values))

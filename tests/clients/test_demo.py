@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from apps.clients.models import Case, Client
+from apps.core.services import get_setting
 
 pytestmark = pytest.mark.django_db
 
@@ -16,6 +17,8 @@ def test_bootstrap_loads_the_clients_demo(settings):
     assert Client.objects.count() >= 8
     assert Client.objects.filter(name="Bäckerei Schulz GmbH", client_number="10002").exists()
     assert Case.objects.filter(client__name="Schreinerei Vogel").count() == 2
+    assert get_setting("office_name") == "Kanzlei Berger & Partner"  # for the reports' header
+    assert "München" in get_setting("office_address")
 
 
 def test_demo_tasks_and_calendar_link_the_demo_clients(settings):
