@@ -13,35 +13,26 @@ from apps.core.contracts import ErrorOut
 PAGE_MAX = 200  # messages per answer
 
 
-def _session_record(session) -> dict:
-    return {
-        "id": session.pk,
-        "title": session.title,
-        "created_at": session.created_at,
-        "updated_at": session.updated_at,
-    }
-
-
 class SessionListView(ApiView):
     @endpoint(query=c.ChatSessionFilter, output=c.ChatSessionPage, operation_id="chat_sessions_list")
     def get(self, request, query: c.ChatSessionFilter):
         """Your chats, most recently used first"""
         sessions = services.search_sessions(request.principal, query.q)
-        return listed("sessions", _session_record, sliced(sessions, query), query)
+        return listed("sessions", c.ChatSessionOut.of, sliced(sessions, query), query)
 
     @endpoint(
         body=c.ChatSessionCreate, output=c.ChatSessionResult, status=201, operation_id="chat_sessions_create"
     )
     def post(self, request, body: c.ChatSessionCreate):
         """Start a chat"""
-        return {"session": _session_record(services.create_session(request.principal, body))}
+        return {"session": c.ChatSessionOut.of(services.create_session(request.principal, body))}
 
 
 class SessionDetailView(ApiView):
     @endpoint(output=c.ChatSessionResult, operation_id="chat_sessions_retrieve")
     def get(self, request, session_id: int):
         """One chat"""
-        return {"session": _session_record(services.get_session(request.principal, session_id))}
+        return {"session": c.ChatSessionOut.of(services.get_session(request.principal, session_id))}
 
     @endpoint(
         body=c.ChatSessionRename,
@@ -53,7 +44,7 @@ class SessionDetailView(ApiView):
         """Rename a chat
 
         The name is the user's: a generated title never replaces it."""
-        return {"session": _session_record(services.rename_session(request.principal, session_id, body))}
+        return {"session": c.ChatSessionOut.of(services.rename_session(request.principal, session_id, body))}
 
     @endpoint(
         output=None,
@@ -76,7 +67,7 @@ class MessageListView(ApiView):
         more = len(rows) > PAGE_MAX
         rows = rows[:PAGE_MAX]
         return {
-            "messages": [services.serialize_message(m) for m in rows],
+            "messages": [c.MessageOut.of(m) for m in rows],
             "next_after": rows[-1].pk if more else None,
         }
 
@@ -105,7 +96,7 @@ class RunDetailView(ApiView):
     def get(self, request, run_id: int):
         """Run status and events"""
         run = services.get_run(request.principal, run_id)
-        return {"run": services.serialize_run(run, events=True)}
+        return {"run": c.RunWithEventsOut.of(run)}
 
 
 class RunCancelView(ApiView):
@@ -119,7 +110,7 @@ class RunCancelView(ApiView):
 
         Answers 200 with the final run; 409 `cancel_unconfirmed` when the run did not confirm the stop
         within the wait (it stays `cancelling`)."""
-        return {"run": services.serialize_run(services.cancel_and_wait(request.principal, run_id))}
+        return {"run": c.RunOut.of(services.cancel_and_wait(request.principal, run_id))}
 
 
 class RunRetryView(ApiView):

@@ -6,7 +6,8 @@ import logging
 
 from channels.db import database_sync_to_async
 
-from apps.agent import live, services
+from apps.agent import live
+from apps.agent.contracts import RunEventOut
 from apps.agent.models import ChatSession, RunEvent
 from apps.core.consumers import CLOSE_BAD_REQUEST, EventSocket, after_cursor
 
@@ -77,4 +78,4 @@ def _owns(user_id: int, session_id: int) -> bool:
 
 def _replay(session_id: int, after: int) -> list[dict]:
     rows = RunEvent.objects.filter(run__session_id=session_id, pk__gt=after).order_by("pk")[:REPLAY_MAX]
-    return [services.serialize_event(e) for e in rows]
+    return [RunEventOut.record(e) for e in rows]

@@ -10,11 +10,21 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from django.utils.translation import gettext as _
-from pydantic import BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema, model_validator
+from pydantic import (
+    AliasChoices,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from apps.agent.models import Message, Run, RunEvent
 from apps.core.contracts import Input, Output, PageInput, paged
+from apps.core.outputs import RowOutput
 
 CONTENT_MAX = 20_000  # characters of one chat message
 ATTACHMENTS_MAX = 20  # documents attached to one message
@@ -35,14 +45,30 @@ MessageRole = StrEnum("MessageRole", {r.name: r.value for r in Message.Role})
 
 
 # --- chat: output -----------------------------------------------------------------------------
-class ChatSessionOut(Output):
+class _Row(RowOutput):
+    """An output read from a row; enum fields hold their plain values (live events and the
+    channel layer send them as text)."""
+
+    model_config = ConfigDict(extra="forbid", from_attributes=True, use_enum_values=True)
+
+
+class ChatSessionOut(_Row):
     id: int
     title: str
     created_at: IsoDateTime
     updated_at: IsoDateTime
 
 
-class RunEventOut(Output):
+class ChatSessionEntry(_Row):
+    """A chat's entry in the chat list of the user's open pages (live event, rename answer)."""
+
+    id: int
+    title: str
+    title_source: str
+    url: str
+
+
+class RunEventOut(_Row):
     id: int
     run_id: int
     seq: int = Field(description="Position in the run, from 1.")
@@ -51,7 +77,7 @@ class RunEventOut(Output):
     created_at: IsoDateTime
 
 
-class RunOutcomeOut(Output):
+class RunOutcomeOut(_Row):
     """Why a run stopped or failed, for the reader."""
 
     status: RunStatus
@@ -61,17 +87,20 @@ class RunOutcomeOut(Output):
     message: str = Field(description="The reason in the reader's language.")
 
 
-class ToolErrorOut(Output):
+class ToolErrorOut(_Row):
     code: str = Field(description="The tool's stable error code.")
     message: str
 
 
-class RunOut(Output):
+class RunOut(_Row):
     id: int
     session_id: int
     status: RunStatus
     kind: RunKind
-    model: str = Field(description="The model's label, or the virtual `moa/<slug>` id.")
+    model: str = Field(
+        validation_alias=AliasChoices("model_label", "model"),
+        description="The model's label, or the virtual `moa/<slug>` id.",
+    )
     max_rounds: int
     rounds: int
     prompt_tokens: int
@@ -86,12 +115,22 @@ class RunOut(Output):
     started_at: IsoDateTime | None
     finished_at: IsoDateTime | None
 
+    @field_validator("cost", mode="before")
+    @classmethod
+    def _amount(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, Decimal) else value
+
 
 class RunWithEventsOut(RunOut):
     events: list[RunEventOut]
 
+    @field_validator("events", mode="before")
+    @classmethod
+    def _in_order(cls, value: Any) -> Any:
+        return list(value.order_by("seq")) if hasattr(value, "order_by") else value
 
-class MessageOut(Output):
+
+class MessageOut(_Row):
     id: int
     role: MessageRole
     content: str

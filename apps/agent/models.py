@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import user_link
@@ -66,6 +67,10 @@ class ChatSession(CreatedAt, UpdatedAt):
     def __str__(self) -> str:
         return self.title or f"#{self.pk}"
 
+    @property
+    def url(self) -> str:
+        return reverse("chat:session", args=[self.pk])
+
 
 class Message(CreatedAt):
     class Role(models.TextChoices):
@@ -89,6 +94,19 @@ class Message(CreatedAt):
 
     def __str__(self) -> str:
         return f"{self.role}: {self.content[:60]}"
+
+    @property
+    def run_outcome(self) -> dict | None:
+        """The stop or failure of the message's turn (load `run` with the messages)."""
+        from apps.agent import outcomes  # it reads these models
+
+        return outcomes.record(self.run) if self.run_id and self.run is not None else None
+
+    @property
+    def tool_error(self) -> dict | None:
+        from apps.agent import outcomes  # it reads these models
+
+        return outcomes.tool_error(self) if self.role == self.Role.TOOL else None
 
 
 class MoAPreset(models.Model):
@@ -260,6 +278,13 @@ class Run(ModelCall, StartedFinished):
     @property
     def is_final(self) -> bool:
         return self.status in self.FINAL
+
+    @property
+    def outcome(self) -> dict | None:
+        """Why the run stopped or failed, for the reader (`apps.agent.outcomes`); None otherwise."""
+        from apps.agent import outcomes  # it reads these models
+
+        return outcomes.record(self)
 
 
 class RunEvent(CreatedAt):

@@ -20,7 +20,6 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,8 +29,10 @@ from apps.agent.contracts import (
     CONTENT_MAX,
     TITLE_MAX,
     ChatSessionCreate,
+    ChatSessionEntry,
     ChatSessionRename,
     MessageCreate,
+    RunEventOut,
 )
 from apps.agent.errors import (
     AttachmentNotFound,
@@ -46,7 +47,6 @@ from apps.agent.errors import (
 from apps.agent.models import ChatSession, Message, MoAPreset, Run, RunEvent
 from apps.core import queue
 from apps.core.errors import Forbidden
-from apps.core.records import attrs, iso
 from apps.documents import services as documents
 from apps.documents.errors import DocumentNotFound
 from apps.llm.models import ModelConfig
@@ -162,20 +162,12 @@ def set_generated_title(session_id: int, title: str) -> bool:
     return True
 
 
-def session_record(session: ChatSession) -> dict:
-    return {
-        "id": session.pk,
-        **attrs(session, "title", "title_source"),
-        "url": reverse("chat:session", args=[session.pk]),
-    }
-
-
 def _session_changed(session: ChatSession, user=None) -> None:
     """Open chat pages of the user update the chat's entry (private event, no toast: no announce_key).
     A service principal's conversation is on nobody's chat list: no event."""
     if (user or session.user) is None:
         return
-    record = session_record(session)
+    record = ChatSessionEntry.record(session)
     record_mutation(
         audience="user",
         user=user or session.user,
@@ -599,7 +591,7 @@ def record_events(run: Run, items: list[tuple[str, dict]]) -> list[RunEvent]:
     ]
     session_id = run.session_id
     for event in events:
-        data = serialize_event(event)
+        data = RunEventOut.record(event)
         transaction.on_commit(lambda data=data: live.publish(session_id, data))
     return events
 
@@ -686,44 +678,6 @@ def finish_run(
         setattr(run, name, value)
     record_event(run, RunEvent.Kind.STATUS, outcomes.status_payload(run))
     return run
-
-
-def serialize_event(event: RunEvent) -> dict:
-    return {
-        "id": event.pk,
-        **attrs(event, "run_id", "seq", "kind", "payload"),
-        "created_at": event.created_at.isoformat(),
-    }
-
-
-def serialize_run(run: Run, *, events: bool = False) -> dict:
-    data = {
-        "id": run.pk,
-        **attrs(run, "session_id", "status", "kind"),
-        "model": run.model_label,
-        **attrs(run, "max_rounds", "rounds", "prompt_tokens", "completion_tokens"),
-        "cost": str(run.cost),
-        **attrs(run, "error_code", "error_message", "diagnostics"),
-        "outcome": outcomes.record(run),
-        "retry_of_id": run.retry_of_id,
-        "created_at": run.created_at.isoformat(),
-        "started_at": iso(run.started_at),
-        "finished_at": iso(run.finished_at),
-    }
-    if events:
-        data["events"] = [serialize_event(e) for e in run.events.order_by("seq")]
-    return data
-
-
-def serialize_message(message: Message) -> dict:
-    return {
-        "id": message.pk,
-        **attrs(message, "role", "content", "tool_calls", "tool_call_id", "run_id", "metadata"),
-        "created_at": message.created_at.isoformat(),
-        # The turn's stop or failure (callers load `message.run` with the messages).
-        "run_outcome": outcomes.record(message.run) if message.run_id else None,
-        "tool_error": outcomes.tool_error(message) if message.role == Message.Role.TOOL else None,
-    }
 
 
 def as_int(value: str | int | None) -> int | None:

@@ -76,7 +76,7 @@ def format_sse(event: dict[str, Any]) -> str:
 def _next(run_id: int, cursor: int) -> tuple[list[dict], bool]:
     rows = RunEvent.objects.filter(run_id=run_id, pk__gt=cursor).order_by("pk")[:BATCH]
     final = Run.objects.filter(pk=run_id, status__in=Run.FINAL).exists()
-    return [services.serialize_event(e) for e in rows], final
+    return [c.RunEventOut.record(e) for e in rows], final
 
 
 def _stream(run_id: int, after: int) -> AsyncIterator[str]:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.agent import bubbles, services
-from apps.agent.contracts import ChatSessionFilter, ChatSessionRename
+from apps.agent.contracts import ChatSessionEntry, ChatSessionFilter, ChatSessionRename
 from apps.agent.errors import InvalidChatInput
 from apps.agent.models import Message, RunEvent
 from apps.core import web
@@ -57,7 +57,7 @@ def rename_session(request, session_id: int):
         messages.error(request, _("Title: %(error)s") % {"error": fields.get("title", exc.message)})
         return redirect("chat:session", session_id=services.get_session(request.principal, session_id).pk)
     if wants_json(request):
-        return JsonResponse({"session": services.session_record(session)})
+        return JsonResponse({"session": ChatSessionEntry.record(session)})
     return redirect("chat:session", session_id=session.pk)
 
 
