@@ -407,6 +407,9 @@ def pytest_configure(config):
     workers exist; they attach."""
     from django.conf import settings
 
+    # Tests of a minute or more (the whole production shape, every bench): part of `make test`;
+    # `-m "not slow"` leaves them out of a quick run.
+    config.addinivalue_line("markers", "slow: a minute or more (several servers); still part of make test")
     _remember_embeddings()
     # A tool answering outside its declared output model fails loudly here (production logs it).
     settings.CLAPILOT_TOOL_OUTPUT_STRICT = True
@@ -421,6 +424,9 @@ def pytest_configure(config):
 # Under xdist they start early, so neither worker is left with one of them at the end while the
 # other has nothing to do.
 SLOW_FIRST = (
+    "tests/core/test_multiprocess_nginx.py",
+    "tests/core/test_benches.py",
+    "tests/core/test_launcher_web_processes.py",
     "tests/core/test_fault_database_restart.py",
     "tests/core/test_schemathesis.py",
     "tests/core/test_fault_worker_killed.py",

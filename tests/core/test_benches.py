@@ -24,6 +24,9 @@ def test_every_bench_is_listed():
     assert {"agent_loop", "load", "mutation_fanout", "jobs"} <= set(BENCHES)
 
 
+# 10 s to 5 min a bench on the shared 2-core machine (a throwaway database, Django, servers):
+# slow, still part of make test
+@pytest.mark.slow
 @pytest.mark.parametrize("bench", BENCHES)
 def test_bench_runs_at_its_tiny_size(bench, tmp_path):
     env = {
