@@ -97,9 +97,11 @@ def measure(opts) -> None:
     from apps.accounts.models import User
     from apps.accounts.principal import Principal
     from apps.agent import runtime, services
+    from apps.agent.contracts import MessageCreate
     from apps.agent.models import Run, RunEvent
     from apps.agent.runtime import run_agent
     from apps.clients.models import Client
+    from apps.core.inputs import build
     from apps.core.services import set_setting
     from apps.llm import client as llm
     from apps.llm.models import ModelConfig, Provider
@@ -162,7 +164,9 @@ def measure(opts) -> None:
             fake.reply("Fertig: alle Prüfungen sind durchgelaufen.")
             session = services.create_session(principal)
             pending = services.post_user_message(
-                principal, session.pk, "Prüfe bitte alles für Mandantin1 Beispielname", max_rounds=100
+                principal,
+                session.pk,
+                build(MessageCreate, content="Prüfe bitte alles für Mandantin1 Beispielname", max_rounds=100),
             )
             in_tools[0] = 0.0
             t0 = time.perf_counter()
@@ -197,7 +201,7 @@ def measure(opts) -> None:
         fake.reply("Guten Tag, hier ist die Antwort.")
         session = services.create_session(principal)
         services._enqueue = services_enqueue if via_worker else (lambda run_id: None)
-        run = services.post_user_message(principal, session.pk, "Hallo")
+        run = services.post_user_message(principal, session.pk, build(MessageCreate, content="Hallo"))
         t0 = time.time()
         if not via_worker:
             run_agent(run.pk)
@@ -247,6 +251,10 @@ def _start_worker():
 
     # the product's broker transport (clapilot-sqla) on the bench database, as the worker's settings
     app.conf.broker_url = getattr(settings, "REDIS_URL", "") or broker.url_for(connection.settings_dict)
+    # Jobs sent while the bench prepared its data opened a producer pool on the settings' broker
+    # (the database named before the bench database existed): start over on the bench's one.
+    app._pool = None
+    app.amqp._producer_pool = None
     # kombu's SQLAlchemy transport hands transport options to create_engine(): set the poll
     # interval on the transport class instead.
     code = (
