@@ -681,6 +681,8 @@ def finish_run(
 
 
 def as_int(value: str | int | None) -> int | None:
+    if value is None:
+        return None
     try:
         return int(value)
     except (TypeError, ValueError):
