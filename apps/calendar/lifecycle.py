@@ -28,7 +28,9 @@ from apps.calendar.models import (
     DeadlineChange,
     PreDeadline,
 )
+from apps.calendar.reads import get_event
 from apps.calendar.reasons import CodedReason
+from apps.calendar.records import EVENT_VERSION
 from apps.core import validation
 from apps.core.services import get_setting
 from apps.deadlines import services as deadline_services
@@ -239,8 +241,6 @@ def moved_pre_deadlines(event: CalendarEvent, old_due: dt.date) -> list[tuple[dt
 
 # --- complete and cancel --------------------------------------------------------------------------
 def _deadline(principal: Principal, event_id: Any) -> CalendarEvent:
-    from apps.calendar.services import get_event
-
     event = get_event(principal, event_id, for_update=True)
     if not event.is_deadline:
         raise NotADeadline(_("Only a Frist can be completed, cancelled or reopened; this is an appointment."))
@@ -258,8 +258,6 @@ def _open_deadline(principal: Principal, event_id: Any) -> CalendarEvent:
 
 
 def _finish(principal: Principal, event: CalendarEvent, before: dict[str, str], reason: str) -> CalendarEvent:
-    from apps.calendar.services import get_event
-
     event.version += 1
     event.save()
     record_changes(event, principal, before, snapshot(event), reason)
@@ -318,9 +316,6 @@ def reopen_deadline(principal: Principal, event_id: int, data: DeadlineReopen) -
 
 
 def _check_version(principal: Principal, event: CalendarEvent, expected_version: int | None) -> None:
-    from apps.calendar.records import EVENT_VERSION
-    from apps.calendar.services import get_event
-
     EVENT_VERSION.check(event, expected_version, lambda: get_event(principal, event.pk))
 
 

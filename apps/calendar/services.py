@@ -31,8 +31,9 @@ from apps.calendar.contracts import (
     FiledEvent,
     FiledEventUpdate,
 )
-from apps.calendar.errors import DeadlineNotDeletable, DeadlineNotOpen, EventNotFound
+from apps.calendar.errors import DeadlineNotDeletable, DeadlineNotOpen
 from apps.calendar.models import RRULE_MAX, CalendarEvent
+from apps.calendar.reads import get_event
 from apps.calendar.reasons import CodedReason
 from apps.calendar.records import EVENT_VERSION, Occurrence, event_record, with_relations
 from apps.calendar.visibility import visible_events
@@ -41,7 +42,6 @@ from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
 from apps.core.errors import Forbidden, InvalidUrl
 from apps.core.inputs import build
-from apps.core.lookup import get_by_id
 from apps.core.origin import INTERNAL, Origin
 from apps.core.search import search
 from apps.deadlines import services as deadline_services
@@ -134,13 +134,6 @@ def _attendees(value: list[int] | None) -> list[int]:
 
 
 # --- reading ----------------------------------------------------------------------------------
-def get_event(principal: Principal, event_id: int, *, for_update: bool = False) -> CalendarEvent:
-    qs = with_relations(visible_events(principal))
-    if for_update:
-        qs = visible_events(principal).select_for_update(of=("self",))
-    return get_by_id(qs, event_id, EventNotFound, _("There is no calendar entry with id %(id)s."))
-
-
 def window(principal: Principal, start: Moment = None, end: Moment = None) -> tuple[dt.datetime, dt.datetime]:
     """The asked window, or from today (principal's time zone) for a month. Bounded, so a series
     can always be expanded."""
