@@ -14,11 +14,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field
+from django.db.models import Model
+from pydantic import Field, field_validator
 
-from apps.accounts.contracts import PersonRef
+from apps.accounts.contracts import PersonRef, person_ref
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
+from apps.clients.records import client_ref
 from apps.core.contracts import Input, Output, PageInput, RestBody, paged, query_field, wrapped
+from apps.core.outputs import RowOutput
 
 Kind = Literal["person", "company"]
 ClientStatus = Literal["active", "inactive"]
@@ -78,7 +81,9 @@ class CaseRef(Output):
     url: str
 
 
-class ClientOut(Output):
+class ClientOut(RowOutput):
+    """A client as every surface sends it; built from the row (`ClientOut.record(client)`)."""
+
     id: int
     kind: Kind
     name: str
@@ -98,8 +103,15 @@ class ClientOut(Output):
     updated_at: dt.datetime
     url: str = Field(description="The client page.")
 
+    @field_validator("responsible", mode="before")
+    @classmethod
+    def _person(cls, value: Any) -> Any:
+        return person_ref(value) if isinstance(value, Model) else value
 
-class CaseOut(Output):
+
+class CaseOut(RowOutput):
+    """A case as every surface sends it; built from the row (`CaseOut.record(case)`)."""
+
     id: int
     reference: str
     subject: str
@@ -110,6 +122,16 @@ class CaseOut(Output):
     created_at: dt.datetime
     updated_at: dt.datetime
     url: str = Field(description="The case page.")
+
+    @field_validator("responsible", mode="before")
+    @classmethod
+    def _person(cls, value: Any) -> Any:
+        return person_ref(value) if isinstance(value, Model) else value
+
+    @field_validator("client", mode="before")
+    @classmethod
+    def _client(cls, value: Any) -> Any:
+        return client_ref(value) if isinstance(value, Client) else value
 
 
 class ClientList(Output):

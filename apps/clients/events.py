@@ -3,8 +3,8 @@ all-users row (see `apps.mutations.audience`)."""
 
 from __future__ import annotations
 
+from apps.clients.contracts import CaseOut, ClientOut
 from apps.clients.models import Case, Client
-from apps.clients.records import case_record, client_record
 from apps.clients.visibility import viewers
 from apps.mutations.audience import announced_upsert, send
 
@@ -15,8 +15,8 @@ CASES_TOPIC = "cases.case.updated"
 
 
 def client_changed(client: Client, announce_key: str) -> None:
-    send(viewers(), TOPIC, announced_upsert(LIST, client_record(client), announce_key))
+    send(viewers(), TOPIC, announced_upsert(LIST, ClientOut.record(client), announce_key))
 
 
 def case_changed(case: Case, announce_key: str) -> None:
-    send(viewers(), CASES_TOPIC, announced_upsert(CASES_LIST, case_record(case), announce_key))
+    send(viewers(), CASES_TOPIC, announced_upsert(CASES_LIST, CaseOut.record(case), announce_key))

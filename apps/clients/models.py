@@ -9,8 +9,12 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.models import user_link
 from apps.core.model_fields import german_search, search_index
 from apps.core.models import Timestamped, Versioned
+from apps.core.records import IdUrl
 from apps.llm.models import neutralize_always_field
 
+# The pages of one client and one case (`ClientOut.url`, `CaseOut.url`, the refs of other domains).
+detail_url = IdUrl("clients:detail")
+case_url = IdUrl("clients:case")
 NAME_MAX = 200
 NOTES_MAX = 20_000
 SUBJECT_MAX = 300
@@ -60,6 +64,10 @@ class Client(Versioned, Timestamped):
     def __str__(self) -> str:
         return f"{self.name} ({self.client_number})"
 
+    @property
+    def url(self) -> str:
+        return detail_url(self.pk)
+
 
 class Case(Versioned, Timestamped):
     class Status(models.TextChoices):
@@ -91,6 +99,10 @@ class Case(Versioned, Timestamped):
 
     def __str__(self) -> str:
         return f"{self.reference} {self.subject}"
+
+    @property
+    def url(self) -> str:
+        return case_url(self.pk)
 
 
 def client_link(related_name: str, *, on_delete=models.PROTECT, **options) -> models.ForeignKey:

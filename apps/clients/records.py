@@ -1,17 +1,15 @@
-"""The one wire shape of a client and of a case: tools, REST API, pages and live events send it.
-Fast dict builders; every key is declared by the output models in `apps.clients.contracts`
-(`ClientOut`, `CaseOut`, `ClientRef`)."""
+"""How other domains name a client or case (`client_ref`, `case_ref`: the shapes of `ClientRef`
+and `CaseRef`), and the relations a client or case record reads. The records themselves build
+from the rows: `ClientOut.record(client)`, `CaseOut.record(case)` (`apps.clients.contracts`)."""
 
 from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from apps.accounts.contracts import person_ref
-from apps.clients.models import Case, Client
-from apps.core.records import IdUrl, attrs, stamps
+from apps.clients.models import Case, Client, case_url, detail_url
+from apps.core.records import attrs
 
-detail_url = IdUrl("clients:detail")
-case_url = IdUrl("clients:case")
+__all__ = ["case_ref", "case_relations", "case_url", "client_ref", "client_relations", "detail_url"]
 
 
 def case_ref(case: Case | None) -> dict | None:
@@ -35,27 +33,3 @@ def client_relations(qs: QuerySet[Client]) -> QuerySet[Client]:
 
 def case_relations(qs: QuerySet[Case]) -> QuerySet[Case]:
     return qs.select_related("responsible", "client", "closed_by")
-
-
-def client_record(client: Client) -> dict:
-    return {
-        "id": client.pk,
-        **attrs(client, "kind", "name", "client_number", "tax_number", "email", "phone"),
-        **attrs(client, "street", "postal_code", "city", "country"),  # the address
-        "responsible": person_ref(client.responsible),
-        **attrs(client, "status", "notes"),
-        **stamps(client),
-        "url": detail_url(client.pk),
-    }
-
-
-def case_record(case: Case) -> dict:
-    return {
-        "id": case.pk,
-        **attrs(case, "reference", "subject"),
-        "client": client_ref(case.client),
-        "status": case.status,
-        "responsible": person_ref(case.responsible),
-        **stamps(case),
-        "url": case_url(case.pk),
-    }

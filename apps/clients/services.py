@@ -28,14 +28,16 @@ from apps.clients import events, numbering, visibility
 from apps.clients.contracts import (
     CaseCreate,
     CaseFilter,
+    CaseOut,
     CaseUpdate,
     ClientCreate,
     ClientFilter,
+    ClientOut,
     ClientUpdate,
 )
 from apps.clients.errors import CaseClientMismatch, CaseNotFound, ClientNotFound
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
-from apps.clients.records import case_record, case_relations, client_record, client_relations
+from apps.clients.records import case_relations, client_relations
 from apps.core import validation
 from apps.core.inputs import build
 from apps.core.lookup import get_by_id
@@ -69,10 +71,10 @@ CASE_FIELDS = frozenset(
     {"reference", "subject", "client_id", "status", "responsible_id", "neutralize_always"}
 )
 CLIENT_VERSION = Versioned(
-    "client", client_record, gettext_lazy("The client was changed by someone else in the meantime.")
+    "client", ClientOut.record, gettext_lazy("The client was changed by someone else in the meantime.")
 )
 CASE_VERSION = Versioned(
-    "case", case_record, gettext_lazy("The case was changed by someone else in the meantime.")
+    "case", CaseOut.record, gettext_lazy("The case was changed by someone else in the meantime.")
 )
 
 

@@ -21,14 +21,15 @@ from apps.clients.contracts import (
     CaseEdit,
     CaseFilter,
     CaseLinkPick,
+    CaseOut,
     ClientEdit,
     ClientFilter,
+    ClientOut,
     ClientPageCreate,
 )
 from apps.clients.errors import CaseNotFound
 from apps.clients.forms import CaseForm, ClientForm
 from apps.clients.models import Case, Client
-from apps.clients.records import case_record, client_record
 from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
 from apps.core.inputs import build
@@ -122,7 +123,7 @@ def detail_page(request, client_id: int):
     sections = page.sections(principal, client)
     context = {
         "client": client,
-        "record": client_record(client),
+        "record": ClientOut.record(client),
         "form": form,
         "sections": sections,
         "linked_topics": page.live_topics(sections),
@@ -198,7 +199,7 @@ def case_page_view(request, case_id: int, client_id: int | None = None):
     context = {
         "case": case,
         "client": case.client,
-        "record": case_record(case),
+        "record": CaseOut.record(case),
         "sections": parts.sections,
         "linked_topics": parts.live_topics,
         "link_groups": case_links.groups(request.principal, case),
