@@ -272,3 +272,26 @@ def test_close_and_reopen_from_the_case_page(web, anna, make_client, make_case):
     assert web.post(url, {"status": "open", "version": akte.version}).status_code == 302
     akte.refresh_from_db()
     assert akte.status == "open" and akte.closed_at is None and akte.closed_by is None
+
+
+def test_rest_opens_a_case_and_names_the_next_free_reference(anna, make_client, make_case):
+    from django.core.cache import cache
+    from rest_framework.test import APIClient
+
+    from apps.apikeys import services as keys
+
+    cache.clear()
+    _, token = keys.issue_device_token(anna, "iPhone")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    meier = make_client("Meier GmbH")
+    created = api.post("/api/v1/cases/", {"client_id": meier.pk, "subject": "Einspruch"}, format="json")
+    assert created.status_code == 201, created.content
+    assert created.json()["case"]["reference"] == f"{YEAR}-0001"
+    taken = api.post(
+        "/api/v1/cases/",
+        {"client_id": meier.pk, "subject": "Doppelt", "reference": f"{YEAR}-0001"},
+        format="json",
+    )
+    assert taken.status_code == 400
+    assert f"{YEAR}-0002" in taken.json()["details"]["field_errors"]["reference"]
