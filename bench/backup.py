@@ -36,8 +36,8 @@ def run(args, tmp: Path) -> None:
     from django.db import connection
     from psycopg import sql
 
-    from apps.core import backup
     from apps.documents.models import Document
+    from apps.ops import backup
     from apps.tasks.models import Board, Task, TaskStatus
     from tests.factories import UserFactory
 

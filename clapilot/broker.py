@@ -27,7 +27,7 @@ queries about once a second.
 
 Delivery is at least once: a worker that dies after a job's writes committed but before the
 acknowledgement reached the database runs the job again, so jobs are idempotent (see
-`apps/core/jobs.py`). The URL scheme is `clapilot-sqla+<SQLAlchemy URL>`; the transport options
+`apps/ops/jobs.py`). The URL scheme is `clapilot-sqla+<SQLAlchemy URL>`; the transport options
 `visibility_timeout` (seconds), `max_deliveries` and `polling_interval` (kombu's, the longest
 wait of an idle worker) are ours, every other one goes to `create_engine()`.
 """

@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "apps.review",
     "apps.mcp_server",
     "apps.dashboard",
+    "apps.ops",
 ]
 
 MIDDLEWARE = [
@@ -335,7 +336,7 @@ CELERY_TASK_ACKS_LATE = True
 # A job whose worker process died (SIGKILL, OOM) is delivered again instead of acknowledged as
 # failed; its worker's lease on the message runs out after the visibility timeout (seconds). The
 # database broker renews leases while the worker lives (default 60); Redis does not, so there
-# it must exceed the longest job (default 3600). Jobs are idempotent (apps/core/jobs.py).
+# it must exceed the longest job (default 3600). Jobs are idempotent (apps/ops/jobs.py).
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = env.float(
     "CLAPILOT_BROKER_VISIBILITY_TIMEOUT", default=3600.0 if REDIS_URL else 60.0

@@ -7,16 +7,19 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from apps.accounts.principal import Principal
+from apps.accounts.principal import Principal, PrincipalError
 from apps.approvals.models import StagedCall
 from apps.tools.context import ToolContext
 
 
 def principal_of(staged: StagedCall) -> Principal:
     """Who the call acts as, rebuilt from the staged row (never from the deciding request)."""
-    if staged.service_principal_id is not None:
-        return Principal.for_service(staged.service_principal, acting_user=staged.user)
-    return Principal.for_user(staged.user)
+    service, user = staged.service_principal, staged.user
+    if service is not None:
+        return Principal.for_service(service, acting_user=user)
+    if user is None:  # a staged call always has its person or its service principal
+        raise PrincipalError("staged call without a principal")
+    return Principal.for_user(user)
 
 
 def context_of(staged: StagedCall) -> ToolContext:

@@ -1,23 +1,13 @@
 from collections.abc import Callable, Mapping
 
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp, ExtensionPoint, PeriodicJob
+from apps.core.plugins import DomainApp, ExtensionPoint
 
 
 class CoreConfig(DomainApp):
     name = "apps.core"
     verbose_name = _("System")
-    periodic_jobs = [
-        PeriodicJob(
-            "Housekeeping heartbeat",
-            "apps.core.jobs.heartbeat",
-            every_seconds=settings.CLAPILOT_HEARTBEAT_SECONDS,
-            kwargs={"component": "beat"},
-        ),
-    ]
-
     extension_points = {
         "error_codes": ExtensionPoint(
             Mapping, "code → (app, meaning): codes produced without an exception class"

@@ -13,8 +13,6 @@ from django.utils import timezone
 from apps.core import plugins
 from apps.core.models import Heartbeat
 
-HEARTBEAT_TASK = "apps.core.jobs.heartbeat"
-
 
 def record_heartbeat(component: str, using: str = DEFAULT_DB_ALIAS) -> Heartbeat:
     """Upsert the component's heartbeat in one statement-safe transaction (`using`: another alias

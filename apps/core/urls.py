@@ -3,7 +3,6 @@ from django.urls import path
 from apps.core import navigation, share_views, views
 
 urlpatterns = [
-    path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("navigation/badges/", navigation.badges, name="navigation-badges"),
     path("teilen/suche/", share_views.search, name="share-search"),

@@ -4,19 +4,8 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
-
-from apps.core import health
-
-
-@login_not_required
-@require_GET
-@never_cache
-def healthz(request):
-    """Public liveness/readiness report: component states only, never secrets or error text."""
-    report = health.report()
-    return JsonResponse(report, status=200 if report["ok"] else 503)
 
 
 def _api_error(request, code: str, message: str, status: int):

@@ -23,9 +23,9 @@ from django.db import connection
 from psycopg import sql
 
 from apps.accounts.models import User
-from apps.core import backup
 from apps.documents import services
 from apps.documents.models import Document
+from apps.ops import backup
 from tests.inline_jobs import run_inline
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -23,12 +23,12 @@ KNOWN = {
 
 
 def test_the_owners_register_their_caches():
-    from apps.core import health  # noqa: F401
+    from apps.ops import health  # noqa: F401
     from apps.deadlines import office, services  # noqa: F401
     from apps.tools import gating  # noqa: F401
 
     assert {
-        "apps.core.health.forget",
+        "apps.ops.health.forget",
         "apps.deadlines.office.forget",
         "apps.deadlines.services.forget_catalog",
         "apps.tools.gating.invalidate",

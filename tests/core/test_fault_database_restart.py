@@ -26,9 +26,9 @@ from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from apps.accounts.principal import Principal
 from apps.apikeys import services as apikeys
-from apps.core import backup
-from apps.core.jobs import heartbeat
 from apps.core.services import ensure_periodic_tasks
+from apps.ops import backup
+from apps.ops.jobs import heartbeat
 from apps.tasks.models import Board, Task
 from clapilot import broker
 from tests.factories import UserFactory

@@ -121,7 +121,7 @@ class _Rollback(Exception):
 @pytest.fixture(scope="module")
 def office(django_db_setup, django_db_blocker):
     """The demo office, loaded once for the module and rolled back at its end."""
-    from apps.core.demo import load_once
+    from apps.ops.demo import load_once
     from tests.factories import UserFactory
 
     with django_db_blocker.unblock():

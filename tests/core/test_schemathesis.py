@@ -82,9 +82,9 @@ def in_process_app(monkeypatch):
 def office(db, fake_openai):
     from apps.accounts.models import User
     from apps.agent.models import ChatSession, Run
-    from apps.core import demo
     from apps.core.services import set_setting
     from apps.llm.models import ModelConfig, Provider
+    from apps.ops import demo
 
     admin = User.objects.create_superuser(email="chef@kanzlei.example", password="pw-123456789", role="admin")
     office = demo.load_once(admin, None)

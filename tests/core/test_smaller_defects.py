@@ -104,7 +104,7 @@ def test_mcp_passes_a_body_within_the_limit_on_to_the_key_check():
 def test_a_backup_is_owner_only_in_an_owner_only_folder(settings, tmp_path):
     import os
 
-    from apps.core.backup import create_backup
+    from apps.ops.backup import create_backup
 
     settings.VAR_DIR = tmp_path / "var"
     settings.MEDIA_ROOT = tmp_path / "media"
@@ -166,8 +166,8 @@ def test_a_malformed_multipart_body_gets_the_json_error_under_daphne(tmp_path):
 def test_healthz_says_starting_until_the_first_heartbeat_after_start(client, monkeypatch):
     import time
 
-    from apps.core import health
     from apps.core.services import record_heartbeat
+    from apps.ops import health
 
     health.forget()
     monkeypatch.setattr(health, "PROCESS_STARTED", time.time())  # just started
@@ -183,7 +183,7 @@ def test_healthz_says_starting_until_the_first_heartbeat_after_start(client, mon
 def test_healthz_is_degraded_not_starting_once_the_grace_has_passed(client, monkeypatch):
     import time
 
-    from apps.core import health
+    from apps.ops import health
 
     health.forget()
     monkeypatch.setattr(health, "PROCESS_STARTED", time.time() - 3600)

@@ -10,7 +10,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 
-from apps.core import backup, checks
+from apps.core import checks
+from apps.ops import backup
 
 
 def _squashed() -> dict[tuple[str, str], list[tuple[str, str]]]:

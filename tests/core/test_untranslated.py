@@ -17,7 +17,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils import translation
 
-from apps.core import demo
+from apps.ops import demo
 from tests.core.catalogs import english_only
 from tests.e2e.pages import candidate_paths
 from tests.e2e.test_layout import samples

@@ -2,8 +2,8 @@
 
 import pytest
 
-from apps.core.jobs import heartbeat
 from apps.core.models import Heartbeat
+from apps.ops.jobs import heartbeat
 from clapilot.celery import app
 from tests.waiting import wait_for
 from tests.workers import in_process_worker
@@ -23,7 +23,8 @@ def test_heartbeat_job_runs_in_a_real_worker():
 def test_beat_schedule_contains_the_heartbeat():
     from django_celery_beat.models import PeriodicTask
 
-    from apps.core.services import HEARTBEAT_TASK, ensure_periodic_tasks
+    from apps.core.services import ensure_periodic_tasks
+    from apps.ops.apps import HEARTBEAT_TASK
 
     ensure_periodic_tasks()
     ensure_periodic_tasks()  # idempotent

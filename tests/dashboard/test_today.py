@@ -139,7 +139,7 @@ def test_counts_are_live_not_stored(client, anna):
 
 
 def test_the_stale_fristen_widget_is_gone(client, anna):
-    from apps.core.demo import DemoOffice
+    from apps.ops.demo import DemoOffice
     from apps.widgets import demo as widgets_demo
 
     widgets_demo.load(DemoOffice(admin=anna, password=None))

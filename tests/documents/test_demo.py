@@ -1,8 +1,8 @@
 import pytest
 
-from apps.core.demo import DemoOffice
 from apps.documents import demo
 from apps.documents.models import Document, Folder
+from apps.ops.demo import DemoOffice
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

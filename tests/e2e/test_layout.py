@@ -22,9 +22,9 @@ from apps.accounts.principal import Principal
 from apps.agent.models import ChatSession, Message
 from apps.calendar.visibility import visible_events
 from apps.clients.visibility import visible_cases
-from apps.core import demo
 from apps.documents.visibility import visible_documents
 from apps.notes.visibility import visible_notes, visible_pages
+from apps.ops import demo
 from apps.tasks.services import visible_tasks
 from apps.tasks.visibility import visible_boards
 from apps.wiki.services import visible_pages as visible_wiki_pages

@@ -3,9 +3,9 @@
 import pytest
 
 from apps.accounts import demo as staff
-from apps.core.demo import DemoOffice
 from apps.notes import demo
 from apps.notes.models import Note, NoteFolder, NotePage
+from apps.ops.demo import DemoOffice
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -141,9 +141,9 @@ def staff_ctx(db, fake_openai):
     on the scripted server."""
     from apps.accounts.models import User
     from apps.accounts.principal import Principal
-    from apps.core import demo
     from apps.core.services import set_setting
     from apps.llm.models import ModelConfig, Provider
+    from apps.ops import demo
     from apps.tools import gating, registry
 
     admin = User.objects.create_superuser(email="chef@kanzlei.example", password="pw-123456789", role="admin")

@@ -1,6 +1,6 @@
 import pytest
 
-from apps.core.demo import DemoOffice
+from apps.ops.demo import DemoOffice
 from apps.widgets import demo
 from apps.widgets.models import Widget
 

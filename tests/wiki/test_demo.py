@@ -1,6 +1,6 @@
 import pytest
 
-from apps.core.demo import DemoOffice
+from apps.ops.demo import DemoOffice
 from apps.wiki import demo
 from apps.wiki.models import WikiPage, WikiProposal
 

@@ -1,4 +1,4 @@
-"""`manage.py restore ARCHIVE`: a backup into an empty instance (see apps/core/backup.py)."""
+"""`manage.py restore ARCHIVE`: a backup into an empty instance (see apps/ops/backup.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from apps.core import backup
-from apps.core.management.commands.backup import _size
+from apps.ops import backup
+from apps.ops.management.commands.backup import _size
 
 
 class Command(BaseCommand):

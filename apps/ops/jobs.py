@@ -1,4 +1,4 @@
-"""Celery jobs of the core app (thin: they call services).
+"""Celery jobs of running the instance (thin: they call services).
 
 Every job of every app is delivered at least once: acknowledged late (after it ran), and delivered
 again when its worker process died mid-job (`CELERY_TASK_REJECT_ON_WORKER_LOST`, the broker's
@@ -11,9 +11,10 @@ row, extraction overwrites its result). A job that must never run twice opts out
 from celery import shared_task
 
 from apps.core import services
+from apps.ops.apps import HEARTBEAT_TASK
 
 
-@shared_task(name="apps.core.jobs.heartbeat")
+@shared_task(name=HEARTBEAT_TASK)
 def heartbeat(component: str = "beat") -> int:
     """Fired by beat; proves beat, broker, worker and database work together."""
     return services.record_heartbeat(component).count

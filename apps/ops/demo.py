@@ -36,7 +36,7 @@ def load_once(admin, password: str | None) -> DemoOffice | None:
     loaded_any = False
     with transaction.atomic():
         for config in plugins.domain_apps():
-            if config.name == "apps.core" or not module_has_submodule(config.module, "demo"):
+            if config.name == "apps.ops" or not module_has_submodule(config.module, "demo"):
                 continue
             module = importlib.import_module(f"{config.name}.demo")
             marker = f"{MARKER}:{config.label}"

@@ -1,4 +1,4 @@
-"""`manage.py backup`: the database and the uploaded files in one archive (see apps/core/backup.py)."""
+"""`manage.py backup`: the database and the uploaded files in one archive (see apps/ops/backup.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from apps.core import backup
+from apps.ops import backup
 
 
 class Command(BaseCommand):

@@ -2,19 +2,21 @@
 environment, first admin, demo office. Here, in the top layer, because it calls several domains
 in an order that matters (the demo office needs the admin)."""
 
+from typing import Any
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from apps.accounts.services import ensure_admin
-from apps.core import demo
 from apps.core.services import ensure_periodic_tasks
 from apps.llm.setup import ensure_env_provider
+from apps.ops import demo
 
 
 class Command(BaseCommand):
     help = "Create the periodic jobs, the first admin account and (once) the demo office."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         ensure_periodic_tasks()
         if ensure_env_provider() is not None:
             self.stdout.write("Model provider created from OPENAI_API_KEY / OPENAI_BASE_URL.")
