@@ -11,6 +11,7 @@ from __future__ import annotations
 import email
 import email.policy
 import io
+import posixpath
 import re
 import time
 import zipfile
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
+from xml.etree import ElementTree
 
 import nh3
 
@@ -85,9 +87,7 @@ def extract(
     if mime_type == DOCX:
         return _docx(data, budget)
     if mime_type == XLSX:
-        from apps.documents.xlsx import extract_xlsx
-
-        return extract_xlsx(data, budget)
+        return _xlsx(data, budget)
     if mime_type in TEXT_TYPES:
         return _plain(_decode(data), budget)
     if mime_type == MARKDOWN:
@@ -298,3 +298,74 @@ def _eml(data: bytes, budget: _Budget) -> Extracted:
     if attachments:
         head += "\nAttachments: " + ", ".join(attachments)
     return Extracted(text=_clean(f"{head}\n\n{body}"), sections=sections)
+
+
+# --- XLSX ---------------------------------------------------------------------------------------
+_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
+
+def _xlsx(data: bytes, budget: _Budget) -> Extracted:
+    """Every sheet's rows as "cell | cell" lines, one section per sheet; standard library only; a
+    part with a DTD is refused (OOXML parts never carry one, so no entity tricks reach the
+    parser); bounded like DOCX by unpacked size, text size and time."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if sum(info.file_size for info in archive.infolist()) > MAX_UNPACKED_BYTES:
+                raise ExtractionFailed("too_large", "unpacked")
+            shared = _shared_strings(archive)
+            sections = []
+            for name, path in _sheets(archive):
+                lines = []
+                for row in _xml(archive.read(path)).iter(f"{_NS}row"):
+                    cells = [_cell(c, shared) for c in row.iter(f"{_NS}c")]
+                    line = " | ".join(cells).strip(" |")
+                    if line:
+                        budget.add(line)
+                        lines.append(line)
+                sections.append({"title": name, "text": "\n".join(lines)})
+    except ExtractionFailed:
+        raise
+    except Exception as exc:  # a broken package or XML raises many kinds
+        raise ExtractionFailed("corrupt", type(exc).__name__) from None
+    text = "\n\n".join(f"{s['title']}\n{s['text']}".strip() for s in sections)
+    return Extracted(text=_clean(text), sections=sections)
+
+
+def _xml(data: bytes) -> ElementTree.Element:
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        raise ValueError("DTD in an OOXML part")
+    return ElementTree.fromstring(data)  # noqa: S314  (no DTD: nothing to expand or fetch)
+
+
+def _shared_strings(archive: zipfile.ZipFile) -> list[str]:
+    if "xl/sharedStrings.xml" not in archive.namelist():
+        return []
+    root = _xml(archive.read("xl/sharedStrings.xml"))
+    return ["".join(t.text or "" for t in si.iter(f"{_NS}t")) for si in root.iter(f"{_NS}si")]
+
+
+def _sheets(archive: zipfile.ZipFile) -> list[tuple[str, str]]:
+    """(sheet name, part path) in workbook order."""
+    workbook = _xml(archive.read("xl/workbook.xml"))
+    rels = _xml(archive.read("xl/_rels/workbook.xml.rels"))
+    targets = {r.get("Id"): r.get("Target", "") for r in rels}
+    found = []
+    for sheet in workbook.iter(f"{_NS}sheet"):
+        target = targets.get(sheet.get(_REL), "")
+        path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
+        if path in archive.namelist():
+            found.append((sheet.get("name", ""), path))
+    return found
+
+
+def _cell(cell: ElementTree.Element, shared: list[str]) -> str:
+    kind = cell.get("t")
+    if kind == "inlineStr":
+        return "".join(t.text or "" for t in cell.iter(f"{_NS}t")).strip()
+    value = cell.findtext(f"{_NS}v") or ""
+    if kind == "s" and value.isdigit() and int(value) < len(shared):
+        return shared[int(value)].strip()
+    if kind == "b":
+        return "TRUE" if value == "1" else "FALSE"
+    return value.strip()
