@@ -6,15 +6,20 @@ with details such as the provider's name) is the fallback for codes without a se
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from apps.agent import guards
-from apps.agent.models import Message, Run
+
+if TYPE_CHECKING:  # the models' properties call this module: no import back at run time
+    from apps.agent.models import Message, Run
 
 CANCELLED = "cancelled"  # the reason code of a run the person stopped
-RETRYABLE = frozenset({Run.Status.FAILED, Run.Status.CANCELLED})
+# Run.Status values, spelled out (see the import above).
+FAILED, CANCELLED_STATUS = "failed", "cancelled"
+RETRYABLE = frozenset({FAILED, CANCELLED_STATUS})
 
 _TEXTS = {
     CANCELLED: pgettext_lazy("chat outcome", "Stopped."),
@@ -36,9 +41,9 @@ _TEXTS = {
 
 def reason(run: Run) -> str:
     """The stable reason code of a stopped or failed run; empty for any other status."""
-    if run.status == Run.Status.CANCELLED:
+    if run.status == CANCELLED_STATUS:
         return CANCELLED
-    if run.status == Run.Status.FAILED:
+    if run.status == FAILED:
         return run.error_code or "failed"
     return ""
 

@@ -320,3 +320,10 @@ def test_retry_of_another_persons_run_is_not_found(user, model, api):
     response = api.post(f"/api/v1/chat/runs/{run.pk}/retry/")
     assert response.status_code == 404 and response.json()["code"] == "run_not_found"
     assert Run.objects.filter(session=session).count() == 1
+
+
+def test_the_outcome_statuses_are_the_run_statuses():
+    from apps.agent import outcomes
+    from apps.agent.models import Run
+
+    assert outcomes.RETRYABLE == {Run.Status.FAILED, Run.Status.CANCELLED}
