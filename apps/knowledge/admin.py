@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from apps.core.admin_bases import ReadOnlyAdmin, ServiceAdmin
 from apps.core.inputs import build
 from apps.core.web import reported
-from apps.knowledge import consent, services
+from apps.knowledge import consent, services, switching
 from apps.knowledge.contracts import ConsentSwitch
 from apps.knowledge.models import ConsentRule, IndexJob, KnowledgeFile
 
@@ -124,13 +124,13 @@ class ConsentRuleAdmin(ServiceAdmin):
         if change and obj.pk:
             old = ConsentRule.objects.get(pk=obj.pk)
             if (old.path_prefix, old.connection_key) != (obj.path_prefix, obj.connection_key):
-                consent.clear_rule(request.principal, old.pk)
+                switching.clear_rule(request.principal, old.pk)
         switch = build(
             ConsentSwitch, path=obj.path_prefix, enabled=obj.enabled, connection_key=obj.connection_key
         )
-        rule, changed = consent.set_consent(request.principal, switch)
+        rule, changed = switching.set_consent(request.principal, switch)
         self.message_user(request, ngettext("%d file affected.", "%d files affected.", changed) % changed)
         return rule
 
     def service_delete(self, request, obj) -> None:
-        consent.clear_rule(request.principal, obj.pk)
+        switching.clear_rule(request.principal, obj.pk)

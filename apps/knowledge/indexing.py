@@ -143,16 +143,12 @@ def index_source(
 
 def schedule(file: KnowledgeFile, *, requested_by=None, reason: str = "changed") -> IndexJob:
     """A new job for the file (older active ones are cancelled), sent to the worker on commit."""
-    cancel_file_jobs(file)
+    file.cancel_jobs()
     job = IndexJob.objects.create(file=file, requested_by=requested_by, reason=reason[:40])
     events.job_changed(job, file)
     # on commit; a deployment may route indexing (CPU-heavy) to its own queue
     enqueue(INDEX_JOB, job.pk, queue=getattr(settings, "CLAPILOT_KNOWLEDGE_QUEUE", None))
     return job
-
-
-def cancel_file_jobs(file: KnowledgeFile) -> int:
-    return IndexJob.objects.filter(file=file, status__in=IndexJob.ACTIVE).update(cancel_requested=True)
 
 
 def reload_source(file: KnowledgeFile, *, requested_by=None) -> bool:
@@ -182,7 +178,7 @@ def remove_source(source_type: str, source_id: Any) -> int:
     )
     if file is None:
         return 0
-    cancel_file_jobs(file)
+    file.cancel_jobs()
     removed, _by_model = Chunk.objects.filter(file=file).delete()
     file.delete()
     return removed

@@ -92,6 +92,10 @@ class KnowledgeFile(Timestamped):
         """The source-qualified id tools and the agent use (`document:12`)."""
         return f"{self.source_type}:{self.source_id}"
 
+    def cancel_jobs(self) -> int:
+        """Ask this file's running and queued index jobs to stop (they check between steps)."""
+        return IndexJob.objects.filter(file=self, status__in=IndexJob.ACTIVE).update(cancel_requested=True)
+
 
 class Chunk(models.Model):
     """One embedded piece of a file. Scope columns are copied from the file so that the visible

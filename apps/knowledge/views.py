@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from apps.accounts.principal import Principal
 from apps.core import web
 from apps.core.web import domain_errors, querystring_without_page, reported
-from apps.knowledge import consent, embeddings, services
+from apps.knowledge import consent, embeddings, services, switching
 from apps.knowledge.contracts import ConsentSwitch, EmbeddingSettings, IndexFilter
 from apps.knowledge.labels import path_labels
 from apps.knowledge.models import ConsentRule, KnowledgeFile
@@ -177,7 +177,7 @@ def set_consent(request):
 
     return _act(
         request,
-        lambda: consent.set_consent(request.principal, web.posted(request, ConsentSwitch)),
+        lambda: switching.set_consent(request.principal, web.posted(request, ConsentSwitch)),
         switched,
     )
 
@@ -188,7 +188,7 @@ def clear_consent(request, rule_id: int):
     _admin_only(request)
     return _act(
         request,
-        lambda: consent.clear_rule(request.principal, rule_id),
+        lambda: switching.clear_rule(request.principal, rule_id),
         _("The folder inherits its switch again."),
     )
 

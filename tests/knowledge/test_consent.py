@@ -7,7 +7,7 @@ import pytest
 
 from apps.core.errors import Forbidden, InvalidInput
 from apps.core.inputs import build
-from apps.knowledge import consent, context, indexing
+from apps.knowledge import consent, context, indexing, switching
 from apps.knowledge.contracts import ConsentSwitch
 from apps.knowledge.models import Chunk, ConsentRule, IndexJob, KnowledgeFile
 from tests.knowledge.conftest import payload
@@ -50,7 +50,7 @@ def test_revoking_purges_the_subtree_synchronously_and_cancels_jobs(index_now, a
     outside = index_now(3, payload("Kanzleihandbuch Urlaub.", path="/Kanzlei/Handbuch"))
     running = indexing.index_source("document", 4, payload("Noch in Arbeit.", path="/Kanzlei/Personal"))
     job = IndexJob.objects.get(file=running)
-    rule_, changed = consent.set_consent(
+    rule_, changed = switching.set_consent(
         as_boss, build(ConsentSwitch, path="/Kanzlei/Personal/", enabled=False)
     )
     assert rule_.path_prefix == "/Kanzlei/Personal" and changed == 3
@@ -67,33 +67,33 @@ def test_revoking_purges_the_subtree_synchronously_and_cancels_jobs(index_now, a
 
 
 def test_content_under_a_disabled_path_is_excluded_and_a_subfolder_can_opt_in(index_now, as_boss):
-    consent.set_consent(as_boss, build(ConsentSwitch, path="/Archiv", enabled=False))
+    switching.set_consent(as_boss, build(ConsentSwitch, path="/Archiv", enabled=False))
     excluded = index_now(5, payload("Alte Akte.", path="/Archiv/2010"))
     assert excluded.status == "excluded" and excluded.text == "" and not excluded.jobs.exists()
-    consent.set_consent(as_boss, build(ConsentSwitch, path="/Archiv/2025", enabled=True))
+    switching.set_consent(as_boss, build(ConsentSwitch, path="/Archiv/2025", enabled=True))
     allowed = index_now(6, payload("Neue Akte.", path="/Archiv/2025"))
     assert allowed.status == "indexed" and allowed.chunk_count == 1
 
 
 def test_re_enabling_reloads_from_the_source(index_now, as_boss, monkeypatch):
     file = index_now(7, payload("Vertragsentwurf Meier.", path="/Entwürfe"))
-    consent.set_consent(as_boss, build(ConsentSwitch, path="/Entwürfe", enabled=False))
+    switching.set_consent(as_boss, build(ConsentSwitch, path="/Entwürfe", enabled=False))
     declared = context.all_sources()
     reload = dataclasses.replace(
         declared["document"], load=lambda source_id: payload("Vertragsentwurf Meier.", path="/Entwürfe")
     )
     monkeypatch.setattr(context, "all_sources", lambda: {**declared, "document": reload})
-    _rule, changed = consent.set_consent(as_boss, build(ConsentSwitch, path="/Entwürfe", enabled=True))
+    _rule, changed = switching.set_consent(as_boss, build(ConsentSwitch, path="/Entwürfe", enabled=True))
     file.refresh_from_db()
     assert changed == 1 and file.status == "pending" and file.jobs.filter(status="queued").exists()
 
 
 def test_clearing_a_rule_applies_the_inherited_consent(index_now, as_boss):
-    consent.set_consent(as_boss, build(ConsentSwitch, path="/Kanzlei", enabled=False))
-    opt_in, _ = consent.set_consent(as_boss, build(ConsentSwitch, path="/Kanzlei/Frei", enabled=True))
+    switching.set_consent(as_boss, build(ConsentSwitch, path="/Kanzlei", enabled=False))
+    opt_in, _ = switching.set_consent(as_boss, build(ConsentSwitch, path="/Kanzlei/Frei", enabled=True))
     file = index_now(8, payload("Freigegebene Notiz.", path="/Kanzlei/Frei"))
     assert file.status == "indexed"
-    assert consent.clear_rule(as_boss, opt_in.pk) == 1
+    assert switching.clear_rule(as_boss, opt_in.pk) == 1
     file.refresh_from_db()
     assert file.status == "excluded" and not Chunk.objects.filter(file=file).exists()
 
@@ -101,7 +101,7 @@ def test_clearing_a_rule_applies_the_inherited_consent(index_now, as_boss):
 def test_staff_switch_only_their_own_personal_folders(index_now, anna, as_anna, as_ben, as_robot):
     index_now(9, payload("Privat.", scope="personal", owner_id=anna.pk, path="/Persönlich/anna"))
     index_now(10, payload("Geteilt.", path="/Kanzlei"))
-    consent.set_consent(as_anna, build(ConsentSwitch, path="/Persönlich/anna", enabled=False))
+    switching.set_consent(as_anna, build(ConsentSwitch, path="/Persönlich/anna", enabled=False))
     for principal, path in [
         (as_ben, "/Persönlich/anna"),
         (as_anna, "/Kanzlei"),
@@ -109,16 +109,16 @@ def test_staff_switch_only_their_own_personal_folders(index_now, anna, as_anna, 
         (as_robot, "/x"),
     ]:
         with pytest.raises(Forbidden):
-            consent.set_consent(principal, build(ConsentSwitch, path=path, enabled=False))
+            switching.set_consent(principal, build(ConsentSwitch, path=path, enabled=False))
     with pytest.raises(Forbidden):
-        consent.stop_connection_jobs(as_anna, "mail:anna")
+        switching.stop_connection_jobs(as_anna, "mail:anna")
     assert ConsentRule.objects.count() == 1
 
 
 def test_stop_connection_jobs(as_boss):
     file = indexing.index_source("mail", "m1", payload("Mail von Meier."), connection_key="mail:anna")
     other = indexing.index_source("document", 11, payload("Lokal."))
-    assert consent.stop_connection_jobs(as_boss, "mail:anna") == 1
+    assert switching.stop_connection_jobs(as_boss, "mail:anna") == 1
     assert (
         IndexJob.objects.get(file=file).cancel_requested
         and not IndexJob.objects.get(file=other).cancel_requested
