@@ -166,7 +166,7 @@ def main() -> None:
         "--pad-to", type=int, default=0, help="fill the chunk table to this many rows for search"
     )
     parser.add_argument("--seed", type=int, default=7)
-    opts = parse(parser, {"docs": 20, "queries": 5})
+    opts = parse(parser, {"docs": 2, "queries": 3})
     with bench_database():
         try:
             run(opts)
