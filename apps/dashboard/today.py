@@ -21,6 +21,7 @@ from apps.calendar import fristen
 from apps.calendar import services as calendar
 from apps.calendar.fristen import FristenFilter
 from apps.calendar.visibility import visible_events
+from apps.dashboard import office as office_view
 from apps.documents.visibility import visible_documents
 from apps.notifications import services as notifications
 from apps.tasks import services as tasks
@@ -33,7 +34,9 @@ APPOINTMENTS_MAX = 50
 PRE_DEADLINES_MAX = 50
 
 
-def build(principal: Principal) -> dict:
+def build(principal: Principal, *, office: bool = False) -> dict:
+    """The person's day; with `office` (asked for, and allowed by `office.may_see_office`) also
+    the whole office's cards. Asking without the right silently yields the personal view."""
     user = principal.user
     today = fristen.today_for(principal)
     sunday = today + dt.timedelta(days=6 - today.weekday())
@@ -54,6 +57,10 @@ def build(principal: Principal) -> dict:
         "documents": _documents(principal),
         "notifications": _notifications(principal),
         "links": _links(today, sunday),
+        "may_see_office": office_view.may_see_office(principal),
+        "office": office_view.build(principal, today, sunday)
+        if office and office_view.may_see_office(principal)
+        else None,
     }
 
 

@@ -16,11 +16,16 @@ from apps.dashboard import today
 from apps.widgets.views import dashboard_context
 
 PROMPT_MAX = 4000
+OFFICE = "kanzlei"  # ?ansicht=kanzlei: the whole office's day (admins and permission holders)
+
+
+def _wants_office(request) -> bool:
+    return request.GET.get("ansicht") == OFFICE
 
 
 @require_GET
 def dashboard(request):
-    heute = today.build(request.principal)
+    heute = today.build(request.principal, office=_wants_office(request))
     context = {
         "now": timezone.localtime(timezone=request.principal.time_zone),
         "heute": heute,
@@ -35,7 +40,8 @@ def dashboard(request):
 @require_GET
 def today_cards(request):
     """The "Heute" cards alone, fetched again by the page on every relevant live event."""
-    return render(request, "dashboard/_today.html", {"heute": today.build(request.principal)})
+    heute = today.build(request.principal, office=_wants_office(request))
+    return render(request, "dashboard/_today.html", {"heute": heute})
 
 
 @require_POST
