@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from apps.core.api import ApiView, RequestInvalid, endpoint, listed, parse, refusal, updated
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing, storage
-from apps.documents.records import detailed_record, document_record, share_record
+from apps.documents.records import detailed_record, share_record
 from apps.documents.responses import file_response
 
 
@@ -24,7 +24,7 @@ class DocumentListView(ApiView):
     def get(self, request, query: c.DocumentFilter):
         """List documents (search, folder, client, pagination, total)"""
         found = services.list_documents(request.principal, query)
-        return listed("documents", document_record, found, query)
+        return listed("documents", c.DocumentOut.record, found, query)
 
     @endpoint(
         output=c.DocumentResult,

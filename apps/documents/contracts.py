@@ -12,12 +12,14 @@ import datetime as dt
 from enum import StrEnum
 from typing import Any, Literal
 
+from django.db.models import Model
 from pydantic import AliasChoices, Field, field_validator
 
-from apps.accounts.contracts import PersonRef
+from apps.accounts.contracts import PersonRef, person_ref
+from apps.accounts.models import ServicePrincipal
 from apps.clients.contracts import CaseRef, ClientRef
-from apps.clients.models import Client
-from apps.clients.records import client_ref
+from apps.clients.models import Case, Client
+from apps.clients.records import case_ref, client_ref
 from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
 from apps.core.outputs import RowOutput
 from apps.documents.models import FOLDER_NAME_MAX, MARKDOWN_MAX, MAX_EXPIRY_DAYS, TITLE_MAX
@@ -68,13 +70,13 @@ class FolderOut(RowOutput):
         return client_ref(value) if isinstance(value, Client) else value
 
 
-class FolderRef(Output):
+class FolderRef(RowOutput):
     id: int
     name: str
     kind: FolderKind
 
 
-class ExtractionOut(Output):
+class ExtractionOut(RowOutput):
     status: ExtractionState
     status_label: str
     error: str | None = Field(description="Why no text was extracted (a stable reason code).")
@@ -83,7 +85,7 @@ class ExtractionOut(Output):
     extracted_at: dt.datetime | None
 
 
-class IndexingOut(Output):
+class IndexingOut(RowOutput):
     """The knowledge store's state of the document (detail answers only)."""
 
     status: str
@@ -93,10 +95,10 @@ class IndexingOut(Output):
     error: str
 
 
-class DocumentOut(Output):
+class DocumentOut(RowOutput):
     id: int
     title: str
-    filename: str
+    filename: str = Field(validation_alias=AliasChoices("original_filename", "filename"))
     mime_type: str
     size: int
     content_hash: str
@@ -105,7 +107,10 @@ class DocumentOut(Output):
     case_id: int | None = Field(description="The case (Akte) the document belongs to.")
     case: CaseRef | None
     extraction: ExtractionOut
-    indexing: IndexingOut | None = Field(description="Set on single-document answers; null in lists.")
+    indexing: IndexingOut | None = Field(
+        description="Set on single-document answers; null in lists.",
+        validation_alias=AliasChoices("index_state", "indexing"),
+    )
     tax_fields: dict[str, Any]
     shared_publicly: bool
     version: int
@@ -115,6 +120,26 @@ class DocumentOut(Output):
     updated_at: dt.datetime
     url: str
     download_url: str
+
+    @field_validator("clients", mode="before")
+    @classmethod
+    def _clients(cls, value: Any) -> Any:
+        return [client_ref(c) for c in value.all()] if hasattr(value, "all") else value
+
+    @field_validator("case", mode="before")
+    @classmethod
+    def _case(cls, value: Any) -> Any:
+        return case_ref(value) if isinstance(value, Case) else value
+
+    @field_validator("created_by", mode="before")
+    @classmethod
+    def _person(cls, value: Any) -> Any:
+        return person_ref(value) if isinstance(value, Model) else value
+
+    @field_validator("created_by_service", mode="before")
+    @classmethod
+    def _service(cls, value: Any) -> Any:
+        return value.name if isinstance(value, ServicePrincipal) else value
 
 
 class ShareOut(Output):

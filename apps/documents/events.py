@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from apps.documents.contracts import DocumentOut
 from apps.documents.models import Document, Folder
-from apps.documents.records import document_record, extraction_record
+from apps.documents.records import extraction_record
 from apps.documents.visibility import document_viewers, folder_viewers
 from apps.mutations import actions
 from apps.mutations.audience import (
@@ -29,7 +30,7 @@ def _reload() -> dict:
 def document_changed(document: Document, announce_key: str, old_viewers: Viewers | None = None) -> None:
     """A document was created or changed; people who lost sight of it get only a removal."""
     DOCUMENTS.changed(
-        document_record(document), announce_key, document_viewers(document), old_viewers, also=[_reload()]
+        DocumentOut.record(document), announce_key, document_viewers(document), old_viewers, also=[_reload()]
     )
 
 
@@ -41,11 +42,11 @@ def documents_linked(documents: list[Document]) -> None:
         by_folder.setdefault(document.folder_id, []).append(document)
     for batch in by_folder.values():
         if folder_viewers(batch[0].folder) == EVERYONE:
-            upserts = [actions.upsert(LIST, d.pk, document_record(d)) for d in batch]
+            upserts = [actions.upsert(LIST, d.pk, DocumentOut.record(d)) for d in batch]
             send(EVERYONE, TOPIC, [*upserts, _reload()])
             continue
         for document in batch:  # private ones: each document's own audience (its grants)
-            upsert = actions.upsert(LIST, document.pk, document_record(document))
+            upsert = actions.upsert(LIST, document.pk, DocumentOut.record(document))
             send(document_viewers(document), TOPIC, [upsert, _reload()])
 
 

@@ -151,6 +151,32 @@ class Document(CreatedBy, Versioned, Timestamped):
     def __str__(self) -> str:
         return self.title
 
+    # Set by `records.detailed_record` (the knowledge store's state); lists leave it empty.
+    index_state = None
+    @property
+    def shared_publicly(self) -> bool:
+        """`has_active_share` is annotated by `records.with_relations`; a row loaded without it
+        has no active link known."""
+        return bool(self.__dict__.get("has_active_share", False))
+
+    @property
+    def extraction(self) -> dict:
+        from apps.documents.records import extraction_record
+
+        return extraction_record(self)
+
+    @property
+    def url(self) -> str:
+        from apps.documents.records import document_url
+
+        return document_url("documents:detail", self.pk)
+
+    @property
+    def download_url(self) -> str:
+        from apps.documents.records import document_url
+
+        return document_url("documents:download", self.pk)
+
     @property
     def has_text(self) -> bool:
         return self.extraction_status == self.Extraction.DONE and bool(self.extracted_text)

@@ -10,10 +10,8 @@ from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.contracts import person_ref
 from apps.clients.models import Client
-from apps.clients.records import case_ref, client_ref
-from apps.core.records import attrs, iso
+from apps.core.records import iso
 from apps.documents.models import Document, ShareLink
 from apps.knowledge.services import index_states
 
@@ -21,7 +19,7 @@ _URLS: dict[str, str] = {}
 _PLACEHOLDER = "987654321"
 
 
-def _url(name: str, pk: int) -> str:
+def document_url(name: str, pk: int) -> str:
     # reverse() once per process and fill in the id: lists serialize many records.
     if name not in _URLS:
         _URLS[name] = reverse(name, args=[int(_PLACEHOLDER)])
@@ -33,7 +31,7 @@ def active_share_q() -> Q:
 
 
 def with_relations(qs: QuerySet[Document], *, with_text: bool = False) -> QuerySet[Document]:
-    """Everything `document_record` reads, in a fixed number of queries (no N+1 in lists)."""
+    """Everything `DocumentOut.record` reads, in a fixed number of queries (no N+1 in lists)."""
     qs = qs.select_related("folder", "case", "created_by", "created_by_service").prefetch_related(
         Prefetch("clients", queryset=Client.objects.only("id", "name", "client_number"))
     )
@@ -69,33 +67,6 @@ def extraction_record(document: Document) -> dict:
     }
 
 
-def document_record(document: Document) -> dict:
-    folder = document.folder
-    return {
-        "id": document.pk,
-        "title": document.title,
-        "filename": document.original_filename,
-        **attrs(document, "mime_type", "size", "content_hash"),
-        "folder": {"id": folder.pk, "name": folder.name, "kind": folder.kind} if folder else None,
-        "clients": [client_ref(c) for c in document.clients.all()],
-        "case_id": document.case_id,
-        "case": case_ref(document.case) if document.case_id else None,
-        "extraction": extraction_record(document),
-        # Set by detailed_record() from the knowledge store; lists leave it null (one query per page
-        # would be fine, but list callers have not needed it).
-        "indexing": getattr(document, "index_state", None),
-        "tax_fields": document.tax_fields,
-        "shared_publicly": bool(getattr(document, "has_active_share", False)),
-        "version": document.version,
-        "created_by": person_ref(document.created_by),
-        "created_by_service": document.created_by_service.name if document.created_by_service else None,
-        "created_at": document.created_at.isoformat(),
-        "updated_at": document.updated_at.isoformat(),
-        "url": _url("documents:detail", document.pk),
-        "download_url": _url("documents:download", document.pk),
-    }
-
-
 def share_record(share: ShareLink, token: str) -> dict:
     return {
         "document_id": share.document_id,
@@ -107,6 +78,8 @@ def share_record(share: ShareLink, token: str) -> dict:
 
 
 def detailed_record(document) -> dict:
-    """`document_record` plus the knowledge store's indexing state (status, chunks, indexed_at)."""
+    """The document's record plus the knowledge store's indexing state (status, chunks, indexed_at)."""
+    from apps.documents.contracts import DocumentOut
+
     document.index_state = index_states("document", [document.pk]).get(str(document.pk))
-    return document_record(document)
+    return DocumentOut.record(document)

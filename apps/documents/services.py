@@ -28,10 +28,11 @@ from apps.core.queue import enqueue
 from apps.core.search import search
 from apps.core.versioning import Versioned
 from apps.documents import events, folders, storage
+from apps.documents.contracts import DocumentOut
 from apps.documents.errors import DocumentNotFound, EmptyFile, FileTooLarge
 from apps.documents.folders import get_folder
 from apps.documents.models import TITLE_MAX, Document, Folder
-from apps.documents.records import document_record, with_relations
+from apps.documents.records import with_relations
 from apps.documents.rows import announce_text, delete_document_rows  # (admin and processing use them here)
 from apps.documents.visibility import can_document, document_viewers, visible_documents
 
@@ -230,7 +231,7 @@ def create_markdown(principal: Principal, data: DocumentCreate) -> Document:
 EDITABLE = frozenset({"title", "client_ids", "tax_fields", "tax_fields_patch", "folder_id", "case_id"})
 INDEXED_FIELDS = frozenset({"title", "client_ids", "folder_id", "case_id"})
 DOCUMENT_VERSION = Versioned(
-    "document", document_record, gettext_lazy("The document was changed by someone else in the meantime.")
+    "document", DocumentOut.record, gettext_lazy("The document was changed by someone else in the meantime.")
 )
 
 

@@ -14,7 +14,7 @@ from apps.core.contracts import Input
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing
 from apps.documents.errors import FolderProtected
-from apps.documents.records import detailed_record, document_record, share_record
+from apps.documents.records import detailed_record, share_record
 from apps.tools import confirmation
 from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
@@ -25,7 +25,7 @@ def list_documents(ctx: ToolContext, args: c.DocumentFilter) -> dict:
     """List or search the documents you can see (newest first) with filters and pagination; returns
     metadata and extraction state, not the text (use documents_get)."""
     found = services.list_documents(ctx.principal, args)
-    return listed("documents", document_record, found, args)
+    return listed("documents", c.DocumentOut.record, found, args)
 
 
 @tool(
@@ -61,7 +61,7 @@ def create_document(ctx: ToolContext, args: c.DocumentCreate) -> dict:
     """Create a new Markdown document in the root “Dokumente” or in a folder, optionally linked to clients
     and a case (Akte)."""
     document = services.create_markdown(ctx.principal, args)
-    return {"document": document_record(document)}
+    return {"document": c.DocumentOut.record(document)}
 
 
 @tool(name="documents_create_folder", output=c.FolderResult, read_only=False)
@@ -157,14 +157,14 @@ def update_document(ctx: ToolContext, args: c.DocumentUpdateById) -> dict:
     document = services.update_document(
         ctx.principal, args.document_id, args.changes(), expected_version=args.expected_version
     )
-    return {"document": document_record(document)}
+    return {"document": c.DocumentOut.record(document)}
 
 
 @tool(name="documents_move", output=c.DocumentResult, read_only=False)
 def move_document(ctx: ToolContext, args: c.DocumentMove) -> dict:
     """Move a document into another folder."""
     document = services.move_document(ctx.principal, args.document_id, folder_id=args.folder_id)
-    return {"document": document_record(document)}
+    return {"document": c.DocumentOut.record(document)}
 
 
 @tool(

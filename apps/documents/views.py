@@ -23,6 +23,7 @@ from apps.core.errors import InvalidInput
 from apps.core.web import domain_errors, querystring_without_page, reported
 from apps.documents import folders, sensitivity, services, sharing, storage, workflow
 from apps.documents.contracts import (
+    DocumentOut,
     DocumentPageFilter,
     DocumentUpdate,
     DocumentUpload,
@@ -36,7 +37,7 @@ from apps.documents.contracts import (
 )
 from apps.documents.models import Document
 from apps.documents.preview import preview_for
-from apps.documents.records import detailed_record, document_record
+from apps.documents.records import detailed_record
 from apps.documents.responses import file_response
 
 PAGE_SIZE = 25
@@ -94,7 +95,7 @@ def upload(request):
         filename=upload_file.name,
         folder_id=web.posted(request, DocumentUpload, folder="folder_id").folder_id,
     )
-    return JsonResponse({"document": document_record(document)}, status=201)
+    return JsonResponse({"document": DocumentOut.record(document)}, status=201)
 
 
 @require_POST
@@ -242,7 +243,7 @@ def status_partial(request, document_id: int):
     """The extraction box, re-rendered for live updates (permission-checked like any read)."""
     document = services.get_document(request.principal, document_id, with_text=False)
     return render(
-        request, "documents/_status.html", {"document": document, "record": document_record(document)}
+        request, "documents/_status.html", {"document": document, "record": DocumentOut.record(document)}
     )
 
 
