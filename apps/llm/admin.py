@@ -1,15 +1,33 @@
-"""Admin of the model layer: providers (key write-only) with their models, and the capability
-probe as an admin action."""
+"""Admin of the model layer: providers (key write-only) with their models, the "test connection"
+button, the provider's model list to pick a model id from, and the capability probe as an admin
+action."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
 
+from apps.llm.connection import check_connection, offered_model_ids
 from apps.llm.models import ModelConfig, Provider
 from apps.llm.probe import enqueue_probe
+
+# The id of the <datalist> the change forms render with the provider's models (templates/admin/llm).
+MODEL_LIST_ID = "provider-model-ids"
+# Narrow inputs: the provider page with its model rows must fit a 1,366 px screen.
+MODEL_WIDGETS = {
+    "model_id": forms.TextInput(attrs={"list": MODEL_LIST_ID, "size": 22, "autocomplete": "off"}),
+    "display_name": forms.TextInput(attrs={"size": 16}),
+    "context_window": forms.NumberInput(attrs={"class": "vIntegerField", "style": "width: 7em"}),
+    "input_price_per_million": forms.NumberInput(attrs={"style": "width: 6em"}),
+    "output_price_per_million": forms.NumberInput(attrs={"style": "width: 6em"}),
+}
 
 
 def _queue_probe(modeladmin: admin.ModelAdmin, request, model_ids: list[int]) -> None:
@@ -40,6 +58,7 @@ class ProviderForm(forms.ModelForm):
         required=False,
         max_length=300,
         assume_scheme="https",
+        widget=forms.URLInput(attrs={"size": 40}),
         help_text=_("Empty for api.openai.com; e.g. http://localhost:11434/v1 for Ollama."),
     )
     clear_api_key = forms.BooleanField(label=_("Remove the stored key"), required=False)
@@ -47,6 +66,7 @@ class ProviderForm(forms.ModelForm):
     class Meta:
         model = Provider
         fields = ["name", "kind", "base_url", "api_key", "enabled"]
+        widgets = {"name": forms.TextInput(attrs={"size": 30})}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -64,8 +84,35 @@ class ProviderForm(forms.ModelForm):
         return super().save(commit)
 
 
+def _models_context(provider: Provider | None) -> dict:
+    """The provider's model ids for the <datalist>, or why they are missing (free text then)."""
+    if provider is None or not provider.pk:
+        return {"model_list_id": MODEL_LIST_ID, "provider_models": [], "models_note": ""}
+    models, note = offered_model_ids(provider)
+    return {"model_list_id": MODEL_LIST_ID, "provider_models": models, "models_note": note}
+
+
+class ModelConfigForm(forms.ModelForm):
+    class Meta:
+        model = ModelConfig
+        fields = [
+            "provider",
+            "model_id",
+            "display_name",
+            "context_window",
+            "input_price_per_million",
+            "output_price_per_million",
+            "supports_tools",
+            "supports_vision",
+            "supports_reasoning",
+            "probe_failed",
+        ]
+        widgets = MODEL_WIDGETS
+
+
 class ModelInline(admin.TabularInline):
     model = ModelConfig
+    form = ModelConfigForm
     extra = 0
     fields = [
         "model_id",
@@ -90,6 +137,28 @@ class ProviderAdmin(admin.ModelAdmin):
     list_filter = ["kind", "enabled"]
     inlines = [ModelInline]
     actions = ["probe_capability"]
+    change_form_template = "admin/llm/provider/change_form.html"
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(require_POST(self.test_connection_view))
+        return [
+            path("<int:object_id>/test-connection/", view, name="llm_provider_test_connection"),
+            *super().get_urls(),
+        ]
+
+    def test_connection_view(self, request: HttpRequest, object_id: int) -> HttpResponseRedirect:
+        """POST only (CSRF-checked by the middleware); the outcome comes back as a message."""
+        provider = get_object_or_404(Provider, pk=object_id)
+        if not self.has_change_permission(request, provider):
+            raise PermissionDenied
+        result = check_connection(provider)
+        self.message_user(request, result.message, messages.SUCCESS if result.ok else messages.ERROR)
+        return HttpResponseRedirect(reverse("admin:llm_provider_change", args=[provider.pk]))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        provider = self.get_object(request, object_id)  # None: Django answers "does not exist"
+        context = {**_models_context(provider), **(extra_context or {})}
+        return super().change_view(request, object_id, form_url, extra_context=context)
 
     @admin.action(description=_("Probe capability of all its models"))
     def probe_capability(self, request, queryset) -> None:
@@ -103,6 +172,8 @@ class ProviderAdmin(admin.ModelAdmin):
 
 @admin.register(ModelConfig)
 class ModelConfigAdmin(admin.ModelAdmin):
+    form = ModelConfigForm
+    change_form_template = "admin/llm/modelconfig/change_form.html"
     list_display = [
         "model_id",
         "display_name",
@@ -121,3 +192,13 @@ class ModelConfigAdmin(admin.ModelAdmin):
     @admin.action(description=_("Probe capability"))
     def probe_capability(self, request, queryset) -> None:
         _queue_probe(self, request, list(queryset.values_list("pk", flat=True)))
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        # The provider of the model, or the one preselected by ?provider= (the provider page's link).
+        obj = self.get_object(request, object_id) if object_id else None
+        provider = obj.provider if obj else None
+        wanted = request.GET.get("provider", "")
+        if provider is None and wanted.isdigit():
+            provider = Provider.objects.filter(pk=int(wanted)).first()
+        context = {**_models_context(provider), **(extra_context or {})}
+        return super().changeform_view(request, object_id, form_url, extra_context=context)

@@ -82,8 +82,9 @@ class Aborted(Exception):
         self.partial = partial
 
 
-def client_for(provider: Provider) -> openai.OpenAI:
-    timeout = float(getattr(settings, "CLAPILOT_MODEL_TIMEOUT", 120))
+def client_for(provider: Provider, *, timeout: float | None = None) -> openai.OpenAI:
+    if timeout is None:
+        timeout = float(getattr(settings, "CLAPILOT_MODEL_TIMEOUT", 120))
     key = provider.api_key or "not-needed"  # local servers (Ollama, vLLM) accept any key
     if provider.kind == Provider.Kind.AZURE:
         return openai.AzureOpenAI(
@@ -234,9 +235,10 @@ def embed(endpoint: EmbeddingEndpoint, texts: list[str], *, gate: Gate | None = 
     return [item.embedding for item in data]
 
 
-def list_models(provider: Provider) -> list[str]:
+def list_models(provider: Provider, *, timeout: float | None = None) -> list[str]:
+    """The provider's model ids (`GET /models`), sorted; `timeout` bounds the admin's checks."""
     try:
-        with client_for(provider) as client:
+        with client_for(provider, timeout=timeout) as client:
             return sorted(m.id for m in client.models.list())
     except openai.OpenAIError as exc:
         raise translate_error(exc, provider) from None

@@ -43,6 +43,8 @@ class FakeOpenAI:
         self.requests: list[dict] = []
         self.forbidden: list[str] = []
         self.violations: list[str] = []
+        self.models: list[str] = ["fake-model"]  # what GET /models lists
+        self.models_error: tuple[int, str] | None = None  # (status, message): GET /models fails
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -130,7 +132,12 @@ class FakeOpenAI:
 
             def do_GET(self) -> None:
                 if self.path.rstrip("/").endswith("/models"):
-                    self._json(200, {"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
+                    if fake.models_error:
+                        status, message = fake.models_error
+                        self._json(status, {"error": {"message": message, "code": str(status)}})
+                        return
+                    data = [{"id": m, "object": "model"} for m in fake.models]
+                    self._json(200, {"object": "list", "data": data})
                 else:
                     self._json(404, {"error": {"message": "not found"}})
 
