@@ -153,6 +153,7 @@ class Document(CreatedBy, Versioned, Timestamped):
 
     # Set by `records.detailed_record` (the knowledge store's state); lists leave it empty.
     index_state = None
+
     @property
     def shared_publicly(self) -> bool:
         """`has_active_share` is annotated by `records.with_relations`; a row loaded without it
