@@ -4,7 +4,6 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
@@ -12,6 +11,7 @@ from django.views.i18n import set_language
 from apps.accounts import services
 from apps.accounts.forms import PreferencesForm
 from apps.accounts.models import User
+from apps.core import web
 from apps.core.errors import DomainError
 from apps.core.web import domain_errors, form_errors
 
@@ -47,10 +47,7 @@ def switch_language(request):
     user = request.user
     if user.is_authenticated and language in User.Language.values:
         services.update_preferences(request.principal, language=language, time_zone=user.time_zone)
-        target = request.POST.get("next") or "/"
-        if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
-            target = "/"
-        response = HttpResponseRedirect(target)
+        response = HttpResponseRedirect(web.back_target(request, "/"))
         response.set_cookie("django_language", language, samesite="Lax")
         return response
     return set_language(request)

@@ -10,7 +10,6 @@ from django.core.paginator import Paginator
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -18,10 +17,10 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.agent import services as chats
 from apps.agent.labels import tool_label
 from apps.approvals import decisions, policy, standing
-from apps.approvals.errors import InvalidStandingApproval
+from apps.approvals.contracts import ApprovalsPage, DecisionIn
 from apps.approvals.models import Policy, StagedCall
 from apps.core import web
-from apps.core.errors import DomainError, InvalidInput
+from apps.core.errors import DomainError
 from apps.core.records import iso
 from apps.core.web import domain_errors, wants_json
 from apps.tools import registry
@@ -42,7 +41,6 @@ OPERATION_LABELS = {
     "insert": pgettext_lazy("approval operation", "insert (INSERT)"),
     "upsert": pgettext_lazy("approval operation", "insert or update (UPSERT)"),
 }
-DECISIONS = {"approve", "deny", "approve_alike"}
 
 
 def record(staged: StagedCall) -> dict:
@@ -72,7 +70,7 @@ def record(staged: StagedCall) -> dict:
 
 def index(request):
     principal = request.principal
-    everyone = request.GET.get("alle") == "1" and request.user.is_admin
+    everyone = web.query(request, ApprovalsPage).alle and request.user.is_admin
     pending = decisions.pending(principal, everyone=everyone).order_by("expires_at", "id")
     page = Paginator(pending, PAGE_SIZE).get_page(web.page_number(request))
     decided = Paginator(decisions.decided(principal, everyone=everyone), PAGE_SIZE).get_page(
@@ -109,19 +107,17 @@ def chat_pending(request, session_id: int):
 
 @require_POST
 def decide(request, staged_id: int):
-    decision = request.POST.get("decision", "")
     try:
-        if decision not in DECISIONS:
-            raise InvalidInput(_("Unknown decision."))
-        if decision == "deny":
+        chosen = web.posted(request, DecisionIn)
+        if chosen.decision == "deny":
             staged = decisions.deny(request.principal, staged_id)
         else:
             staged = decisions.approve(
                 request.principal,
                 staged_id,
-                allow_alike=decision == "approve_alike",
-                narrow=request.POST.get("narrow") == "1",
-                days=_days(request.POST.get("days")),
+                allow_alike=chosen.decision == "approve_alike",
+                narrow=chosen.narrow,
+                days=chosen.days,
             )
     except DomainError as exc:
         if wants_json(request):
@@ -152,21 +148,8 @@ def revoke(request, standing_id: int):
     return redirect(_next(request))
 
 
-def _days(raw: str | None) -> int | None:
-    if not raw:
-        return None
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 4:
-        raise InvalidStandingApproval.field(
-            "days", _("Between 1 and %(max)s days.") % {"max": standing.MAX_DAYS}
-        )
-    return int(raw)
-
-
 def _next(request) -> str:
-    target = request.POST.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return target
-    return reverse("approvals:index")
+    return web.back_target(request, reverse("approvals:index"))
 
 
 # --- the rights table (admins) --------------------------------------------------------------

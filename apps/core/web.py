@@ -89,6 +89,17 @@ def came_from(request, default: str | None = None) -> str:
     return default or request.path
 
 
+def back_target(request: HttpRequest, default: str, name: str = "next") -> str:
+    """Where a form sends the person back to: its `name` field (`next`, `return_to`) when that is
+    a path on this site, else `default` (never another host, `//host` or a bare word)."""
+    target = str(request.POST.get(name, "") or "")
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
+
+
 def form_errors(form, exc: DomainError) -> None:
     fields = exc.field_errors
     for field, message in fields.items():

@@ -19,7 +19,6 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -71,12 +70,7 @@ def index(request):
 
 def _back(request, default: str | None = None) -> HttpResponseRedirect:
     """Back to the page the form was on (`return_to`, when it is ours), else `default`."""
-    target = request.POST.get("return_to", "")
-    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}
-    ):
-        target = default or reverse("memory:index")
-    return HttpResponseRedirect(target)
+    return HttpResponseRedirect(web.back_target(request, default or reverse("memory:index"), "return_to"))
 
 
 @require_POST

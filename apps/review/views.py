@@ -10,7 +10,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -100,12 +100,7 @@ def decide_from_post(request) -> None:
 
 
 def back_to(request, default: str) -> HttpResponseRedirect:
-    target = request.POST.get("return_to", "")
-    if not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}
-    ) or not target.startswith("/"):
-        target = default
-    return HttpResponseRedirect(target)
+    return HttpResponseRedirect(web.back_target(request, default, "return_to"))
 
 
 @require_POST

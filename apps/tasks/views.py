@@ -9,7 +9,6 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -128,9 +127,7 @@ def quick_add(request):
     form = QuickAddForm(request.POST)
     if not form.is_valid():
         return HttpResponse(form.errors.as_text(), status=400)
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        back = ""
+    back = web.back_target(request, "")
     try:
         task = services.create_task(
             request.principal, form.validated, origin=Origin.of_request(request, surface="page")
