@@ -131,6 +131,10 @@ MIDDLEWARE = [
 ROOT_URLCONF = "clapilot.urls"
 ASGI_APPLICATION = "clapilot.asgi.application"
 
+# The navigation's badge counts are kept per user until the newest live event id changes
+# (apps.core.navigation); core names the event stream without importing it.
+CLAPILOT_BADGE_FRESHNESS = "apps.mutations.services.head_id"
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -384,6 +388,8 @@ CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYTES = env.int("CLAPILOT_DOCUMENTS_MAX_UPLOAD_BYT
 # else a table in the database (created by `createcachetable` on start and in the test database).
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Sessions read from Redis (written through to the database): one query less per page.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "clapilot_cache"}

@@ -15,7 +15,7 @@ def navigation(request) -> dict:
         **base,
         # Resolved when a template draws it (once): partials rendered with the request (chat
         # bubbles, cards) never draw the navigation and must not pay for its badge counts.
-        "main_navigation": functools.cache(lambda: resolved_navigation(request.path, request.user)),
+        "main_navigation": functools.cache(lambda: resolved_navigation(request.path, request.user, request)),
         # Localized in the user's language here, so announce.js needs no catalog of its own.
         "announce_catalog": {key: str(text) for key, text in plugins.announce_catalog().items()},
     }

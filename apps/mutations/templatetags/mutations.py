@@ -8,14 +8,17 @@ replayed, and older ones (already in the HTML) are not applied twice.
 from django import template
 from django.utils.html import json_script
 
+from apps.core.navigation import freshness
 from apps.mutations.services import head_id
 
 register = template.Library()
 
 
-@register.simple_tag
-def mutation_cursor() -> int:
-    return head_id()
+@register.simple_tag(takes_context=True)
+def mutation_cursor(context) -> int:
+    """The request's event id, shared with the navigation's badges (one query per page)."""
+    request = context.get("request")
+    return freshness(request) if request is not None else head_id()
 
 
 @register.simple_tag(takes_context=True)

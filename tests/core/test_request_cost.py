@@ -1,0 +1,243 @@
+"""What one signed-in request costs on the routes of the mixed load (bench/load.py) and the pages
+people wait for under it: database queries per request, counted with CaptureQueriesContext after a
+warm-up request (the cost of every later request), held under ceilings so the shared request path
+(middleware, session, principal, navigation and its badges, context processors) cannot grow back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.accounts.principal import Principal
+from apps.apikeys import services as apikeys
+from apps.clients import services as clients
+from apps.clients.contracts import ClientCreate
+from apps.core.inputs import build
+from apps.tasks import services as tasks
+from apps.tasks.contracts import BoardCreate, TaskCreate
+from apps.tasks.models import TaskStatus
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def office(client):
+    for i, (key, name, category) in enumerate(
+        [
+            ("offen", "Offen", "open"),
+            ("in_arbeit", "In Arbeit", "in_progress"),
+            ("erledigt", "Erledigt", "done"),
+        ]
+    ):
+        TaskStatus.objects.get_or_create(
+            key=key, defaults={"name": name, "category": category, "sort_order": i}
+        )
+    user = UserFactory(role="admin")
+    principal = Principal.for_user(user)
+    board = tasks.create_board(principal, build(BoardCreate, name="Kanzlei"))
+    for i in range(5):
+        tasks.create_task(principal, build(TaskCreate, title=f"Aufgabe {i}", board_id=board.pk))
+    mandant = clients.create_client(principal, build(ClientCreate, name="Muster GmbH", kind="company"))
+    _, key = apikeys.create_api_key(principal, name="last", scopes=["tools:execute", "notifications:read"])
+    _, token = apikeys.issue_device_token(user, "last")
+    client.force_login(user)
+    return {"user": user, "key": key, "token": token, "client_id": mandant.pk, "board": board.pk}
+
+
+@pytest.fixture
+def api_client():
+    """REST and tool calls as the load sends them: a key or token, no session cookie."""
+    from django.test import Client
+
+    return Client()
+
+
+def routes(office):
+    key = {"HTTP_AUTHORIZATION": f"Bearer {office['key']}"}
+    token = {"HTTP_AUTHORIZATION": f"Token {office['token']}"}
+    tool = json.dumps({"tool": "aufgaben_list_tasks", "arguments": {"limit": 10}})
+    return {
+        "page /": ("get", "/", {}, None),
+        "page /aufgaben/": ("get", "/aufgaben/", {}, None),
+        "page /kalender/fristen/": ("get", "/kalender/fristen/", {}, None),
+        "page /mandanten/<id>/": ("get", f"/mandanten/{office['client_id']}/", {}, None),
+        "REST /api/v1/tools": ("get", "/api/v1/tools", key, None),
+        "REST /api/v1/notifications": ("get", "/api/v1/notifications", key, None),
+        "REST /api/v1/tasks/boards": ("get", "/api/v1/tasks/boards", token, None),
+        "REST /api/v1/tasks/": ("get", "/api/v1/tasks/?limit=20", token, None),
+        "tool aufgaben_list_tasks": ("post", "/api/v1/tools/execute", key, tool),
+    }
+
+
+def pick(name, client, api_client):
+    return client if name.startswith("page") else api_client
+
+
+def measure(client, method, path, headers, body):
+    def call():
+        if method == "post":
+            return client.post(path, body, content_type="application/json", **headers)
+        return client.get(path, **headers)
+
+    with CaptureQueriesContext(connection):
+        assert call().status_code == 200  # warm: first-use caches filled
+    with CaptureQueriesContext(connection) as queries:
+        response = call()
+    assert response.status_code == 200, (path, response.content[:300])
+    sql = [q["sql"] for q in queries.captured_queries]
+    started = time.perf_counter()
+    for _ in range(5):
+        call()
+    return sql, (time.perf_counter() - started) / 5 * 1000
+
+
+@pytest.mark.skipif(not os.environ.get("REQUEST_COST_REPORT"), reason="a report, not a test")
+def test_report(client, api_client, office):
+    for name, (method, path, headers, body) in routes(office).items():
+        sql, ms = measure(pick(name, client, api_client), method, path, headers, body)
+        print(f"\n{name}: {len(sql)} queries, {ms:.1f} ms")
+        if os.environ.get("REQUEST_COST_REPORT") == "sql":
+            for q in sql:
+                print("   ", q[:240])
+
+
+# Queries of a warm request, measured on this office (5 tasks, one client, nothing else). Pages:
+# session, user, the bell (2), the live cursor shared with the navigation's badges (1) plus the
+# page's own; the badges are counted again only after a live event (see the tests below).
+CEILINGS = {
+    "page /": 20,
+    "page /aufgaben/": 11,
+    "page /kalender/fristen/": 11,
+    "page /mandanten/<id>/": 24,
+    "REST /api/v1/tools": 2,
+    "REST /api/v1/notifications": 3,
+    "REST /api/v1/tasks/boards": 2,
+    "REST /api/v1/tasks/": 5,
+    "tool aufgaben_list_tasks": 10,
+}
+
+
+def test_query_ceilings_per_route(client, api_client, office):
+    counts = {}
+    for name, (method, path, headers, body) in routes(office).items():
+        sql, _ = measure(pick(name, client, api_client), method, path, headers, body)
+        counts[name] = len(sql)
+    over = {name: (n, CEILINGS[name]) for name, n in counts.items() if n > CEILINGS[name]}
+    assert not over, f"queries above the ceiling (measured, ceiling): {over}"
+
+
+def page_queries(client, path="/aufgaben/"):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path)
+    assert response.status_code == 200
+    return response.content.decode(), len(queries)
+
+
+def approvals_badge(html):
+    match = re.search(r'data-nav-badge="approvals"[^>]*>(\d*)<', html)
+    assert match, "the approvals entry carries its badge"
+    return int(match.group(1))
+
+
+def stage_call(user):
+    from apps.approvals.decisions import announce_staged
+    from apps.approvals.models import StagedCall
+
+    staged = StagedCall.objects.create(
+        tool="aufgaben_delete_task",
+        operation="delete",
+        arguments={"task_id": 1},
+        arguments_digest="x",
+        preview="Löscht etwas",
+        user=user,
+        expires_at=timezone.now() + timedelta(hours=1),
+    )
+    announce_staged(staged)
+    return staged
+
+
+def test_badges_are_counted_once_until_an_event_then_anew(client, office):
+    html, first = page_queries(client)
+    assert approvals_badge(html) == 0
+    html, warm = page_queries(client)
+    assert warm < first  # the badge counts came from the process's memo
+    stage_call(office["user"])  # records the live event the page's badge listens to
+    html, after_event = page_queries(client)
+    assert approvals_badge(html) == 1
+    assert after_event == first
+
+
+def test_badges_are_counted_anew_after_the_ttl(client, office, monkeypatch):
+    from apps.approvals.models import StagedCall
+    from apps.core import navigation
+
+    page_queries(client)
+    # A change no event announces (here: a row written behind the services' back).
+    StagedCall.objects.create(
+        tool="t",
+        operation="delete",
+        arguments={},
+        arguments_digest="x",
+        preview="p",
+        user=office["user"],
+        expires_at=timezone.now() + timedelta(hours=1),
+    )
+    assert approvals_badge(page_queries(client)[0]) == 0  # within the TTL: the memo
+    monkeypatch.setattr(navigation, "BADGE_TTL", 0.0)
+    assert approvals_badge(page_queries(client)[0]) == 1
+
+
+def test_badges_endpoint_always_counts_anew(client, office):
+    from apps.approvals.models import StagedCall
+
+    page_queries(client)
+    StagedCall.objects.create(
+        tool="t",
+        operation="delete",
+        arguments={},
+        arguments_digest="x",
+        preview="p",
+        user=office["user"],
+        expires_at=timezone.now() + timedelta(hours=1),
+    )
+    assert client.get(reverse("navigation-badges")).json()["approvals"] == 1
+
+
+def test_a_permission_change_shows_on_the_next_page(client, office):
+    user = office["user"]
+    assert 'data-nav-badge="review"' in page_queries(client)[0]
+    user.role = "staff"
+    user.save(update_fields=["role"])
+    html, _ = page_queries(client)
+    assert 'data-nav-badge="review"' not in html  # visibility is never kept across requests
+    user.role = "admin"
+    user.save(update_fields=["role"])
+    assert 'data-nav-badge="review"' in page_queries(client)[0]
+
+
+def test_a_new_notification_shows_on_the_next_page(client, office):
+    from apps.notifications.services import notify
+
+    before, _ = page_queries(client)
+    notify(office["user"], kind="system", title="Frist läuft ab")
+    after, _ = page_queries(client)
+    assert "Frist läuft ab" in after and "Frist läuft ab" not in before
+
+
+def test_the_live_cursor_is_the_navigations_event_id(client, office):
+    from apps.mutations.services import head_id
+
+    stage_call(office["user"])
+    html, _ = page_queries(client)
+    assert f"connectMutations({{ after: {head_id()} }})" in html
