@@ -31,6 +31,7 @@ class CalendarConfig(DomainApp):
         ],
         "clients.case_links": ["apps.calendar.case_links.LINKER"],
         "clients.case_open_items": ["apps.calendar.case_page.open_items"],
+        "notifications.people_watches": ["apps.calendar.notices.WATCH"],
     }
     periodic_jobs = [
         PeriodicJob(
@@ -39,7 +40,7 @@ class CalendarConfig(DomainApp):
         PeriodicJob(
             "Fristen: Vorfrist-, Fälligkeits- und Überfälligkeitserinnerungen",
             "apps.calendar.jobs.send_deadline_reminders",
-            every_seconds=900,
+            every_seconds=60,
         ),
     ]
     announce = {

@@ -15,6 +15,7 @@ class TasksConfig(DomainApp):
         "clients.case_links": ["apps.tasks.case_links.LINKER"],
         "clients.case_open_items": ["apps.tasks.case_page.open_items"],
         "dashboard.search_providers": ["apps.tasks.search.provider"],
+        "notifications.people_watches": ["apps.tasks.notices.WATCH"],
     }
     periodic_jobs = [
         PeriodicJob(

@@ -21,7 +21,7 @@ def test_periodic_job_runs_every_minute():
     periodic_jobs = apps.get_app_config("office_calendar").periodic_jobs  # declared on the AppConfig
     assert [(j.task, j.every_seconds) for j in periodic_jobs] == [
         ("apps.calendar.jobs.send_due_reminders", 60),
-        ("apps.calendar.jobs.send_deadline_reminders", 900),
+        ("apps.calendar.jobs.send_deadline_reminders", 60),  # a Vorfrist reminder at its minute
     ]
 
 

@@ -1,0 +1,22 @@
+"""The assignee of a task hears of it (see `apps.notifications.watch`). An assignee always may
+see the board (`services._check_assignee`); `can_see` checks it again so a stale row never leaks."""
+
+from __future__ import annotations
+
+from apps.mutations.audience import EVERYONE
+from apps.notifications.watch import PeopleWatch
+from apps.tasks.models import Task
+from apps.tasks.visibility import viewers
+
+
+def _can_see(task: Task, user) -> bool:
+    board_viewers = viewers(task.board)
+    return board_viewers == EVERYONE or user.pk in board_viewers
+
+
+WATCH = PeopleWatch(
+    model="tasks.Task",
+    fields={"assignee": "task.assigned"},
+    url=lambda task: task.url,
+    can_see=_can_see,
+)
