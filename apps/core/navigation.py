@@ -42,7 +42,7 @@ def badge_counts(user, entries, token=None) -> dict[str, int]:
     """{entry key: count} for the visible entries with a badge; kept under `token` (the request's
     freshness) when one is given, counted anew otherwise."""
     with_badge = [e for e in entries if e.badge]
-    if token is None:
+    if token is None or not settings.CLAPILOT_BADGE_MEMO:
         return {e.key: import_string(e.badge)(user) for e in with_badge}
     key = (user.pk, token, timezone.localdate(), tuple(e.key for e in with_badge))
     now = time.monotonic()

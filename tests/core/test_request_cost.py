@@ -31,6 +31,12 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def badge_memo(settings):
+    """On as in production (pytest turns it off for the other apps' query-count tests)."""
+    settings.CLAPILOT_BADGE_MEMO = True
+
+
 @pytest.fixture
 def office(client):
     for i, (key, name, category) in enumerate(
