@@ -114,15 +114,10 @@ class ServiceAdmin(admin.ModelAdmin):
     """Subclasses define `service_save(request, obj, form, change) -> obj` where rows may be
     added or changed here, and `service_delete(request, obj)` where they may be deleted;
     `request.principal` is the acting admin. What a subclass does not define, the admin does
-    not offer. `service_fields` names the row's fields a `service_save` hands on by name:
-    `service(request.principal, **self.service_values(obj))`."""
+    not offer. A `service_save` builds the operation's input model from the edited row
+    (`build(Model, ...)`), so the admin validates like every other surface."""
 
-    service_fields: tuple[str, ...] = ()
     formfield_overrides = DATE_OVERRIDES
-
-    def service_values(self, obj) -> dict[str, Any]:
-        """The edited row's `service_fields`, name → value."""
-        return {name: getattr(obj, name) for name in self.service_fields}
 
     def _serves(self, name: str) -> bool:
         return callable(getattr(self, name, None))

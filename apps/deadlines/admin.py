@@ -1,7 +1,9 @@
 from django.contrib import admin
 
 from apps.core.admin_bases import ServiceAdmin
+from apps.core.inputs import build
 from apps.deadlines import services
+from apps.deadlines.contracts import RuleSave
 from apps.deadlines.models import DeadlineRule
 
 
@@ -23,20 +25,7 @@ class DeadlineRuleAdmin(ServiceAdmin):
     list_filter = ("active", "unit", "trigger_kind", "posting_fiction")
     search_fields = ("code", "name", "legal_basis")
     readonly_fields = ("created_at", "updated_at")
-    service_fields = (
-        "code",
-        "name",
-        "trigger_kind",
-        "amount",
-        "unit",
-        "legal_basis",
-        "posting_fiction",
-        "fiction_basis",
-        "shift_basis",
-        "default_pre_deadline_days",
-        "default_criticality",
-        "active",
-    )
 
     def service_save(self, request, obj, form, change):
-        return services.save_rule(request.principal, **self.service_values(obj), rule_id=obj.pk)
+        values = {name: getattr(obj, name) for name in RuleSave.model_fields}
+        return services.save_rule(request.principal, build(RuleSave, **values), rule_id=obj.pk)

@@ -9,7 +9,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from apps.core.contracts import Date, Input, Output, PageInput, paged, query_field, wrapped
-from apps.deadlines.models import CODE_MAX, DeadlineRule
+from apps.deadlines.models import CODE_MAX, LEGAL_BASIS_MAX, NAME_MAX, DeadlineRule
 
 Unit = StrEnum("DeadlineUnit", {m.name: m.value for m in DeadlineRule.Unit})
 TriggerKind = StrEnum("DeadlineTriggerKind", {m.name: m.value for m in DeadlineRule.TriggerKind})
@@ -47,6 +47,24 @@ class DeadlineCompute(Input):
         max_length=10,
         description="Bundesland code for public holidays (BY, NW, BE …); default: the office's.",
     )
+
+
+class RuleSave(Input):
+    """A catalog rule as an admin adds or changes it (the duration is checked like a computation's
+    by the service: a rule must compute)."""
+
+    code: str = Field(min_length=1, max_length=CODE_MAX)
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    trigger_kind: TriggerKind
+    amount: int
+    unit: Unit
+    legal_basis: str = Field(min_length=1, max_length=LEGAL_BASIS_MAX)
+    posting_fiction: bool = False
+    fiction_basis: str = Field(default="", max_length=LEGAL_BASIS_MAX)
+    shift_basis: str = Field(default="", max_length=LEGAL_BASIS_MAX)
+    default_pre_deadline_days: int = Field(default=7, ge=0, le=365)
+    default_criticality: Criticality = Criticality("high")
+    active: bool = True
 
 
 class RuleFilter(PageInput):

@@ -18,8 +18,9 @@ from apps.core import caches, validation
 from apps.core.errors import Forbidden, InvalidInput
 from apps.deadlines import compute as c
 from apps.deadlines import office
+from apps.deadlines.contracts import RuleSave
 from apps.deadlines.errors import DeadlineDurationInvalid, DeadlineRuleNotFound
-from apps.deadlines.models import CODE_MAX, LEGAL_BASIS_MAX, NAME_MAX, DeadlineRule
+from apps.deadlines.models import DeadlineRule
 
 MAX_PAGE = 200
 # The active catalog, read at most every few seconds per process (computing a deadline from a
@@ -152,50 +153,22 @@ def _require_admin(principal: Principal, message: str) -> None:
         raise Forbidden(message)
 
 
-def save_rule(
-    principal: Principal,
-    *,
-    code: str,
-    name: str,
-    trigger_kind: str,
-    amount: int,
-    unit: str,
-    legal_basis: str,
-    posting_fiction: bool = False,
-    fiction_basis: str = "",
-    shift_basis: str = "",
-    default_pre_deadline_days: int = 7,
-    default_criticality: str = DeadlineRule.Criticality.HIGH,
-    active: bool = True,
-    rule_id: int | None = None,
-) -> DeadlineRule:
+def save_rule(principal: Principal, data: RuleSave, rule_id: int | None = None) -> DeadlineRule:
     """Add a rule (rule_id None) or change one. Admins only; the duration is checked like a computation's."""
     _require_admin(principal, _("Only administrators can change the deadline rules."))
-    code = validation.text(code, "code", max_length=CODE_MAX, required=True).lower()
+    code = data.code.lower()
     if not code.replace("_", "").replace("-", "").isalnum() or not code.isascii():
         raise validation.invalid("code", _("may contain only letters, digits, - and _"))
-    name = validation.text(name, "name", max_length=NAME_MAX, required=True)
-    legal_basis = validation.text(legal_basis, "legal_basis", max_length=LEGAL_BASIS_MAX, required=True)
-    fiction_basis = validation.text(fiction_basis, "fiction_basis", max_length=LEGAL_BASIS_MAX)
-    shift_basis = validation.text(shift_basis, "shift_basis", max_length=LEGAL_BASIS_MAX)
-    trigger_kind = validation.choice(trigger_kind, "trigger_kind", DeadlineRule.TriggerKind.values)
-    unit = validation.choice(unit, "unit", DeadlineRule.Unit.values)
-    default_criticality = validation.choice(
-        default_criticality, "default_criticality", DeadlineRule.Criticality.values
-    )
-    c.check_duration(amount, unit)
-    if not isinstance(default_pre_deadline_days, int) or not 0 <= default_pre_deadline_days <= 365:
-        raise validation.invalid("default_pre_deadline_days", _("must be between 0 and 365 days"))
+    c.check_duration(data.amount, data.unit)
     rule = DeadlineRule(pk=rule_id) if rule_id else DeadlineRule()
     if rule_id:
         existing = DeadlineRule.objects.filter(pk=rule_id).first()
         if existing is None:
             raise DeadlineRuleNotFound(_("There is no deadline rule with id %(id)s.") % {"id": rule_id})
         rule.created_at = existing.created_at
-    rule.code, rule.name, rule.trigger_kind, rule.amount, rule.unit = code, name, trigger_kind, amount, unit
-    rule.legal_basis, rule.posting_fiction, rule.active = legal_basis, bool(posting_fiction), bool(active)
-    rule.fiction_basis, rule.shift_basis = fiction_basis, shift_basis
-    rule.default_pre_deadline_days, rule.default_criticality = default_pre_deadline_days, default_criticality
+    for name in RuleSave.model_fields:
+        setattr(rule, name, getattr(data, name))
+    rule.code = code
     try:
         with transaction.atomic():
             rule.save()

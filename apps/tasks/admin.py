@@ -1,15 +1,18 @@
 from django.contrib import admin
 
 from apps.core.admin_bases import ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
+from apps.core.inputs import build
 from apps.core.share_admin import SharingAdminMixin
 from apps.tasks import services, sharing
+from apps.tasks.contracts import BoardChange, StatusSave
 from apps.tasks.models import Board, Comment, Task, TaskStatus
 
 
 @admin.register(Board)
-class BoardAdmin(SharingAdminMixin, admin.ModelAdmin):
-    """The "Share" page shares boards with people and groups through the sharing service (the
-    people who lose access get their removal event at once)."""
+class BoardAdmin(SharingAdminMixin, ServiceAdmin):
+    """Renaming and reordering go through the service (open board lists reload); the "Share"
+    page shares boards with people and groups through the sharing service (the people who lose
+    access get their removal event at once). Boards are created on the task pages."""
 
     share_read = staticmethod(sharing.board_shares)
     share_grant = staticmethod(sharing.grant_board)
@@ -21,6 +24,14 @@ class BoardAdmin(SharingAdminMixin, admin.ModelAdmin):
     search_fields = ("name",)
     list_select_related = ("owner",)
 
+    def service_save(self, request, obj, form, change):
+        return services.change_board(
+            request.principal, obj.pk, build(BoardChange, name=obj.name, sort_order=obj.sort_order)
+        )
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
 
 @admin.register(TaskStatus)
 class TaskStatusAdmin(ServiceAdmin):
@@ -30,10 +41,9 @@ class TaskStatusAdmin(ServiceAdmin):
     list_editable = ("sort_order",)
     ordering = ("sort_order",)
 
-    service_fields = ("key", "name", "category", "sort_order")
-
     def service_save(self, request, obj, form, change):
-        return services.save_status(request.principal, **self.service_values(obj), status_id=obj.pk)
+        values = {name: getattr(obj, name) for name in ("key", "name", "category", "sort_order")}
+        return services.save_status(request.principal, build(StatusSave, **values), status_id=obj.pk)
 
     def service_delete(self, request, obj):
         services.delete_status(request.principal, obj.pk)

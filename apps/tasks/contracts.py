@@ -307,6 +307,22 @@ class BoardCreate(Input):
     visibility: Literal["shared", "private"] = "shared"
 
 
+class BoardChange(Input):
+    """An admin's edit of a board: its name and its place in the board list."""
+
+    name: str = Field(min_length=1, max_length=120)
+    sort_order: int = Field(default=0, ge=-(2**31), le=2**31 - 1)
+
+
+class StatusSave(Input):
+    """A workspace-global column (admins): its key, label, category and place."""
+
+    key: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=60)
+    category: Category
+    sort_order: int = Field(default=0, ge=-(2**31), le=2**31 - 1)
+
+
 class BoardCreateWithSharing(Input):
     """The REST surface may also create restricted boards shared with named people."""
 

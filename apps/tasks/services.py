@@ -35,10 +35,12 @@ from apps.core.search import search
 from apps.core.versioning import Versioned
 from apps.tasks import events
 from apps.tasks.contracts import (
+    BoardChange,
     BoardCreate,
     BoardCreateWithSharing,
     CommentCreate,
     FiledTask,
+    StatusSave,
     TaskCreate,
     TaskFilter,
     TaskMove,
@@ -111,6 +113,19 @@ def create_board(principal: Principal, data: BoardCreate | BoardCreateWithSharin
     return board
 
 
+@transaction.atomic
+def change_board(principal: Principal, board_id: int, data: BoardChange) -> Board:
+    """Rename or reorder a board (admins); its viewers' board lists reload."""
+    _require_admin(principal)
+    board = Board.objects.select_for_update().filter(pk=board_id).first()
+    if board is None:
+        raise BoardNotFound(_("There is no such board."))
+    board.name, board.sort_order = data.name, data.sort_order
+    board.save(update_fields=["name", "sort_order"])
+    events.boards_changed(board, "aufgaben.board.changed")
+    return board
+
+
 def list_statuses() -> list[TaskStatus]:
     return list(TaskStatus.objects.all())
 
@@ -136,23 +151,13 @@ def first_status(category: str = TaskStatus.Category.OPEN) -> TaskStatus:
 
 
 @transaction.atomic
-def save_status(
-    principal: Principal,
-    *,
-    key: str,
-    name: str,
-    category: str,
-    sort_order: int = 0,
-    status_id: int | None = None,
-) -> TaskStatus:
+def save_status(principal: Principal, data: StatusSave, status_id: int | None = None) -> TaskStatus:
     _require_admin(principal)
-    key = validation.text(key, "key", max_length=40, required=True).lower()
-    name = validation.text(name, "name", max_length=60, required=True)
-    category = validation.choice(category, "category", TaskStatus.Category.values)
     status = TaskStatus(pk=status_id) if status_id else TaskStatus()
     if status_id and not TaskStatus.objects.filter(pk=status_id).exists():
         raise StatusNotFound(_("There is no status “%(status)s”.") % {"status": status_id})
-    status.key, status.name, status.category, status.sort_order = key, name, category, sort_order
+    status.key, status.name = data.key.lower(), data.name
+    status.category, status.sort_order = data.category, data.sort_order
     save_unique(status, lambda: validation.invalid("key", _("is already used by another status")))
     events.statuses_changed()
     return status

@@ -68,3 +68,22 @@ def test_a_refused_delete_leaves_the_row_and_claims_no_success(admin_web, status
     messages = [str(m) for m in response.context["messages"]]
     assert not any("erfolgreich" in m or "successfully" in m for m in messages)
     assert TaskStatus.objects.filter(pk=statuses["offen"].pk).exists()
+
+
+def test_a_board_renamed_in_the_admin_goes_through_the_service(admin_web):
+    """The board list of open pages reloads (the service's event), and the admin offers no add:
+    boards are created on the task pages."""
+    from apps.mutations.models import MutationEvent
+
+    board = Board.objects.create(name="Kanzlei")
+    url = f"/admin/tasks/board/{board.pk}/change/"
+    response = admin_web.post(url, {"name": "Team Nord", "sort_order": 3})
+    assert response.status_code == 302
+    board.refresh_from_db()
+    assert (board.name, board.sort_order) == ("Team Nord", 3)
+    assert MutationEvent.objects.filter(topic="aufgaben.boards.changed").exists()
+    assert admin_web.get("/admin/tasks/board/add/").status_code == 403
+    blank = admin_web.post(url, {"name": "   ", "sort_order": 3})
+    assert blank.status_code == 200  # the refusal on the form
+    board.refresh_from_db()
+    assert board.name == "Team Nord"

@@ -10,8 +10,10 @@ from django.urls import reverse
 
 from apps.accounts.principal import Principal
 from apps.core.errors import Forbidden, InvalidInput
+from apps.core.inputs import build
 from apps.core.models import InstanceSetting
 from apps.deadlines import office, services
+from apps.deadlines.contracts import RuleSave
 from apps.deadlines.errors import DeadlineBundeslandUnknown, DeadlineDurationInvalid, DeadlineRuleNotFound
 from apps.deadlines.models import DeadlineRule
 
@@ -116,18 +118,22 @@ def test_the_admin_offers_no_delete():
 
 def test_staff_cannot_change_rules(as_anna):
     with pytest.raises(Forbidden):
-        services.save_rule(as_anna, **_service_values())
+        services.save_rule(as_anna, build(RuleSave, **_service_values()))
 
 
 def test_duplicate_code_is_a_field_error(admin_user):
     with pytest.raises(InvalidInput) as refused:
-        services.save_rule(Principal.for_user(admin_user), **{**_service_values(), "code": "einspruch_ao"})
+        services.save_rule(
+            Principal.for_user(admin_user), build(RuleSave, **{**_service_values(), "code": "einspruch_ao"})
+        )
     assert refused.value.field_errors.get("code")
 
 
 def test_service_checks_the_duration(admin_user):
     with pytest.raises(DeadlineDurationInvalid):
-        services.save_rule(Principal.for_user(admin_user), **{**_service_values(), "amount": 0})
+        services.save_rule(
+            Principal.for_user(admin_user), build(RuleSave, **{**_service_values(), "amount": 0})
+        )
 
 
 def _service_values():

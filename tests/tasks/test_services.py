@@ -15,6 +15,7 @@ from apps.tasks.contracts import (
     BoardCreateWithSharing,
     CommentCreate,
     FiledTask,
+    StatusSave,
     TaskCreate,
     TaskMove,
     TaskUpdate,
@@ -207,9 +208,9 @@ def test_wiedervorlage_resurfaces_on_its_date_and_only_while_it_exists(as_anna, 
 
 def test_statuses_are_admin_only_and_reload_everyone(as_anna, statuses):
     with pytest.raises(Forbidden):
-        services.save_status(as_anna, key="neu", name="Neu", category="open")
+        services.save_status(as_anna, build(StatusSave, key="neu", name="Neu", category="open"))
     admin = Principal.for_user(UserFactory(role="admin"))
-    services.save_status(admin, key="neu", name="Neu", category="open", sort_order=9)
+    services.save_status(admin, build(StatusSave, key="neu", name="Neu", category="open", sort_order=9))
     (event,) = events()
     assert event.audience == "all" and event.refresh_topic == "aufgaben.boards" and event.trigger_reload
 
