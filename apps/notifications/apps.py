@@ -15,6 +15,7 @@ class NotificationsConfig(DomainApp):
 
     def ready(self) -> None:
         from apps.core.plugins import contributions
-        from apps.notifications import watch
+        from apps.notifications import shares, watch
 
         watch.connect(contributions("notifications.people_watches"))
+        shares.connect()
