@@ -31,6 +31,7 @@ class TasksConfig(DomainApp):
         "aufgaben.task.resurfaced": _("Follow-up due: task is back on the list"),
         "aufgaben.comment.added": _("New comment on a task"),
         "aufgaben.board.created": _("New board"),
+        "aufgaben.board.changed": _("A board was renamed"),
         "aufgaben.board.shared": _("A board was shared with you"),
         "aufgaben.board.unshared": _("A board is no longer shared with you"),
         "aufgaben.statuses.changed": _("Task statuses changed"),
