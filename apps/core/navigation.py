@@ -11,9 +11,11 @@ a permission change shows on the next page."""
 
 import threading
 import time
+from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -22,34 +24,38 @@ from apps.core import plugins
 
 BADGE_TTL = 30.0  # seconds
 _BADGE_CACHE_SIZE = 2000
-_badge_cache: dict[tuple, tuple[float, dict[str, int]]] = {}
+_badge_cache: dict[tuple[Any, ...], tuple[float, dict[str, int]]] = {}
 _badge_lock = threading.Lock()
 
 
-def freshness(request) -> int:
+def freshness(request: HttpRequest) -> int:
     """The newest live event id, read once per request (the navigation's badges and the page's
     live cursor share it). Read no later than the cursor was before, it errs on replaying an event."""
     if not hasattr(request, "_clapilot_freshness"):
-        request._clapilot_freshness = import_string(settings.CLAPILOT_BADGE_FRESHNESS)()
-    return request._clapilot_freshness
+        request._clapilot_freshness = int(import_string(settings.CLAPILOT_BADGE_FRESHNESS)())  # type: ignore[attr-defined]
+    return int(request._clapilot_freshness)  # type: ignore[attr-defined]
 
 
-def _visible(entries, user) -> list:
+def _visible(entries: Iterable[plugins.NavEntry], user: Any) -> list[plugins.NavEntry]:
     return [e for e in entries if not e.visible or import_string(e.visible)(user)]
 
 
-def badge_counts(user, entries, token=None) -> dict[str, int]:
+def badge_counts(user: Any, entries: Iterable[plugins.NavEntry], token: int | None = None) -> dict[str, int]:
     """{entry key: count} for the visible entries with a badge; kept under `token` (the request's
     freshness) when one is given, counted anew otherwise."""
-    with_badge = [e for e in entries if e.badge]
+    with_badge = {e.key: e.badge for e in entries if e.badge}
+
+    def count() -> dict[str, int]:
+        return {key: import_string(path)(user) for key, path in with_badge.items()}
+
     if token is None or not settings.CLAPILOT_BADGE_MEMO:
-        return {e.key: import_string(e.badge)(user) for e in with_badge}
-    key = (user.pk, token, timezone.localdate(), tuple(e.key for e in with_badge))
+        return count()
+    key = (user.pk, token, timezone.localdate(), tuple(with_badge))
     now = time.monotonic()
     hit = _badge_cache.get(key)
     if hit is not None and now - hit[0] < BADGE_TTL:
         return hit[1]
-    counts = {e.key: import_string(e.badge)(user) for e in with_badge}
+    counts = count()
     with _badge_lock:
         if len(_badge_cache) >= _BADGE_CACHE_SIZE:
             _badge_cache.clear()  # older tokens are dead keys: dropping all is as good as LRU
@@ -57,11 +63,13 @@ def badge_counts(user, entries, token=None) -> dict[str, int]:
     return counts
 
 
-def resolved_navigation(current_path: str, user=None, request=None) -> list[dict]:
+def resolved_navigation(
+    current_path: str, user: Any = None, request: HttpRequest | None = None
+) -> list[dict[str, Any]]:
     entries = _visible(plugins.navigation(), user)
     token = freshness(request) if request is not None and user is not None and user.is_authenticated else None
     counts = badge_counts(user, entries, token)
-    items = []
+    items: list[dict[str, Any]] = []
     for entry in entries:
         try:
             url = reverse(entry.url_name)
@@ -80,7 +88,7 @@ def resolved_navigation(current_path: str, user=None, request=None) -> list[dict
     return items
 
 
-def badges(request) -> JsonResponse:
+def badges(request: HttpRequest) -> JsonResponse:
     """The navigation's counts for the signed-in person: {entry key: count}. Always counted anew:
     a page asks after an event it was told of."""
     return JsonResponse(badge_counts(request.user, _visible(plugins.navigation(), request.user)))
