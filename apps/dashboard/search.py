@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from apps.accounts.principal import Principal
 from apps.core import validation
@@ -24,6 +25,8 @@ QUERY_MAX = 200
 MIN_CHARS = 2
 PAGE_LIMIT = 10  # hits per section on the results page
 QUICK_LIMIT = 4  # hits per section in the drop-down
+# Headings of sections whose owning app's catalog is not ours to regenerate (translated here).
+LABELS = (gettext_noop("Appointments"), gettext_noop("Similar documents"))
 
 
 @dataclass(frozen=True)
