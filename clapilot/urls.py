@@ -2,14 +2,15 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth.decorators import login_not_required
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from apps.core import plugins
 
 admin.site.site_header = "Clapilot"
-admin.site.site_title = "Clapilot Admin"
-admin.site.index_title = "Control plane"
+admin.site.site_title = _("Clapilot Admin")
+admin.site.index_title = _("Control plane")
 
 # Under /api/ an unknown URL, a refusal or a crash answers in the API's error shape (ErrorOut);
 # pages get the styled, localized templates/errors/ pages.
