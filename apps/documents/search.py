@@ -47,7 +47,7 @@ def _ranked(principal: Principal, words: str, limit: int) -> list[tuple[Document
     rows = rows.only("id", "title", "original_filename", "folder__name").annotate(
         head=Left("extracted_text", 300)
     )
-    by_id = {d.pk: d for d in rows}
+    by_id: dict[int, Document] = {d.pk: d for d in rows}
     return [(by_id[i], passages[i]) for i in passages if i in by_id][:limit]
 
 

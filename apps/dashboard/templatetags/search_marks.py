@@ -32,7 +32,8 @@ def marked(text: object, query: str) -> SafeString:
     found = pattern(query)
     if found is None:
         return escape(text)
-    out, at = [], 0
+    out: list[str] = []
+    at = 0
     for match in found.finditer(text):
         out.append(escape(text[at : match.start()]))
         out.append(f"<mark>{escape(match.group(0))}</mark>")
