@@ -11,11 +11,16 @@ class NotificationsConfig(DomainApp):
             "apps.notifications.watch.PeopleWatch",
             doc="Person fields of a model whose newly named person is notified (Zuständig, assignee).",
         ),
+        "mention_watches": ExtensionPoint(
+            "apps.notifications.mentions.MentionWatch",
+            doc="Texts whose @-mentioned people are notified if they may see the record.",
+        ),
     }
 
     def ready(self) -> None:
         from apps.core.plugins import contributions
-        from apps.notifications import shares, watch
+        from apps.notifications import mentions, shares, watch
 
         watch.connect(contributions("notifications.people_watches"))
         shares.connect()
+        mentions.connect(contributions("notifications.mention_watches"))

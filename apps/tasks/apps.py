@@ -16,6 +16,7 @@ class TasksConfig(DomainApp):
         "clients.case_open_items": ["apps.tasks.case_page.open_items"],
         "dashboard.search_providers": ["apps.tasks.search.provider"],
         "notifications.people_watches": ["apps.tasks.notices.WATCH"],
+        "notifications.mention_watches": ["apps.tasks.notices.COMMENT_MENTIONS"],
     }
     periodic_jobs = [
         PeriodicJob(

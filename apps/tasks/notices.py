@@ -1,9 +1,12 @@
-"""The assignee of a task hears of it (see `apps.notifications.watch`). An assignee always may
-see the board (`services._check_assignee`); `can_see` checks it again so a stale row never leaks."""
+"""The assignee of a task hears of it, and so does a person @-mentioned in a comment (see
+`apps.notifications.watch` and `.mentions`). An assignee always may see the board
+(`services._check_assignee`); `can_see` checks it again so a stale row never leaks, and keeps a
+mention of someone outside a private board from telling them anything."""
 
 from __future__ import annotations
 
 from apps.mutations.audience import EVERYONE
+from apps.notifications.mentions import MentionWatch
 from apps.notifications.watch import PeopleWatch
 from apps.tasks.models import Task
 from apps.tasks.visibility import viewers
@@ -17,6 +20,14 @@ def _can_see(task: Task, user) -> bool:
 WATCH = PeopleWatch(
     model="tasks.Task",
     fields={"assignee": "task.assigned"},
+    url=lambda task: task.url,
+    can_see=_can_see,
+)
+
+COMMENT_MENTIONS = MentionWatch(
+    model="tasks.Comment",
+    text="body",
+    record=lambda comment: comment.task,
     url=lambda task: task.url,
     can_see=_can_see,
 )
