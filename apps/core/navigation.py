@@ -50,7 +50,15 @@ def badge_counts(user: Any, entries: Iterable[plugins.NavEntry], token: int | No
 
     if token is None or not settings.CLAPILOT_BADGE_MEMO:
         return count()
-    key = (user.pk, token, timezone.localdate(), tuple(with_badge))
+    # Role and active flag: what a count's scope most often turns on changes no event.
+    key = (
+        user.pk,
+        getattr(user, "role", None),
+        user.is_active,
+        token,
+        timezone.localdate(),
+        tuple(with_badge),
+    )
     now = time.monotonic()
     hit = _badge_cache.get(key)
     if hit is not None and now - hit[0] < BADGE_TTL:

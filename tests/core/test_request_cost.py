@@ -247,3 +247,28 @@ def test_the_live_cursor_is_the_navigations_event_id(client, office):
     stage_call(office["user"])
     html, _ = page_queries(client)
     assert f"connectMutations({{ after: {head_id()} }})" in html
+
+
+CALLS: list[int] = []
+
+
+def counting_badge(user) -> int:
+    CALLS.append(user.pk)
+    return len(CALLS)
+
+
+def test_the_memo_is_keyed_on_event_role_and_active_flag(office):
+    from apps.core import navigation
+    from apps.core.plugins import NavEntry
+
+    user = office["user"]
+    entries = [NavEntry("probe", "Probe", "tasks:index", badge=f"{__name__}.counting_badge")]
+    CALLS.clear()
+    assert navigation.badge_counts(user, entries, token=10**9) == {"probe": 1}
+    assert navigation.badge_counts(user, entries, token=10**9) == {"probe": 1}  # kept
+    assert navigation.badge_counts(user, entries, token=10**9 + 1) == {"probe": 2}  # a new event
+    user.role = "staff"
+    assert navigation.badge_counts(user, entries, token=10**9 + 1) == {"probe": 3}  # another role
+    user.is_active = False
+    assert navigation.badge_counts(user, entries, token=10**9 + 1) == {"probe": 4}
+    assert navigation.badge_counts(user, entries) == {"probe": 5}  # no token: always counted
