@@ -3,14 +3,16 @@ input of inviting a colleague."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.db.models import Model
 from django.utils.translation import gettext as _
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 from pydantic_core import PydanticCustomError
 
+from apps.accounts.models import ServicePrincipal
 from apps.core.contracts import Input, Output
 
 
@@ -22,6 +24,20 @@ class PersonRef(Output):
 
 def person_ref(user) -> dict | None:
     return {"id": user.pk, "name": user.get_full_name(), "email": user.email} if user else None
+
+
+def _as_person(value: Any) -> Any:
+    return person_ref(value) if isinstance(value, Model) else value
+
+
+def _as_service_name(value: Any) -> Any:
+    return value.name if isinstance(value, ServicePrincipal) else value
+
+
+# Output fields that build themselves from a row (RowOutput): a user validates into its PersonRef,
+# the service principal that made a row into its name.
+AsPerson = Annotated[PersonRef, BeforeValidator(_as_person)]
+AsServiceName = Annotated[str, BeforeValidator(_as_service_name)]
 
 
 class ColleagueInvite(Input):

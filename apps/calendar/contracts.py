@@ -26,8 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
-from apps.accounts.contracts import PersonRef, person_ref
-from apps.accounts.models import ServicePrincipal
+from apps.accounts.contracts import AsPerson, AsServiceName, PersonRef, person_ref
 from apps.calendar.models import (
     DESCRIPTION_MAX,
     DONE_HOW_MAX,
@@ -37,9 +36,7 @@ from apps.calendar.models import (
     TITLE_MAX,
     CalendarEvent,
 )
-from apps.clients.contracts import ClientRef
-from apps.clients.models import Client
-from apps.clients.records import client_ref
+from apps.clients.contracts import AsClient
 from apps.core.contracts import (
     Date,
     Input,
@@ -84,16 +81,16 @@ class EventOut(RowOutput):
     time_zone: str = Field(description="The IANA zone the entry was planned in; times are sent in it.")
     location: str
     visibility: Visibility
-    owner: PersonRef | None
+    owner: AsPerson | None
     attendees: list[PersonRef]
-    created_by: PersonRef | None
-    created_by_service: str | None = Field(description="The service principal that created it.")
+    created_by: AsPerson | None
+    created_by_service: AsServiceName | None = Field(description="The service principal that created it.")
     conference_url: str
     conference_provider: str
     source_origin: Origin
     source_label: str
     client_id: int | None
-    client: ClientRef | None
+    client: AsClient | None
     due: Moment | None = Field(description="A Frist's due moment (its start); null for appointments.")
     legal_basis: str
     criticality: Criticality
@@ -108,15 +105,15 @@ class EventOut(RowOutput):
         description="A Frist's state: open, done or cancelled (appointments: open)."
     )
     is_overdue: bool = Field(description="An open Frist whose due day has passed.")
-    responsible: PersonRef | None = Field(description="Who answers for the Frist.")
-    deputy: PersonRef | None = Field(description="Who stands in for the responsible person.")
+    responsible: AsPerson | None = Field(description="Who answers for the Frist.")
+    deputy: AsPerson | None = Field(description="Who stands in for the responsible person.")
     pre_deadlines: list[PreDeadlineOut] = Field(description="The Frist's Vorfristen (pre-deadlines).")
     done_at: Moment | None
-    done_by: PersonRef | None
+    done_by: AsPerson | None
     done_how: str = Field(description="How the Frist was met, e.g. Einspruch eingelegt.")
     done_link: str = Field(description="Link to the document or task that met it.")
     cancelled_at: Moment | None
-    cancelled_by: PersonRef | None
+    cancelled_by: AsPerson | None
     cancel_reason: str
     case_id: int | None
     case: CaseRefOut | None
@@ -129,25 +126,10 @@ class EventOut(RowOutput):
     updated_at: Moment
     url: str
 
-    @field_validator("owner", "created_by", "responsible", "deputy", "done_by", "cancelled_by", mode="before")
-    @classmethod
-    def _person(cls, value: Any) -> Any:
-        return person_ref(value) if isinstance(value, Model) else value
-
     @field_validator("attendees", mode="before")
     @classmethod
     def _people(cls, value: Any) -> Any:
         return [person_ref(u) if isinstance(u, Model) else u for u in value]
-
-    @field_validator("client", mode="before")
-    @classmethod
-    def _client(cls, value: Any) -> Any:
-        return client_ref(value) if isinstance(value, Client) else value
-
-    @field_validator("created_by_service", mode="before")
-    @classmethod
-    def _service(cls, value: Any) -> Any:
-        return value.name if isinstance(value, ServicePrincipal) else value
 
 
 class PreDeadlineOut(RowOutput):
@@ -173,7 +155,7 @@ class DeadlineChangeOut(RowOutput):
     id: int
     event_id: int
     at: Moment
-    actor: PersonRef | None
+    actor: AsPerson | None
     actor_label: str = Field(description="Who acted, as recorded (a person's or an API key's name).")
     field: str = Field(description="due, responsible, deputy, status or pre_deadlines.")
     old: str
@@ -191,11 +173,6 @@ class DeadlineChangeOut(RowOutput):
     @classmethod
     def _moment(cls, value: Any) -> Any:
         return value.isoformat() if isinstance(value, dt.datetime) else value
-
-    @field_validator("actor", mode="before")
-    @classmethod
-    def _person(cls, value: Any) -> Any:
-        return person_ref(value) if isinstance(value, Model) else value
 
     @field_validator("reason_code", mode="before")
     @classmethod

@@ -14,12 +14,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, ClassVar, Literal
 
-from django.db.models import Model
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Field
 
-from apps.accounts.contracts import PersonRef, person_ref
+from apps.accounts.contracts import AsPerson
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
-from apps.clients.records import client_ref
+from apps.clients.records import case_ref, client_ref
 from apps.core.contracts import Input, Output, PageInput, RestBody, paged, query_field, wrapped
 from apps.core.outputs import RowOutput
 
@@ -81,6 +80,20 @@ class CaseRef(Output):
     url: str
 
 
+def _as_client(value: Any) -> Any:
+    return client_ref(value) if isinstance(value, Client) else value
+
+
+def _as_case(value: Any) -> Any:
+    return case_ref(value) if isinstance(value, Case) else value
+
+
+# Output fields that build themselves from a row (RowOutput): a client or case row validates into
+# its reference.
+AsClient = Annotated[ClientRef, BeforeValidator(_as_client)]
+AsCase = Annotated[CaseRef, BeforeValidator(_as_case)]
+
+
 class ClientOut(RowOutput):
     """A client as every surface sends it; built from the row (`ClientOut.record(client)`)."""
 
@@ -95,18 +108,13 @@ class ClientOut(RowOutput):
     postal_code: str
     city: str
     country: str
-    responsible: PersonRef | None
+    responsible: AsPerson | None
     status: ClientStatus
     notes: str
     version: int
     created_at: dt.datetime
     updated_at: dt.datetime
     url: str = Field(description="The client page.")
-
-    @field_validator("responsible", mode="before")
-    @classmethod
-    def _person(cls, value: Any) -> Any:
-        return person_ref(value) if isinstance(value, Model) else value
 
 
 class CaseOut(RowOutput):
@@ -115,23 +123,13 @@ class CaseOut(RowOutput):
     id: int
     reference: str
     subject: str
-    client: ClientRef
+    client: AsClient
     status: CaseStatus
-    responsible: PersonRef | None
+    responsible: AsPerson | None
     version: int
     created_at: dt.datetime
     updated_at: dt.datetime
     url: str = Field(description="The case page.")
-
-    @field_validator("responsible", mode="before")
-    @classmethod
-    def _person(cls, value: Any) -> Any:
-        return person_ref(value) if isinstance(value, Model) else value
-
-    @field_validator("client", mode="before")
-    @classmethod
-    def _client(cls, value: Any) -> Any:
-        return client_ref(value) if isinstance(value, Client) else value
 
 
 class ClientList(Output):

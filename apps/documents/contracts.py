@@ -12,14 +12,11 @@ import datetime as dt
 from enum import StrEnum
 from typing import Any, Literal
 
-from django.db.models import Model
 from pydantic import AliasChoices, Field, field_validator
 
-from apps.accounts.contracts import PersonRef, person_ref
-from apps.accounts.models import ServicePrincipal
-from apps.clients.contracts import CaseRef, ClientRef
-from apps.clients.models import Case, Client
-from apps.clients.records import case_ref, client_ref
+from apps.accounts.contracts import AsPerson, AsServiceName
+from apps.clients.contracts import AsCase, AsClient, ClientRef
+from apps.clients.records import client_ref
 from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
 from apps.core.outputs import RowOutput
 from apps.documents.models import FOLDER_NAME_MAX, MARKDOWN_MAX, MAX_EXPIRY_DAYS, TITLE_MAX
@@ -59,15 +56,10 @@ class FolderOut(RowOutput):
         description="Ids from the top, e.g. /3/17/.", validation_alias=AliasChoices("tree_path", "path")
     )
     depth: int
-    client: ClientRef | None = Field(
+    client: AsClient | None = Field(
         description="A client folder's Mandant: documents in it or below it are linked to it."
     )
     version: int
-
-    @field_validator("client", mode="before")
-    @classmethod
-    def _client(cls, value: Any) -> Any:
-        return client_ref(value) if isinstance(value, Client) else value
 
 
 class FolderRef(RowOutput):
@@ -105,7 +97,7 @@ class DocumentOut(RowOutput):
     folder: FolderRef | None = Field(description="Null: the root “Dokumente”.")
     clients: list[ClientRef]
     case_id: int | None = Field(description="The case (Akte) the document belongs to.")
-    case: CaseRef | None
+    case: AsCase | None
     extraction: ExtractionOut
     indexing: IndexingOut | None = Field(
         description="Set on single-document answers; null in lists.",
@@ -114,8 +106,8 @@ class DocumentOut(RowOutput):
     tax_fields: dict[str, Any]
     shared_publicly: bool
     version: int
-    created_by: PersonRef | None
-    created_by_service: str | None
+    created_by: AsPerson | None
+    created_by_service: AsServiceName | None
     created_at: dt.datetime
     updated_at: dt.datetime
     url: str
@@ -125,21 +117,6 @@ class DocumentOut(RowOutput):
     @classmethod
     def _clients(cls, value: Any) -> Any:
         return [client_ref(c) for c in value.all()] if hasattr(value, "all") else value
-
-    @field_validator("case", mode="before")
-    @classmethod
-    def _case(cls, value: Any) -> Any:
-        return case_ref(value) if isinstance(value, Case) else value
-
-    @field_validator("created_by", mode="before")
-    @classmethod
-    def _person(cls, value: Any) -> Any:
-        return person_ref(value) if isinstance(value, Model) else value
-
-    @field_validator("created_by_service", mode="before")
-    @classmethod
-    def _service(cls, value: Any) -> Any:
-        return value.name if isinstance(value, ServicePrincipal) else value
 
 
 class ShareOut(Output):

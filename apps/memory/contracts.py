@@ -12,9 +12,7 @@ from django.db.models import Model
 from pydantic import Field, field_validator, model_validator
 
 from apps.accounts.contracts import PersonRef, person_ref
-from apps.clients.contracts import CaseRef, ClientRef
-from apps.clients.models import Case, Client
-from apps.clients.records import case_ref, client_ref
+from apps.clients.contracts import AsCase, AsClient
 from apps.core.contracts import DateTime, Input, Output, PageInput, choices_enum, paged, query_field
 from apps.core.outputs import RowOutput
 from apps.knowledge.search import QUERY_MAX
@@ -40,19 +38,9 @@ def _person(value: Any) -> Any:
 
 
 class SubjectOut(RowOutput):
-    client: ClientRef | None
-    case: CaseRef | None
+    client: AsClient | None
+    case: AsCase | None
     person: PersonRef | None
-
-    @field_validator("client", mode="before")
-    @classmethod
-    def _client(cls, value: Any) -> Any:
-        return client_ref(value) if isinstance(value, Client) else value
-
-    @field_validator("case", mode="before")
-    @classmethod
-    def _case(cls, value: Any) -> Any:
-        return case_ref(value) if isinstance(value, Case) else value
 
     _person = field_validator("person", mode="before")(_person)
 

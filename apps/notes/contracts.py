@@ -13,14 +13,10 @@ import datetime as dt
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
-from django.db.models import Model
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Field, StringConstraints
 
-from apps.accounts.contracts import PersonRef, person_ref
-from apps.accounts.models import ServicePrincipal
-from apps.clients.contracts import CaseRef
-from apps.clients.models import Case
-from apps.clients.records import case_ref
+from apps.accounts.contracts import AsPerson, AsServiceName
+from apps.clients.contracts import AsCase
 from apps.core.contracts import (
     Input,
     MomentText,
@@ -88,30 +84,15 @@ class NoteOut(_Counted):
     folder_id: int | None
     folder_name: str | None
     visibility: NoteVisibility
-    owner: PersonRef | None
-    created_by_service: str | None = Field(description="The service principal that created it.")
+    owner: AsPerson | None
+    created_by_service: AsServiceName | None = Field(description="The service principal that created it.")
     case_id: int | None
-    case: CaseRef | None
+    case: AsCase | None
     version: int
     created_at: dt.datetime
     updated_at: dt.datetime
     url: str
     page_count: int | None = Field(default=None, description="Number of pages (note lists only).")
-
-    @field_validator("owner", mode="before")
-    @classmethod
-    def _person(cls, value: Any) -> Any:
-        return person_ref(value) if isinstance(value, Model) else value
-
-    @field_validator("case", mode="before")
-    @classmethod
-    def _case(cls, value: Any) -> Any:
-        return case_ref(value) if isinstance(value, Case) else value
-
-    @field_validator("created_by_service", mode="before")
-    @classmethod
-    def _service(cls, value: Any) -> Any:
-        return value.name if isinstance(value, ServicePrincipal) else value
 
 
 class NoteAssetOut(Output):

@@ -8,14 +8,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from django.db.models import Model
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
-from apps.accounts.contracts import PersonRef, person_ref
-from apps.accounts.models import ServicePrincipal
-from apps.clients.contracts import CaseRef, ClientRef
-from apps.clients.models import Case, Client
-from apps.clients.records import case_ref, client_ref
+from apps.accounts.contracts import AsPerson, AsServiceName
+from apps.clients.contracts import AsCase, AsClient
 from apps.core.contracts import (
     Date,
     Input,
@@ -68,17 +64,17 @@ class TaskOut(RowOutput):
     description: str
     board: BoardRef
     status: StatusOut
-    assignee: PersonRef | None
+    assignee: AsPerson | None
     priority: Priority
     due_date: dt.date | None
     follow_up_date: dt.date | None
     client_id: int | None
-    client: ClientRef | None
+    client: AsClient | None
     case_id: int | None
-    case: CaseRef | None
+    case: AsCase | None
     position: int
-    erstellt_von: PersonRef | None
-    created_by_service: str | None
+    erstellt_von: AsPerson | None
+    created_by_service: AsServiceName | None
     source_type: str
     source_id: str | None
     source_label: str
@@ -88,26 +84,6 @@ class TaskOut(RowOutput):
     created_at: dt.datetime
     updated_at: dt.datetime
     url: str
-
-    @field_validator("assignee", "erstellt_von", mode="before")
-    @classmethod
-    def _person(cls, value: Any) -> Any:
-        return person_ref(value) if isinstance(value, Model) else value
-
-    @field_validator("client", mode="before")
-    @classmethod
-    def _client(cls, value: Any) -> Any:
-        return client_ref(value) if isinstance(value, Client) else value
-
-    @field_validator("case", mode="before")
-    @classmethod
-    def _case(cls, value: Any) -> Any:
-        return case_ref(value) if isinstance(value, Case) else value
-
-    @field_validator("created_by_service", mode="before")
-    @classmethod
-    def _service(cls, value: Any) -> Any:
-        return value.name if isinstance(value, ServicePrincipal) else value
 
 
 class CommentOut(RowOutput):

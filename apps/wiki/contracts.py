@@ -10,8 +10,7 @@ from typing import Annotated, Any, Literal
 from django.db.models import Model
 from pydantic import AliasChoices, Field, StringConstraints, field_validator, model_validator
 
-from apps.accounts.contracts import PersonRef, person_ref
-from apps.accounts.models import ServicePrincipal
+from apps.accounts.contracts import AsServiceName, PersonRef, person_ref
 from apps.core.contracts import Input, PageInput, paged, wrapped
 from apps.core.outputs import RowOutput
 from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX, WikiRevision
@@ -86,7 +85,7 @@ class WikiProposalOut(RowOutput):
     comment: str
     status: Literal["pending", "accepted", "rejected"]
     proposed_by: PersonRef | None
-    proposed_by_service: str | None
+    proposed_by_service: AsServiceName | None
     run_id: str | None
     reviewer: PersonRef | None
     decided_at: dt.datetime | None
@@ -100,11 +99,6 @@ class WikiProposalOut(RowOutput):
     @classmethod
     def _revision_number(cls, value: Any) -> Any:
         return value.number if isinstance(value, WikiRevision) else value
-
-    @field_validator("proposed_by_service", mode="before")
-    @classmethod
-    def _service(cls, value: Any) -> Any:
-        return value.name if isinstance(value, ServicePrincipal) else value
 
     @field_validator("run_id", mode="before")
     @classmethod
