@@ -111,23 +111,15 @@ class ModelConfigForm(forms.ModelForm):
 
 
 class ModelInline(admin.TabularInline):
+    """The provider's models at a glance: prices, vision and reasoning are on each model's own
+    page (the change link), so the provider page fits a 1,366 px screen."""
+
     model = ModelConfig
     form = ModelConfigForm
     extra = 0
-    fields = [
-        "model_id",
-        "display_name",
-        "context_window",
-        "input_price_per_million",
-        "output_price_per_million",
-        "supports_tools",
-        "supports_vision",
-        "supports_reasoning",
-        "probe_failed",
-        "probed_at",
-        "probe_error",
-    ]
-    readonly_fields = ["probed_at", "probe_error"]
+    show_change_link = True
+    fields = ["model_id", "display_name", "context_window", "supports_tools", "probe_failed", "probe_error"]
+    readonly_fields = ["probe_error"]
 
 
 @admin.register(Provider)
