@@ -120,3 +120,37 @@ def test_office_view_queries_do_not_grow_with_rows(client, boss, ben, statuses, 
         )
     assert count() == before
     assert before <= 40
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "de",
+            [
+                "Ganze Kanzlei",
+                "Team: überfällige Fristen",
+                "Vertretungen diese Woche",
+                "Meine überfälligen Fristen",
+            ],
+        ),
+        (
+            "it",
+            [
+                "Intero studio",
+                "Team: termini scaduti",
+                "Sostituzioni di questa settimana",
+                "I miei termini scaduti",
+            ],
+        ),
+    ],
+)
+def test_office_view_is_translated(client, boss, office_day, language, expected):
+    boss.language = language
+    boss.save(update_fields=["language"])
+    client.force_login(boss)
+    html = client.get(OFFICE).content.decode()
+    for text in expected:
+        assert text in html, text
+    for english in ("Whole office", "Team: overdue", "Deputies this week", "My overdue", "deputises for"):
+        assert english not in html, english
