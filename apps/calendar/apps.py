@@ -32,6 +32,7 @@ class CalendarConfig(DomainApp):
         "clients.case_links": ["apps.calendar.case_links.LINKER"],
         "clients.case_open_items": ["apps.calendar.case_page.open_items"],
         "notifications.people_watches": ["apps.calendar.notices.WATCH"],
+        "notifications.digest_counts": ["apps.calendar.notices.digest_counts"],
     }
     periodic_jobs = [
         PeriodicJob(

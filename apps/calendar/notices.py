@@ -1,9 +1,14 @@
 """The Frist's people hear when they are named: Zuständig or Vertretung (see
-`apps.notifications.watch`; the services stay as they are, model signals carry the change)."""
+`apps.notifications.watch`; the services stay as they are, model signals carry the change);
+the morning digest counts their Fristen and Vorfristen of the day."""
 
 from __future__ import annotations
 
-from apps.calendar.models import CalendarEvent
+import datetime as dt
+from collections import Counter, defaultdict
+
+from apps.calendar.deadline_reminders import _window, due_day
+from apps.calendar.models import CalendarEvent, PreDeadline
 from apps.calendar.records import detail_url
 from apps.calendar.visibility import user_filter
 from apps.notifications.watch import PeopleWatch
@@ -20,3 +25,25 @@ WATCH = PeopleWatch(
     applies=lambda event: event.kind == CalendarEvent.Kind.DEADLINE,
     can_see=_can_see,
 )
+
+
+def digest_counts(today: dt.date) -> dict[int, Counter]:
+    """The morning digest's Fristen ending today and Vorfristen of today, per responsible person
+    and deputy (open Fristen only; two queries for the whole office)."""
+    counts: dict[int, Counter] = defaultdict(Counter)
+    fristen = (
+        CalendarEvent.objects.filter(kind=CalendarEvent.Kind.DEADLINE, status=CalendarEvent.Status.OPEN)
+        .filter(_window(today, today))
+        .only("start", "time_zone", "responsible_id", "deputy_id")
+    )
+    for event in fristen:
+        if due_day(event) == today:
+            for person_id in {event.responsible_id, event.deputy_id} - {None}:
+                counts[person_id]["deadlines_today"] += 1
+    pre = PreDeadline.objects.filter(
+        due_date=today, event__kind=CalendarEvent.Kind.DEADLINE, event__status=CalendarEvent.Status.OPEN
+    ).values_list("event__responsible_id", "event__deputy_id")
+    for responsible_id, deputy_id in pre:
+        for person_id in {responsible_id, deputy_id} - {None}:
+            counts[person_id]["pre_deadlines_today"] += 1
+    return counts

@@ -1,6 +1,8 @@
+from collections.abc import Callable
+
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.plugins import DomainApp, ExtensionPoint
+from apps.core.plugins import DomainApp, ExtensionPoint, PeriodicJob
 
 
 class NotificationsConfig(DomainApp):
@@ -15,7 +17,18 @@ class NotificationsConfig(DomainApp):
             "apps.notifications.mentions.MentionWatch",
             doc="Texts whose @-mentioned people are notified if they may see the record.",
         ),
+        "digest_counts": ExtensionPoint(
+            Callable, doc="counts(today) -> {user id: {kind: n}} for the morning digest (one query)."
+        ),
     }
+
+    periodic_jobs = [
+        PeriodicJob(
+            "Benachrichtigungen: Tagesüberblick am Morgen",
+            "apps.notifications.jobs.send_morning_digest",
+            crontab="0 7 * * *",
+        ),
+    ]
 
     def ready(self) -> None:
         from apps.core.plugins import contributions

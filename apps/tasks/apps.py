@@ -17,6 +17,7 @@ class TasksConfig(DomainApp):
         "dashboard.search_providers": ["apps.tasks.search.provider"],
         "notifications.people_watches": ["apps.tasks.notices.WATCH"],
         "notifications.mention_watches": ["apps.tasks.notices.COMMENT_MENTIONS"],
+        "notifications.digest_counts": ["apps.tasks.notices.digest_counts"],
     }
     periodic_jobs = [
         PeriodicJob(

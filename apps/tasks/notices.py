@@ -5,10 +5,14 @@ mention of someone outside a private board from telling them anything."""
 
 from __future__ import annotations
 
+import datetime as dt
+
+from django.db.models import Count
+
 from apps.mutations.audience import EVERYONE
 from apps.notifications.mentions import MentionWatch
 from apps.notifications.watch import PeopleWatch
-from apps.tasks.models import Task
+from apps.tasks.models import Task, TaskStatus
 from apps.tasks.visibility import viewers
 
 
@@ -31,3 +35,15 @@ COMMENT_MENTIONS = MentionWatch(
     url=lambda task: task.url,
     can_see=_can_see,
 )
+
+
+def digest_counts(today: dt.date) -> dict[int, dict[str, int]]:
+    """The morning digest's overdue tasks per assignee (unfinished, due before today; one query)."""
+    rows = (
+        Task.objects.filter(due_date__lt=today, assignee__isnull=False)
+        .exclude(status__category=TaskStatus.Category.DONE)
+        .values("assignee_id")
+        .annotate(n=Count("id"))
+        .values_list("assignee_id", "n")
+    )
+    return {assignee_id: {"tasks_overdue": n} for assignee_id, n in rows}
