@@ -14,6 +14,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin as DjangoGroupAdmin
 from django.contrib.auth.models import Group, Permission
+from django.db.models import ManyToManyField
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django_celery_beat.models import IntervalSchedule
@@ -44,16 +45,14 @@ def permission_label(permission: Permission) -> str:
     return f"{app_name} | {model_name} | {name}"
 
 
-class PermissionChoiceField(forms.ModelMultipleChoiceField):
+class PermissionChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
     def label_from_instance(self, obj: Permission) -> str:
         return permission_label(obj)
 
 
 class GroupAdmin(DjangoGroupAdmin):
-    def formfield_for_manytomany(self, db_field, request=None, **kwargs):
-        if db_field.name == "permissions":
-            kwargs.setdefault("form_class", PermissionChoiceField)
-        return super().formfield_for_manytomany(db_field, request=request, **kwargs)
+    # Group's one many-to-many field is its permissions (Django's GroupAdmin select_relates them).
+    formfield_overrides = {ManyToManyField: {"form_class": PermissionChoiceField}}
 
 
 admin.site.unregister(Group)
@@ -76,4 +75,4 @@ def interval_label(schedule: IntervalSchedule) -> str:
     return text % {"count": n}
 
 
-IntervalSchedule.__str__ = interval_label  # type: ignore[method-assign,assignment]
+IntervalSchedule.__str__ = interval_label
