@@ -38,12 +38,16 @@ def digest_counts(today: dt.date) -> dict[int, Counter]:
     )
     for event in fristen:
         if due_day(event) == today:
-            for person_id in {event.responsible_id, event.deputy_id} - {None}:
+            for person_id in _ids(event.responsible_id, event.deputy_id):
                 counts[person_id]["deadlines_today"] += 1
     pre = PreDeadline.objects.filter(
         due_date=today, event__kind=CalendarEvent.Kind.DEADLINE, event__status=CalendarEvent.Status.OPEN
     ).values_list("event__responsible_id", "event__deputy_id")
     for responsible_id, deputy_id in pre:
-        for person_id in {responsible_id, deputy_id} - {None}:
+        for person_id in _ids(responsible_id, deputy_id):
             counts[person_id]["pre_deadlines_today"] += 1
     return counts
+
+
+def _ids(*ids: int | None) -> set[int]:
+    return {i for i in ids if i is not None}

@@ -31,7 +31,7 @@ def connect() -> None:
     )
 
 
-def on_permission(sender: type, instance: Any, created: bool, raw: bool = False, **kwargs: Any) -> None:
+def on_permission(sender: Any, instance: Any, created: bool, raw: bool = False, **kwargs: Any) -> None:
     op = current_operation()
     if not created or raw or op is None or op.actor_id in (None, instance.user_id):
         return

@@ -64,7 +64,7 @@ def connect(watches: tuple[PeopleWatch, ...]) -> None:
 
 
 def _attnames(obj: Model, watch: PeopleWatch) -> dict[str, str]:
-    return {name: obj._meta.get_field(name).attname for name in watch.fields}
+    return {name: getattr(obj._meta.get_field(name), "attname", name) for name in watch.fields}
 
 
 def _remember(watch: PeopleWatch) -> Callable[..., None]:
