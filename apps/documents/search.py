@@ -32,6 +32,7 @@ GENERIC = re.compile(
     re.I,
 )
 TITLE_MAX = 90
+HEAD = 4000  # characters of the text read for the shown title and the exact hit's passage
 
 
 def _ranked(principal: Principal, words: str, limit: int) -> list[tuple[Document, str]]:
@@ -69,17 +70,23 @@ def shown_title(title: str, head: str) -> str:
     return title
 
 
-def _hit(document: Document, passage: str) -> SearchHit:
+def _hit(document: Document, passage: str, head: str) -> SearchHit:
     folder = document.folder.name if document.folder else ""
     detail = " · ".join(x for x in (folder, _snippet(passage) if passage else "") if x)
-    head = getattr(document, "head", None)
-    if head is None:
-        head = document.extracted_text[:300]
     return SearchHit(
         title=shown_title(document.title, head),
         url=reverse("documents:detail", args=[document.pk]),
         detail=detail,
     )
+
+
+def _heads(documents: list[Document]) -> dict[int, str]:
+    """The start of each document's text (for the shown title and the passage), in one query: the
+    lists defer the full text."""
+    rows = Document.objects.filter(pk__in=[d.pk for d in documents]).annotate(
+        head=Left("extracted_text", HEAD)
+    )
+    return dict(rows.values_list("id", "head"))
 
 
 def _around(text: str, words: str) -> str:
@@ -101,7 +108,8 @@ def provider(principal: Principal, words: str, *, limit: int, quick: bool = Fals
     """Documents whose title or text contain the words (the exact hits)."""
     matched, total = _exact(principal, words, limit)
     more = f"{reverse('documents:index')}?{urlencode({'q': words})}"
-    hits = [_hit(document, _around(document.extracted_text, words)) for document in matched]
+    heads = _heads(matched)
+    hits = [_hit(d, _around(heads.get(d.pk, ""), words), heads.get(d.pk, "")) for d in matched]
     return SearchSection("documents", _("Documents"), hits, total=total, more_url=more, order=30)
 
 
@@ -111,7 +119,6 @@ def similar(principal: Principal, words: str, *, limit: int, quick: bool = False
     if quick:
         return SearchSection("similar_documents", _("Similar documents"), [], order=31)
     exact = {d.pk for d in _exact(principal, words, limit)[0]}
-    hits = [
-        _hit(d, passage) for d, passage in _ranked(principal, words, limit + len(exact)) if d.pk not in exact
-    ]
+    ranked = _ranked(principal, words, limit + len(exact))
+    hits = [_hit(d, passage, getattr(d, "head", "")) for d, passage in ranked if d.pk not in exact]
     return SearchSection("similar_documents", _("Similar documents"), hits[:limit], total=None, order=31)

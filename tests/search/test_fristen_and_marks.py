@@ -129,3 +129,31 @@ def test_a_meaningful_file_name_stays(web, media_root):
     )
     html = web.get(SEARCH, {"q": "stieglitz"}).content.decode()
     assert "Vertrag <mark>Stieglitz</mark>.pdf" in html
+
+
+def test_document_and_calendar_hits_cost_the_same_queries_for_more_rows(web, ben, media_root, monkeypatch):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from apps.documents import search as document_search
+
+    monkeypatch.setattr(document_search, "_ranked", lambda principal, words, limit: [])
+    folder = FolderFactory(name="Kanzlei")
+
+    def add(n: int) -> None:
+        for i in range(n):
+            DocumentFactory(title=f"scan{i:03}.pdf", folder=folder, extracted_text=f"Wachtel Bescheid {i}")
+            frist(f"Wachtel Frist {i}", timezone.localdate(), responsible=ben)
+            appointment(f"Wachtel Termin {i}", owner=ben)
+
+    def count() -> int:
+        web.get(SEARCH, {"q": "wachtel"})  # warm the navigation badges after the writes
+        with CaptureQueriesContext(connection) as ctx:
+            html = web.get(SEARCH, {"q": "wachtel"}).content.decode()
+        assert "<mark>Wachtel</mark> Bescheid" in html
+        return len(ctx.captured_queries)
+
+    add(1)
+    few = count()
+    add(7)
+    assert count() == few
