@@ -326,4 +326,4 @@ def test_the_outcome_statuses_are_the_run_statuses():
     from apps.agent import outcomes
     from apps.agent.models import Run
 
-    assert outcomes.RETRYABLE == {Run.Status.FAILED, Run.Status.CANCELLED}
+    assert {Run.Status.FAILED, Run.Status.CANCELLED} == outcomes.RETRYABLE

@@ -23,8 +23,8 @@ KNOWN = {
 
 
 def test_the_owners_register_their_caches():
-    from apps.ops import health  # noqa: F401
     from apps.deadlines import office, services  # noqa: F401
+    from apps.ops import health  # noqa: F401
     from apps.tools import gating  # noqa: F401
 
     assert {
