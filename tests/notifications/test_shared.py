@@ -33,3 +33,14 @@ def test_no_actor_no_notification(anna, ben):
     board = Board.objects.create(name="Import", visibility=Board.Visibility.PRIVATE, owner=anna)
     board_sharing.grant_board(Principal.for_user(anna), board.pk, f"user:{ben.pk}")
     assert notes(ben) == []
+
+
+def test_a_shared_note_notifies_with_its_link(anna, ben):
+    from apps.notes import sharing as note_sharing
+    from apps.notes.models import Note
+
+    note = Note.objects.create(name="Gesprächsnotiz Meier", owner=anna, visibility="private")
+    with operation(anna.pk):
+        note_sharing.grant_note(Principal.for_user(anna), note.pk, f"user:{ben.pk}", "view")
+    assert notes(ben) == [("shared", "Anna Berger hat mit Ihnen geteilt: Gesprächsnotiz Meier")]
+    assert Notification.objects.get(user=ben).url == note.url
