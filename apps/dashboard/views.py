@@ -10,9 +10,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.agent import services as chat
 from apps.agent.contracts import MessageCreate
+from apps.core import web
 from apps.core.inputs import build
 from apps.core.web import reported
 from apps.dashboard import today
+from apps.dashboard.contracts import DayView
 from apps.widgets.views import dashboard_context
 
 PROMPT_MAX = 4000
@@ -20,7 +22,7 @@ OFFICE = "kanzlei"  # ?ansicht=kanzlei: the whole office's day (admins and permi
 
 
 def _wants_office(request) -> bool:
-    return request.GET.get("ansicht") == OFFICE
+    return web.query(request, DayView).ansicht == OFFICE
 
 
 @require_GET

@@ -128,8 +128,7 @@ def folder_list(request):
 
 
 def _back(request, fallback: str) -> str:
-    target = request.POST.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") else fallback
+    return web.back_target(request, fallback)
 
 
 @require_POST

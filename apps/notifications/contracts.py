@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
 from apps.core.contracts import Input, Output
 from apps.core.records import attrs
 from apps.notifications.services import MAX_PAGE
+
+
+class NotificationsPageFilter(Input):
+    """The notifications page: `?filter=unread` shows the unread ones only."""
+
+    filter: Literal["all", "unread"] = "all"
 
 
 class NotificationOut(Output):

@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.core.web import came_from, page_number
+from apps.core.web import came_from, page_number, query
 from apps.notifications import services
+from apps.notifications.contracts import NotificationsPageFilter
 from apps.notifications.models import Notification
 
 PAGE_SIZE = 25
@@ -19,7 +20,7 @@ PAGE_SIZE = 25
 
 @require_GET
 def index(request):
-    unread_only = request.GET.get("filter") == "unread"
+    unread_only = query(request, NotificationsPageFilter).filter == "unread"
     qs = services.for_person(request.principal, unread_only=unread_only)
     page = Paginator(qs, PAGE_SIZE).get_page(page_number(request))
     context = {
