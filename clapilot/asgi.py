@@ -8,7 +8,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clapilot.settings")
 django.setup(set_prefix=False)  # what get_asgi_application() does before building its handler
 
-from apps.core.bodies import BodyMeasuringASGIHandler, leave_forms_to_django  # noqa: E402
+from apps.core.surfaces.bodies import BodyMeasuringASGIHandler, leave_forms_to_django  # noqa: E402
 
 # Under daphne: a malformed multipart body reaches Django (JSON error), not Twisted's bare 400.
 leave_forms_to_django()

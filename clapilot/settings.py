@@ -104,7 +104,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy (with the request's nonce) and Permissions-Policy on every response.
-    "apps.core.security.SecurityHeadersMiddleware",
+    "apps.core.surfaces.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -113,13 +113,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Pages are closed by default: anonymous → the login page, unless `@login_not_required`
     # (REST views and the admin authenticate the caller themselves).
-    "apps.core.closed.PagesClosedMiddleware",
+    "apps.core.surfaces.closed.PagesClosedMiddleware",
     "apps.accounts.middleware.PrincipalMiddleware",
     "apps.accounts.middleware.UserPreferencesMiddleware",
     # Each request is one operation of its user: live notices skip the viewer's own changes.
     "apps.mutations.origin.OperationMiddleware",
     # NUL in path/query/form, a malformed X-User-Timezone: 400 with a code (after the language).
-    "apps.core.middleware.BadInputMiddleware",
+    "apps.core.surfaces.middleware.BadInputMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -133,7 +133,7 @@ ROOT_URLCONF = "clapilot.urls"
 ASGI_APPLICATION = "clapilot.asgi.application"
 
 # The navigation's badge counts are kept per user until the newest live event id changes
-# (apps.core.navigation); core names the event stream without importing it.
+# (apps.core.surfaces.navigation); core names the event stream without importing it.
 CLAPILOT_BADGE_FRESHNESS = "apps.mutations.services.head_id"
 # Off under pytest (by default): page tests compare query counts before and after writing rows,
 # which a memo filled in between would skew; tests/core/test_request_cost.py turns it on.
@@ -150,7 +150,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "apps.core.context_processors.navigation",
+                "apps.core.surfaces.context_processors.navigation",
             ],
         },
     },
@@ -313,7 +313,7 @@ else:
     # silently returns None (see DESIGN §2).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "apps.core.pglayer.PostgresChannelLayer",  # see there: one LISTEN per loop
+            "BACKEND": "apps.core.realtime.pglayer.PostgresChannelLayer",  # see there: one LISTEN per loop
             "CONFIG": {**DATABASES["default"], "PSYCOPG_OPTIONS": {"min_size": 1, "max_size": 4}},
         }
     }
@@ -433,10 +433,10 @@ REST_FRAMEWORK = {
     # (rate limits); 0 uses the socket address, so a client cannot fake its IP.
     "NUM_PROXIES": env.int("CLAPILOT_NUM_PROXIES", default=0),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "apps.core.api.exception_handler",
+    "EXCEPTION_HANDLER": "apps.core.surfaces.api.exception_handler",
     # JSON bodies through apps.core.jsontext (depth, number and NUL limits: a 400, never a 500).
     "DEFAULT_PARSER_CLASSES": [
-        "apps.core.parsers.JSONParser",
+        "apps.core.surfaces.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -454,8 +454,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "apps.core.api.document_error_codes",
-        "apps.core.api.document_error_responses",
+        "apps.core.surfaces.api.document_error_codes",
+        "apps.core.surfaces.api.document_error_responses",
     ],
 }
 
@@ -484,7 +484,7 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
-# A strict Content-Security-Policy on every page (django-csp 4; apps.core.security adds the
+# A strict Content-Security-Policy on every page (django-csp 4; apps.core.surfaces.security adds the
 # page's WebSocket origin to connect-src). Inline scripts and <style> blocks carry the request's
 # nonce (`nonce="{{ request.csp_nonce }}"`); no inline event handlers (static/js/page-behaviors.js
 # gives data-confirm, data-autosubmit …), no eval. Style attributes stay allowed (the notes

@@ -14,15 +14,15 @@ admin.site.index_title = _("Control plane")
 
 # Under /api/ an unknown URL, a refusal or a crash answers in the API's error shape (ErrorOut);
 # pages get the styled, localized templates/errors/ pages.
-handler403 = "apps.core.views.permission_denied"
-handler404 = "apps.core.views.page_not_found"
-handler500 = "apps.core.views.server_error"
+handler403 = "apps.core.surfaces.views.permission_denied"
+handler404 = "apps.core.surfaces.views.page_not_found"
+handler500 = "apps.core.surfaces.views.server_error"
 
 urlpatterns = [
     # Each app brings its own routes (DomainApp.urls, and DomainApp.api_urls under api/v1/);
     # the order follows INSTALLED_APPS.
     *plugins.app_routes(),
-    # Public (pages are closed by default, apps.core.closed): the signed-out pages need both.
+    # Public (pages are closed by default, apps.core.surfaces.closed): the signed-out pages need both.
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("jsi18n/", login_not_required(JavaScriptCatalog.as_view()), name="javascript-catalog"),
     path("admin/", admin.site.urls),

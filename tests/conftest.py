@@ -36,7 +36,7 @@ def close_layer_pool() -> None:
 def reset_channel_layer() -> None:
     from channels import layers
 
-    from apps.core import layer as layer_module
+    from apps.core.realtime import layer as layer_module
 
     # Sends queued from sync code by an earlier test must not rebuild the pool after the reset.
     layer_module.sender.drain()

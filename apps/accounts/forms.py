@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.contracts import ColleagueInvite
 from apps.accounts.models import User
-from apps.core.forms import InputModelForm
+from apps.core.surfaces.forms import InputModelForm
 
 # The zones an office picks from; the full IANA list stays accepted for API clients.
 COMMON_TIME_ZONES = sorted(z for z in zoneinfo.available_timezones() if "/" in z and not z.startswith("Etc/"))

@@ -11,9 +11,9 @@ from django.views.i18n import set_language
 from apps.accounts import services
 from apps.accounts.forms import PreferencesForm
 from apps.accounts.models import User
-from apps.core import web
 from apps.core.errors import DomainError
-from apps.core.web import domain_errors, form_errors
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, form_errors
 
 
 def settings_page(request):

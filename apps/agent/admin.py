@@ -8,7 +8,7 @@ from django.contrib import admin
 
 from apps.agent import services
 from apps.agent.models import ChatSession, InferenceUsage, Message, MoAPreset, Run, RunEvent
-from apps.core.admin_bases import NoAddMixin, NoChangeMixin, ReadOnlyInline, ServiceAdmin
+from apps.core.surfaces.admin_bases import NoAddMixin, NoChangeMixin, ReadOnlyInline, ServiceAdmin
 
 
 @admin.register(MoAPreset)

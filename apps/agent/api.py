@@ -1,5 +1,5 @@
 """REST API of the chat for mobile clients (`/api/v1/chat/…`): the same services and records as
-the page and the WebSocket, on typed endpoints (`apps.core.api.endpoint`, `contracts.py`)."""
+the page and the WebSocket, on typed endpoints (`apps.core.surfaces.api.endpoint`, `contracts.py`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 from apps.agent import contracts as c
 from apps.agent import services
-from apps.core.api import ApiView, endpoint, listed, sliced
 from apps.core.contracts import ErrorOut
+from apps.core.surfaces.api import ApiView, endpoint, listed, sliced
 
 PAGE_MAX = 200  # messages per answer
 

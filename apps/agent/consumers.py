@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from apps.agent import live
 from apps.agent.contracts import RunEventOut
 from apps.agent.models import ChatSession, RunEvent
-from apps.core.consumers import CLOSE_BAD_REQUEST, EventSocket, after_cursor
+from apps.core.realtime.consumers import CLOSE_BAD_REQUEST, EventSocket, after_cursor
 
 logger = logging.getLogger(__name__)
 

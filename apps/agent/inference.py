@@ -29,10 +29,10 @@ from apps.agent import moa
 from apps.agent.errors import ModelNotFound, ToolsNotSupported
 from apps.agent.models import InferenceUsage, MoAPreset
 from apps.apikeys.models import ApiKey, Scope
-from apps.core.api import ApiView, endpoint, parse
-from apps.core.api import exception_handler as core_exception_handler
 from apps.core.contracts import ErrorOut
 from apps.core.errors import Forbidden
+from apps.core.surfaces.api import ApiView, endpoint, parse
+from apps.core.surfaces.api import exception_handler as core_exception_handler
 from apps.llm import client as llm
 from apps.llm.errors import ProviderError
 from apps.llm.models import ModelConfig

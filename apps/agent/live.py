@@ -1,9 +1,9 @@
-"""Publishing run events to the channel-layer group of their chat session (see apps.core.layer
+"""Publishing run events to the channel-layer group of their chat session (see apps.core.realtime.layer
 for why this never blocks the agent loop)."""
 
 from __future__ import annotations
 
-from apps.core.layer import group_send
+from apps.core.realtime.layer import group_send
 
 
 def session_group(session_id: int) -> str:

@@ -18,8 +18,8 @@ from rest_framework.response import Response
 from apps.agent import contracts as c
 from apps.agent import services
 from apps.agent.models import Run, RunEvent
-from apps.core.api import ApiView, endpoint, parse
-from apps.core.sse import LAST_EVENT_ID, documented_by, gate_answer, poll_stream, stream_response
+from apps.core.realtime.sse import LAST_EVENT_ID, documented_by, gate_answer, poll_stream, stream_response
+from apps.core.surfaces.api import ApiView, endpoint, parse
 
 POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 15.0

@@ -18,9 +18,9 @@ from apps.agent import bubbles, services
 from apps.agent.contracts import ChatSessionEntry, ChatSessionFilter, ChatSessionRename
 from apps.agent.errors import InvalidChatInput
 from apps.agent.models import Message, RunEvent
-from apps.core import web
 from apps.core.errors import InvalidInput
-from apps.core.web import domain_errors, id_param, wants_json
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, id_param, wants_json
 from apps.documents import folders, storage
 from apps.documents import services as documents
 

@@ -17,8 +17,8 @@ from django.utils.translation import ngettext
 from apps.apikeys import services
 from apps.apikeys.forms import ApiKeyCreateForm
 from apps.apikeys.models import ApiKey, DeviceToken
-from apps.core.admin_bases import ReadOnlyAdmin, ServiceAdmin
-from apps.core.web import reported
+from apps.core.surfaces.admin_bases import ReadOnlyAdmin, ServiceAdmin
+from apps.core.surfaces.web import reported
 
 READONLY_KEY_FIELDS = (
     "name",

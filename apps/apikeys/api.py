@@ -1,5 +1,5 @@
 """Device-token login for the member's own apps, managing those tokens, and listing and revoking
-API keys (typed endpoints, see `apps.core.api.endpoint`).
+API keys (typed endpoints, see `apps.core.surfaces.api.endpoint`).
 
 `POST /api/v1/auth/token` uses no cookie authentication at all, so it needs (and has) no CSRF
 check; it is protected by the failed-login throttle instead. Domain errors (`errors.ApiKeyError`)
@@ -20,8 +20,8 @@ from apps.apikeys import contracts as c
 from apps.apikeys import errors, services
 from apps.apikeys.models import DeviceToken
 from apps.apikeys.throttling import LoginFailureThrottle
-from apps.core.api import ApiView, endpoint, listed, sliced
 from apps.core.contracts import ErrorOut
+from apps.core.surfaces.api import ApiView, endpoint, listed, sliced
 
 
 class ObtainDeviceTokenView(ApiView):

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.apikeys.contracts import ApiKeyCreate
 from apps.apikeys.models import Scope
 from apps.apikeys.services import MAX_EXPIRY_DAYS, MAX_NAME_LENGTH
-from apps.core.forms import InputModelForm
+from apps.core.surfaces.forms import InputModelForm
 
 
 class ApiKeyCreateForm(InputModelForm):

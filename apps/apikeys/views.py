@@ -16,7 +16,7 @@ from apps.apikeys import services
 from apps.apikeys.forms import ApiKeyCreateForm
 from apps.apikeys.models import ApiKey, DeviceToken
 from apps.core.errors import DomainError
-from apps.core.web import form_errors, reported
+from apps.core.surfaces.web import form_errors, reported
 
 
 def _forbidden(request: HttpRequest) -> HttpResponse:

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.approvals import decisions, policy, standing
 from apps.approvals.models import Policy, StagedCall, StandingApproval
-from apps.core.admin_bases import ReadOnlyAdmin, ServiceAdmin
 from apps.core.errors import DomainError
+from apps.core.surfaces.admin_bases import ReadOnlyAdmin, ServiceAdmin
 
 
 def _each(modeladmin, request, queryset, act, done_text) -> None:

@@ -19,10 +19,10 @@ from apps.agent.labels import tool_label
 from apps.approvals import decisions, policy, standing
 from apps.approvals.contracts import ApprovalsPage, DecisionIn
 from apps.approvals.models import Policy, StagedCall
-from apps.core import web
 from apps.core.errors import DomainError
 from apps.core.records import iso
-from apps.core.web import domain_errors, wants_json
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, wants_json
 from apps.tools import registry
 
 PAGE_SIZE = 20

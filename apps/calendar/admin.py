@@ -5,8 +5,8 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.principal import Principal
 from apps.calendar import feed, fristenbuch
 from apps.calendar.models import CalendarEvent, CalendarFeedToken, DeadlineChange, PreDeadline
-from apps.core.admin_bases import ReadOnlyAdmin, ReadOnlyInline, moment_column
-from apps.core.web import reported
+from apps.core.surfaces.admin_bases import ReadOnlyAdmin, ReadOnlyInline, moment_column
+from apps.core.surfaces.web import reported
 
 
 class ResponsibleGoneFilter(admin.SimpleListFilter):

@@ -1,5 +1,5 @@
 """REST API of the Kalender for mobile clients (`/api/v1/calendar/…`): thin typed adapters over the
-same services, input models and records as the tools and pages (see `apps.core.api.endpoint`),
+same services, input models and records as the tools and pages (see `apps.core.surfaces.api.endpoint`),
 and the public `.ics` subscription feed that Outlook and Apple Calendar poll."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from rest_framework.renderers import BaseRenderer
 from apps.calendar import contracts as c
 from apps.calendar import feed, lifecycle, services
 from apps.calendar.records import event_record, history_record
-from apps.core.api import ApiView, endpoint, listed
 from apps.core.contracts import page
 from apps.core.origin import Origin
+from apps.core.surfaces.api import ApiView, endpoint, listed
 
 
 class EventListView(ApiView):

@@ -16,9 +16,9 @@ from apps.calendar.models import DESCRIPTION_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.recurrence import zone
 from apps.core import validation
 from apps.core.errors import DomainError
-from apps.core.forms import BaselineEditor, BoundedDateField, add_model_errors
+from apps.core.surfaces.forms import BaselineEditor, BoundedDateField, add_model_errors
+from apps.core.surfaces.web import form_errors
 from apps.core.timezones import in_zone
-from apps.core.web import form_errors
 from apps.deadlines.models import DeadlineRule
 from apps.deadlines.services import rule_choices
 

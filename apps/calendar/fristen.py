@@ -20,7 +20,7 @@ from apps.calendar.models import CalendarEvent, PreDeadline
 from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
 from apps.core import validation
-from apps.core.search import search
+from apps.core.db.search import search
 
 Status = CalendarEvent.Status
 

@@ -28,8 +28,9 @@ from apps.calendar.models import CalendarEvent
 from apps.calendar.records import countdown_days, is_critical_soon, with_relations
 from apps.clients import visibility as client_visibility
 from apps.clients.services import client_choices
-from apps.core import validation, web
+from apps.core import validation
 from apps.core.errors import DateOutOfRange, DomainError
+from apps.core.surfaces import web
 from apps.core.timezones import in_zone
 
 PAGE_SIZE = 50

@@ -11,7 +11,7 @@ from django.utils.translation import pgettext_lazy
 
 from apps.accounts.models import CreatedBy, owner_link, user_link
 from apps.clients.models import case_link, client_link
-from apps.core.model_fields import german_search, search_index, shared_or_owned
+from apps.core.db.model_fields import german_search, search_index, shared_or_owned
 from apps.core.models import Timestamped, Versioned
 from apps.deadlines.models import DeadlineRule
 

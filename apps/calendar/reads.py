@@ -10,7 +10,7 @@ from apps.calendar.errors import EventNotFound
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import with_relations
 from apps.calendar.visibility import visible_events
-from apps.core.lookup import get_by_id
+from apps.core.db.lookup import get_by_id
 
 
 def get_event(principal: Principal, event_id: int, *, for_update: bool = False) -> CalendarEvent:

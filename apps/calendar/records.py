@@ -17,9 +17,9 @@ from django.utils.translation import gettext_lazy
 from apps.calendar.contracts import DeadlineChangeOut, EventOut
 from apps.calendar.models import CalendarEvent, DeadlineChange
 from apps.clients.models import Case
+from apps.core.db.versioning import Versioned
 from apps.core.records import IdUrl, iso
 from apps.core.timezones import in_zone
-from apps.core.versioning import Versioned
 
 # Days before the due date from which a Frist counts as "critical soon", by criticality.
 CRITICAL_SOON_DAYS = {"critical": 14, "high": 7, "normal": 3, "low": 1}

@@ -14,7 +14,7 @@ from apps.accounts.principal import Principal
 from apps.calendar import fristen
 from apps.calendar.models import CalendarEvent
 from apps.calendar.visibility import visible_events
-from apps.core.search import SearchHit, SearchSection, search
+from apps.core.db.search import SearchHit, SearchSection, search
 
 
 def _day(event: CalendarEvent, principal: Principal) -> str:

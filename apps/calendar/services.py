@@ -40,10 +40,10 @@ from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
+from apps.core.db.search import search
 from apps.core.errors import Forbidden, InvalidUrl
 from apps.core.inputs import build
 from apps.core.origin import INTERNAL, Origin
-from apps.core.search import search
 from apps.deadlines import services as deadline_services
 from apps.deadlines.errors import DeadlineRuleNotFound
 from apps.notifications.services import notify

@@ -16,9 +16,9 @@ from apps.calendar import lifecycle, services
 from apps.calendar.errors import DeadlineNotDeletable
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import event_record
-from apps.core.api import listed
 from apps.core.contracts import page
 from apps.core.origin import Origin
+from apps.core.surfaces.api import listed
 from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
 

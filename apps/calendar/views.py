@@ -23,11 +23,11 @@ from apps.calendar.contracts import CalendarPageQuery, EventCreate, EventMove, E
 from apps.calendar.forms import LOCAL_FORMAT, EventForm
 from apps.calendar.records import Occurrence, countdown_days, detail_url, event_record, is_critical_soon
 from apps.clients.services import client_choices
-from apps.core import web
 from apps.core.errors import DomainError
 from apps.core.inputs import build
 from apps.core.origin import Origin
-from apps.core.web import domain_errors, reported
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, reported
 
 AGENDA_DAYS = 30
 CHIPS_PER_DAY = 4  # the month grid shows this many per day and "+N more" (to the week view)

@@ -4,7 +4,7 @@ publish live events); the admin looks, filters and searches."""
 from django.contrib import admin
 
 from apps.clients.models import Case, Client
-from apps.core.admin_bases import ReadOnlyAdmin, ReadOnlyInline
+from apps.core.surfaces.admin_bases import ReadOnlyAdmin, ReadOnlyInline
 
 
 class CaseInline(ReadOnlyInline):

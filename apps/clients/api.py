@@ -1,12 +1,12 @@
 """REST API of the Mandanten and Akten for mobile clients (`/api/v1/clients/…`, `/api/v1/cases/…`):
 thin typed adapters over the same services, input models and records as the tools and pages (see
-`apps.core.api.endpoint`)."""
+`apps.core.surfaces.api.endpoint`)."""
 
 from __future__ import annotations
 
 from apps.clients import contracts as c
 from apps.clients import services
-from apps.core.api import ApiView, endpoint, listed
+from apps.core.surfaces.api import ApiView, endpoint, listed
 
 CASE_TAGS = ["cases"]
 

@@ -9,7 +9,7 @@ from apps.clients import numbering
 from apps.clients.contracts import REFERENCE_MAX, CaseCreate
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Client
 from apps.clients.office_settings import OfficeSettings
-from apps.core.forms import BaselineEditor, InputModelForm
+from apps.core.surfaces.forms import BaselineEditor, InputModelForm
 
 # Fields of the editor, with the service field each maps to.
 EDITOR_FIELDS = {

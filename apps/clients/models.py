@@ -7,7 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import user_link
-from apps.core.model_fields import german_search, search_index
+from apps.core.db.model_fields import german_search, search_index
 from apps.core.models import Timestamped, Versioned
 from apps.core.records import IdUrl
 from apps.llm.models import neutralize_always_field

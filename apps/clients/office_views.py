@@ -13,7 +13,7 @@ from apps.accounts.forms import InviteForm
 from apps.clients import office_settings
 from apps.clients.forms import OfficeSettingsForm
 from apps.core.errors import DomainError
-from apps.core.web import form_errors
+from apps.core.surfaces.web import form_errors
 
 
 def _denied(request):

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.principal import Principal
 from apps.clients import services
 from apps.clients.contracts import ClientFilter
+from apps.core.db.search import SearchHit, SearchSection
 from apps.core.inputs import build
-from apps.core.search import SearchHit, SearchSection
 
 
 def provider(principal: Principal, words: str, *, limit: int, quick: bool = False) -> SearchSection:

@@ -39,11 +39,11 @@ from apps.clients.errors import CaseClientMismatch, CaseNotFound, ClientNotFound
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_relations, client_relations
 from apps.core import validation
+from apps.core.db.lookup import get_by_id
+from apps.core.db.saving import save_unique
+from apps.core.db.search import search
+from apps.core.db.versioning import Versioned
 from apps.core.inputs import build
-from apps.core.lookup import get_by_id
-from apps.core.saving import save_unique
-from apps.core.search import search
-from apps.core.versioning import Versioned
 
 MAX_PAGE = 200
 CLIENT_TEXT_FIELDS = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from apps.clients import contracts as c
 from apps.clients import services
-from apps.core.api import listed
+from apps.core.surfaces.api import listed
 from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
 

@@ -30,10 +30,10 @@ from apps.clients.contracts import (
 from apps.clients.errors import CaseNotFound
 from apps.clients.forms import CaseForm, ClientForm
 from apps.clients.models import Case, Client
-from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
 from apps.core.inputs import build
-from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, form_errors, querystring_without_page, reported
 
 PAGE_SIZE = 50
 

@@ -17,8 +17,8 @@ from guardian.admin import GuardedModelAdminMixin
 
 from apps.connectors import services
 from apps.connectors.models import Connector
-from apps.core.admin_bases import ServiceAdmin
 from apps.core.errors import DomainError
+from apps.core.surfaces.admin_bases import ServiceAdmin
 
 
 class ConnectorForm(forms.ModelForm):  # type: ignore[type-arg]

@@ -1,9 +1,9 @@
 from django import forms
 from django.contrib import admin
 
-from apps.core import admin_language  # noqa: F401  (permission names, intervals in the viewer's language)
-from apps.core.admin_bases import NoAddMixin
 from apps.core.models import Heartbeat, InstanceSetting
+from apps.core.surfaces import admin_language  # noqa: F401  (permission names, intervals in the viewer's language)
+from apps.core.surfaces.admin_bases import NoAddMixin
 
 
 @admin.register(Heartbeat)

@@ -276,8 +276,8 @@ def wrapped(item: type[BaseModel], key: str, *, name: str | None = None, **extra
 
 
 class ErrorOut(Output):
-    """The body of every refused REST call (`apps.core.api.exception_handler`, documented on each
-    operation by `apps.core.api.document_error_responses`): the stable `code` (`manage.py
+    """The body of every refused REST call (`apps.core.surfaces.api.exception_handler`, documented on each
+    operation by `apps.core.surfaces.api.document_error_responses`): the stable `code` (`manage.py
     error_codes` lists them), a message to show, and details or null. Bad input (400
     `invalid_request`) also names each bad field with its messages (`details.field_codes`: the
     catalog code of a field's error, e.g. `date_out_of_range`); DRF's own refusals (401, 403,

@@ -1,5 +1,5 @@
 """Domain errors: a stable `code` and an HTTP status, mapped to page, API and tool answers in
-one place each (`apps.core.web`, `apps.core.api`, the tool dispatcher).
+one place each (`apps.core.surfaces.web`, `apps.core.surfaces.api`, the tool dispatcher).
 
 Each app's `errors.py` is its table of codes: subclasses of the bases below that name their code
 once. Codes are snake_case and unique across the project (`tests/core/test_error_codes.py`);

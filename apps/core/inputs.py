@@ -5,7 +5,7 @@ pydantic `ValidationError` escaping into a page or a worker.
 
     services.create_task(principal, build(TaskCreate, title=title, board_id=board.pk))
 
-Surfaces validate their own way first (the tool dispatcher, `apps.core.api.endpoint`,
+Surfaces validate their own way first (the tool dispatcher, `apps.core.surfaces.api.endpoint`,
 `InputModelForm`); what reaches the service is the validated model either way.
 """
 

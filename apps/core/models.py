@@ -18,7 +18,7 @@ class Timestamped(models.Model):
 
 
 class Versioned(models.Model):
-    """Optimistic concurrency (`apps.core.versioning`): bumped by every write; clients send it back
+    """Optimistic concurrency (`apps.core.db.versioning`): bumped by every write; clients send it back
     so a stale save is detected."""
 
     version = models.PositiveIntegerField(default=1)

@@ -13,7 +13,7 @@ Each field is read from the row's attribute of the same name (pydantic's `from_a
 field whose value the row holds in another form converts it in a `mode="before"` validator
 (a user → `PersonRef`, a related row → its name). `record` gives dates and times as
 `isoformat()` text, as the hand-written `records.py` builders did, so a wire shape stays byte for
-byte what clients already receive; REST answers through `apps.core.api.dump` as before.
+byte what clients already receive; REST answers through `apps.core.surfaces.api.dump` as before.
 """
 
 from __future__ import annotations

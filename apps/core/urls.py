@@ -1,6 +1,7 @@
 from django.urls import path
 
-from apps.core import navigation, share_views, views
+from apps.core.sharing import views as share_views
+from apps.core.surfaces import navigation, views
 
 urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),

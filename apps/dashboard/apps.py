@@ -13,7 +13,7 @@ class DashboardConfig(DomainApp):
     Extension point it owns (filled through `extends`):
 
     - ``"dashboard.search_providers"``: callables `(principal, words, *, limit, quick) ->
-      apps.core.search.SearchSection`, one per app that the header search covers; each reads
+      apps.core.db.search.SearchSection`, one per app that the header search covers; each reads
       only what the principal may see, through its own services (`apps.dashboard.search`).
     """
 

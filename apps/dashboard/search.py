@@ -1,5 +1,5 @@
 """The header search: one query, answered by every app that contributes a provider to the
-extension point `dashboard.search_providers` (see `apps.core.search.SearchSection`). Each provider
+extension point `dashboard.search_providers` (see `apps.core.db.search.SearchSection`). Each provider
 reads its own rows through its own services and visibility rules; this module only validates the
 words, asks the providers in their declared order and keeps one provider's failure from hiding
 the other sections."""
@@ -14,9 +14,9 @@ from django.utils.translation import gettext_noop
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.db.search import SearchSection
 from apps.core.errors import DomainError
 from apps.core.plugins import contributions
-from apps.core.search import SearchSection
 
 logger = logging.getLogger(__name__)
 

@@ -10,9 +10,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.agent import services as chat
 from apps.agent.contracts import MessageCreate
-from apps.core import web
 from apps.core.inputs import build
-from apps.core.web import reported
+from apps.core.surfaces import web
+from apps.core.surfaces.web import reported
 from apps.dashboard import today
 from apps.dashboard.contracts import DayView
 from apps.widgets.views import dashboard_context

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
-from apps.core.admin_bases import ServiceAdmin
 from apps.core.inputs import build
+from apps.core.surfaces.admin_bases import ServiceAdmin
 from apps.deadlines import services
 from apps.deadlines.contracts import RuleSave
 from apps.deadlines.models import DeadlineRule

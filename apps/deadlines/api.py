@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse
 
-from apps.core.api import ApiView, endpoint, listed
 from apps.core.contracts import ErrorOut
+from apps.core.surfaces.api import ApiView, endpoint, listed
 from apps.deadlines import contracts as c
 from apps.deadlines import services
 from apps.deadlines.records import deadline_record, rule_record

@@ -8,8 +8,8 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from apps.core.admin_bases import NoAddMixin, ReadOnlyInline, ReadOnlyMixin, ServiceAdmin
-from apps.core.share_admin import SharingAdminMixin
+from apps.core.sharing.admin import SharingAdminMixin
+from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyInline, ReadOnlyMixin, ServiceAdmin
 from apps.documents import folders, grants, sensitivity, services, workflow
 from apps.documents.models import Document, DocumentWorkflow, Folder, ShareLink
 

@@ -1,6 +1,6 @@
 """REST API of the documents for mobile clients (`/api/v1/documents/…`, `/api/v1/document-folders/…`):
 thin typed adapters over the same services, input models and records as the tools and pages (see
-`apps.core.api.endpoint`). The upload is multipart: its metadata is validated through the same
+`apps.core.surfaces.api.endpoint`). The upload is multipart: its metadata is validated through the same
 input model, the file is read here; the download answers the file itself (binary in OpenAPI)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
-from apps.core.api import ApiView, RequestInvalid, endpoint, listed, parse, refusal, updated
+from apps.core.surfaces.api import ApiView, RequestInvalid, endpoint, listed, parse, refusal, updated
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing, storage
 from apps.documents.records import detailed_record, share_record

@@ -13,10 +13,10 @@ from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.core import names, validation
+from apps.core.db.lookup import get_by_id
+from apps.core.db.saving import save_unique
+from apps.core.db.versioning import Versioned
 from apps.core.errors import Forbidden
-from apps.core.lookup import get_by_id
-from apps.core.saving import save_unique
-from apps.core.versioning import Versioned
 from apps.documents import events
 from apps.documents.contracts import FolderOut
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected

@@ -24,8 +24,8 @@ from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.core import sharing, validation
+from apps.core.db.lookup import get_by_id
 from apps.core.errors import ShareLastOwner, ShareNotAllowed
-from apps.core.lookup import get_by_id
 from apps.documents import events
 from apps.documents.errors import DocumentNotFound, FolderNotFound
 from apps.documents.models import Document, Folder

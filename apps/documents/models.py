@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import CreatedBy, owner_link, user_link
 from apps.clients.models import case_link, client_link
-from apps.core.model_fields import german_search, search_index, self_link
+from apps.core.db.model_fields import german_search, search_index, self_link
 from apps.core.models import StartedFinished, Timestamped, Versioned
 from apps.llm.models import neutralize_always_field
 

@@ -14,8 +14,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
+from apps.core.db.search import WORD, SearchHit, SearchSection
 from apps.core.inputs import build
-from apps.core.search import WORD, SearchHit, SearchSection
 from apps.documents import services
 from apps.documents.contracts import DocumentFilter
 from apps.documents.knowledge import SOURCE_TYPE

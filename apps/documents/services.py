@@ -22,11 +22,11 @@ from apps.clients import visibility as client_visibility
 from apps.clients.errors import CaseNotFound, ClientNotFound
 from apps.clients.models import Case, Client
 from apps.core import validation
+from apps.core.db.lookup import get_by_id
+from apps.core.db.search import search
+from apps.core.db.versioning import Versioned
 from apps.core.errors import Forbidden
-from apps.core.lookup import get_by_id
 from apps.core.queue import enqueue
-from apps.core.search import search
-from apps.core.versioning import Versioned
 from apps.documents import events, folders, storage
 from apps.documents.contracts import DocumentOut
 from apps.documents.errors import DocumentNotFound, EmptyFile, FileTooLarge

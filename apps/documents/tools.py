@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from apps.core.api import listed
 from apps.core.contracts import Input
+from apps.core.surfaces.api import listed
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing
 from apps.documents.errors import FolderProtected

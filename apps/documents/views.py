@@ -18,9 +18,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.clients.services import client_choices
-from apps.core import web
 from apps.core.errors import InvalidInput
-from apps.core.web import domain_errors, querystring_without_page, reported
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, querystring_without_page, reported
 from apps.documents import folders, sensitivity, services, sharing, storage, workflow
 from apps.documents.contracts import (
     DocumentOut,

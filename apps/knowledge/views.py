@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
-from apps.core import web
-from apps.core.web import domain_errors, querystring_without_page, reported
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, querystring_without_page, reported
 from apps.knowledge import consent, embeddings, services, switching
 from apps.knowledge.contracts import ConsentSwitch, EmbeddingSettings, IndexFilter
 from apps.knowledge.labels import path_labels

@@ -8,9 +8,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy, ngettext
 
-from apps.core.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.core.errors import DomainError
 from apps.core.inputs import build
+from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.learning import services
 from apps.learning.contracts import LearningBulkReview, LearningReview
 from apps.learning.models import (

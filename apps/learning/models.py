@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import user_link
 from apps.agent.models import run_link
-from apps.core.model_fields import german_search, search_index, self_link
+from apps.core.db.model_fields import german_search, search_index, self_link
 from apps.core.models import Timestamped
 from apps.llm.models import model_choice
 

@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.db.lookup import get_by_id
+from apps.core.db.saving import save_unique
+from apps.core.db.search import WORD
 from apps.core.errors import DomainError, Forbidden
-from apps.core.lookup import get_by_id
-from apps.core.saving import save_unique
-from apps.core.search import WORD
 from apps.learning import events
 from apps.learning.contracts import LearningBulkReview, LearningProposal, LearningQueue, LearningReview
 from apps.learning.errors import (

@@ -3,7 +3,7 @@ proposes, approves, promotes or deletes learning; that is the jobs' and people's
 
 from __future__ import annotations
 
-from apps.core.api import listed
+from apps.core.surfaces.api import listed
 from apps.learning import contracts as c
 from apps.learning import services
 from apps.tools.context import ToolContext

@@ -23,7 +23,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from apps.core.api import dump
+from apps.core.surfaces.api import dump
 from apps.mcp_server.access import Caller
 from apps.tools import catalog, registry
 from apps.tools import contracts as c

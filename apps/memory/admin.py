@@ -5,8 +5,8 @@ services as every other surface (audit trail, live events)."""
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy, ngettext
 
-from apps.core.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.core.inputs import build
+from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.memory import services
 from apps.memory.contracts import MemoryBulkReview, MemoryUpdate
 from apps.memory.models import Memory, MemoryRevision, MemorySource

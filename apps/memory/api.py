@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rest_framework.response import Response
 
-from apps.core.api import ApiView, dump, endpoint, listed
 from apps.core.origin import Origin
+from apps.core.surfaces.api import ApiView, dump, endpoint, listed
 from apps.memory import contracts as c
 from apps.memory import reads, services
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.forms import InputModelForm
+from apps.core.surfaces.forms import InputModelForm
 from apps.memory.contracts import MemoryUpdate
 from apps.memory.models import NOTE_MAX, TEXT_MAX, Kind
 

@@ -25,7 +25,7 @@ from pgvector.django import VectorField
 
 from apps.accounts.models import owner_link, user_link
 from apps.clients.models import case_link, client_link
-from apps.core.model_fields import german_search, search_index, self_link
+from apps.core.db.model_fields import german_search, search_index, self_link
 from apps.core.models import Timestamped
 from apps.knowledge.models import EMBEDDING_DIMENSIONS, embedding_index
 

@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from apps.core import web
-from apps.core.web import came_from, domain_errors, reported
+from apps.core.surfaces import web
+from apps.core.surfaces.web import came_from, domain_errors, reported
 from apps.memory import services as memory
 from apps.memory.contracts import MemoryForget, MemoryNote, MemoryPageFilter, MemoryReview
 from apps.memory.forms import MemoryEditForm

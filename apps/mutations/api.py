@@ -19,8 +19,8 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.core.api import ApiView, endpoint, parse
-from apps.core.sse import LAST_EVENT_ID, documented_by, gate_answer, poll_stream, stream_response
+from apps.core.realtime.sse import LAST_EVENT_ID, documented_by, gate_answer, poll_stream, stream_response
+from apps.core.surfaces.api import ApiView, endpoint, parse
 from apps.mutations import contracts as c
 from apps.mutations import services
 

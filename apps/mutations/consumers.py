@@ -6,7 +6,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from apps.core.consumers import CLOSE_BAD_REQUEST, EventSocket, after_cursor
+from apps.core.realtime.consumers import CLOSE_BAD_REQUEST, EventSocket, after_cursor
 from apps.mutations import services
 from apps.mutations.hub import hub_for_running_loop
 from apps.mutations.models import MutationEvent

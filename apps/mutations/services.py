@@ -22,7 +22,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from apps.core.layer import group_send
+from apps.core.realtime.layer import group_send
 from apps.mutations.models import RUNNING_XID_MIN, MutationEvent
 from apps.mutations.origin import current_operation, current_origin
 

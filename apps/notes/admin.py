@@ -4,8 +4,8 @@ Folders may be renamed through the same service; a refusal shows as an admin err
 
 from django.contrib import admin
 
-from apps.core.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
-from apps.core.share_admin import SharingAdminMixin
+from apps.core.sharing.admin import SharingAdminMixin
+from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.notes import services, sharing
 from apps.notes.models import Note, NoteFolder, NotePage
 

@@ -1,9 +1,9 @@
 """REST API of Notizen for mobile clients (`/api/v1/notes/…`): thin typed adapters over the same
-services, input models and records as the tools and pages (see `apps.core.api.endpoint`)."""
+services, input models and records as the tools and pages (see `apps.core.surfaces.api.endpoint`)."""
 
 from __future__ import annotations
 
-from apps.core.api import ApiView, endpoint, listed, updated
+from apps.core.surfaces.api import ApiView, endpoint, listed, updated
 from apps.notes import contracts as c
 from apps.notes import services
 from apps.notes.contracts import NoteFolderOut, NoteOut

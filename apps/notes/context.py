@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.core.db.search import WORD, search
 from apps.core.records import text_window
-from apps.core.search import WORD, search
 from apps.knowledge.context import GET_MAX_CHARS, ContextHit, ContextQuery, ContextSource, snippet
 from apps.knowledge.errors import KnowledgeNotFound
 from apps.knowledge.visibility import PERSONAL, SHARED

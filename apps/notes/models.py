@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import CreatedByService, owner_link
 from apps.clients.models import case_link
-from apps.core.model_fields import german_search, search_index, self_link, shared_or_owned
+from apps.core.db.model_fields import german_search, search_index, self_link, shared_or_owned
 from apps.core.models import Timestamped, Versioned
 
 FOLDER_NAME_MAX = 120

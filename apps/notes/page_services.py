@@ -17,10 +17,10 @@ from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.db.lookup import get_by_id
+from apps.core.db.ordering import make_room, next_position
+from apps.core.db.versioning import Versioned
 from apps.core.errors import InvalidInput
-from apps.core.lookup import get_by_id
-from apps.core.ordering import make_room, next_position
-from apps.core.versioning import Versioned
 from apps.notes import attachments, events
 from apps.notes import html as rich
 from apps.notes.errors import PageNotFound

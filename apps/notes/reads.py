@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.core.lookup import get_by_id
+from apps.core.db.lookup import get_by_id
 from apps.notes.errors import NoteNotFound
 from apps.notes.models import Note
 from apps.notes.records import with_relations

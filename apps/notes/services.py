@@ -18,10 +18,10 @@ from django.utils.translation import gettext_lazy
 from apps.accounts.principal import Principal
 from apps.clients.services import resolve_case
 from apps.core import names, validation
+from apps.core.db.lookup import get_by_id
+from apps.core.db.search import search
+from apps.core.db.versioning import Versioned
 from apps.core.errors import Forbidden, InvalidInput
-from apps.core.lookup import get_by_id
-from apps.core.search import search
-from apps.core.versioning import Versioned
 from apps.notes import events
 from apps.notes.contracts import NoteCreate, NoteFilter, NoteFolderCreate, NoteFolderOut, NoteOut
 from apps.notes.errors import FolderNotFound
@@ -99,7 +99,7 @@ def update_folder(
     principal: Principal, folder_id: int, changes: dict[str, Any], *, expected_version: int | None = None
 ) -> NoteFolder:
     """Rename or move a folder (never into itself or one of its own subfolders). `changes` are a
-    `NoteFolderUpdate`'s (`.changes()`, through `apps.core.api.updated` on REST)."""
+    `NoteFolderUpdate`'s (`.changes()`, through `apps.core.surfaces.api.updated` on REST)."""
     validation.only_fields(changes, FOLDER_FIELDS)
     folder = get_folder(principal, folder_id, for_update=True)
     FOLDER_VERSION.check(folder, expected_version)

@@ -1,6 +1,6 @@
-"""The Notizen page's share dialog endpoints for notes and folders (see apps.core.share_views)."""
+"""The Notizen page's share dialog endpoints for notes and folders (see apps.core.sharing.views)."""
 
-from apps.core.share_views import share_view
+from apps.core.sharing.views import share_view
 from apps.notes import sharing
 
 share_note = share_view(sharing.note_shares, sharing.grant_note, sharing.revoke_note)

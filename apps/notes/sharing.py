@@ -26,8 +26,8 @@ from guardian.utils import get_group_obj_perms_model, get_user_obj_perms_model
 
 from apps.accounts.principal import Principal
 from apps.core import sharing, validation
+from apps.core.db.lookup import get_by_id
 from apps.core.errors import ShareLastOwner, ShareNotAllowed
-from apps.core.lookup import get_by_id
 from apps.mutations.audience import announced_remove, announced_upsert, send
 from apps.notes import events
 from apps.notes.contracts import NoteFolderOut

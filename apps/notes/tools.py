@@ -8,8 +8,8 @@ the services record (notizen.folder/note/page.updated); the dispatcher attaches 
 
 from __future__ import annotations
 
-from apps.core.api import listed
 from apps.core.contracts import Input
+from apps.core.surfaces.api import listed
 from apps.notes import contracts as c
 from apps.notes import services
 from apps.notes.contracts import NoteFolderOut, NoteOut

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_POST
 
 from apps.accounts.principal import Principal
 from apps.clients.services import case_choices
-from apps.core import web
 from apps.core.errors import InvalidInput
-from apps.core.web import domain_errors, reported
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, reported
 from apps.notes import html as rich
 from apps.notes import services, sharing
 from apps.notes.contracts import (

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from apps.core.admin_bases import ReadOnlyAdmin
+from apps.core.surfaces.admin_bases import ReadOnlyAdmin
 from apps.notifications.models import Notification
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apps.core.api import ApiView, endpoint
+from apps.core.surfaces.api import ApiView, endpoint
 from apps.notifications import contracts as c
 from apps.notifications import services
 

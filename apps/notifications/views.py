@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.core.web import came_from, page_number, query
+from apps.core.surfaces.web import came_from, page_number, query
 from apps.notifications import services
 from apps.notifications.contracts import NotificationsPageFilter
 from apps.notifications.models import Notification

@@ -16,8 +16,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from pydantic import ValidationError
 
-from apps.core import web
 from apps.core.errors import DomainError
+from apps.core.surfaces import web
 from apps.review import services
 from apps.review.contracts import Decide, QueueFilter
 from apps.review.errors import NotAReviewer

@@ -1,8 +1,8 @@
 from django.contrib import admin
 
-from apps.core.admin_bases import ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.core.inputs import build
-from apps.core.share_admin import SharingAdminMixin
+from apps.core.sharing.admin import SharingAdminMixin
+from apps.core.surfaces.admin_bases import ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.tasks import services, sharing
 from apps.tasks.contracts import BoardChange, StatusSave
 from apps.tasks.models import Board, Comment, Task, TaskStatus

@@ -1,5 +1,5 @@
 """REST API of Aufgaben for mobile clients (`/api/v1/tasks/…`): thin typed adapters over the same
-services, input and output models as the tools and pages (see `apps.core.api.endpoint`)."""
+services, input and output models as the tools and pages (see `apps.core.surfaces.api.endpoint`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from django.db.models import Count, Max, Sum
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 
-from apps.core.api import ApiView, endpoint, listed
 from apps.core.contracts import Output
 from apps.core.origin import Origin
+from apps.core.surfaces.api import ApiView, endpoint, listed
 from apps.tasks import contracts as c
 from apps.tasks import services
 

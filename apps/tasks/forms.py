@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.forms import BaselineEditor, BoundedDateField, InputModelForm
+from apps.core.surfaces.forms import BaselineEditor, BoundedDateField, InputModelForm
 from apps.tasks.contracts import BoardCreate, TaskCreate, TaskUpdate
 from apps.tasks.models import DESCRIPTION_MAX, TITLE_MAX, Board, Task, TaskStatus
 

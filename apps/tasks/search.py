@@ -8,8 +8,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
+from apps.core.db.search import SearchHit, SearchSection
 from apps.core.inputs import build
-from apps.core.search import SearchHit, SearchSection
 from apps.tasks import services
 from apps.tasks.contracts import TaskFilter
 from apps.tasks.records import detail_url

@@ -26,13 +26,13 @@ from apps.accounts.services import active_person_id
 from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
+from apps.core.db.lookup import get_by_id
+from apps.core.db.ordering import make_room, next_position
+from apps.core.db.saving import save_unique
+from apps.core.db.search import search
+from apps.core.db.versioning import Versioned
 from apps.core.errors import Forbidden, InvalidInput
-from apps.core.lookup import get_by_id
-from apps.core.ordering import make_room, next_position
 from apps.core.origin import INTERNAL, Origin
-from apps.core.saving import save_unique
-from apps.core.search import search
-from apps.core.versioning import Versioned
 from apps.tasks import events
 from apps.tasks.contracts import (
     BoardChange,

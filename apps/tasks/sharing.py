@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
 from apps.core import sharing, validation
+from apps.core.db.lookup import get_by_id
 from apps.core.errors import ShareLastOwner, ShareNotAllowed
-from apps.core.lookup import get_by_id
 from apps.mutations import actions
 from apps.mutations.audience import send
 from apps.tasks.errors import BoardNotFound

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from apps.core.api import listed
 from apps.core.contracts import Input
 from apps.core.origin import Origin
+from apps.core.surfaces.api import listed
 from apps.tasks import contracts as c
 from apps.tasks import services
 from apps.tools.context import ToolContext

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.clients.services import case_choices, client_choices
-from apps.core import web
 from apps.core.errors import DomainError
 from apps.core.origin import Origin
-from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, form_errors, querystring_without_page, reported
 from apps.tasks import services
 from apps.tasks.contracts import CommentCreate, TaskMove, TaskOut, TaskPageFilter
 from apps.tasks.forms import BoardForm, QuickAddForm, TaskEditForm

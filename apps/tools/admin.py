@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from apps.core.admin_bases import NoAddMixin, ServiceAdmin
+from apps.core.surfaces.admin_bases import NoAddMixin, ServiceAdmin
 from apps.tools import gating
 from apps.tools.models import ModuleInstall, ToolExecution
 

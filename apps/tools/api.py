@@ -18,8 +18,8 @@ from rest_framework.response import Response
 
 from apps.accounts.principal import PrincipalError
 from apps.core import jsontext
-from apps.core.api import ApiView, dump, endpoint
 from apps.core.errors import DomainError
+from apps.core.surfaces.api import ApiView, dump, endpoint
 from apps.tools import catalog, idempotency
 from apps.tools import contracts as c
 from apps.tools.context import ToolContext

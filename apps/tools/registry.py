@@ -34,8 +34,8 @@ from django.apps import apps
 from pydantic import BaseModel
 
 from apps.core import plugins
-from apps.core.api import docstring_parts
 from apps.core.plugins import ToolFamily
+from apps.core.surfaces.api import docstring_parts
 from apps.tools.schema import strict_schema
 
 SURFACES = frozenset({"native", "live", "api"})

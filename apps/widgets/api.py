@@ -1,9 +1,9 @@
 """REST API of widgets for mobile clients (`/api/v1/widgets/…`): thin typed adapters over the same
-services, input and output models as the tools (see `apps.core.api.endpoint`)."""
+services, input and output models as the tools (see `apps.core.surfaces.api.endpoint`)."""
 
 from __future__ import annotations
 
-from apps.core.api import ApiView, endpoint, refusal
+from apps.core.surfaces.api import ApiView, endpoint, refusal
 from apps.widgets import contracts as c
 from apps.widgets import services
 

@@ -14,9 +14,9 @@ from django.utils.translation import gettext_lazy
 from apps.accounts.models import User
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.ordering import next_position
-from apps.core.saving import save_unique
-from apps.core.versioning import Versioned
+from apps.core.db.ordering import next_position
+from apps.core.db.saving import save_unique
+from apps.core.db.versioning import Versioned
 from apps.widgets import events
 from apps.widgets.contracts import WidgetCreate, WidgetDataUpdate, WidgetFilter, WidgetOut, WidgetUpdate
 from apps.widgets.definitions import check_data, infer_definition, validate_definition

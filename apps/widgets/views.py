@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.core.web import domain_errors
+from apps.core.surfaces.web import domain_errors
 from apps.widgets import services
 from apps.widgets.present import present
 

@@ -6,8 +6,8 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from apps.core.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.core.errors import DomainError
+from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.wiki import proposals, services
 from apps.wiki.models import WikiPage, WikiProposal, WikiRevision
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.forms import InputModelForm
+from apps.core.surfaces.forms import InputModelForm
 from apps.wiki.contracts import WikiPageCreate, WikiPageUpdate
 from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import service_link, user_link
-from apps.core.model_fields import german_search, search_index
+from apps.core.db.model_fields import german_search, search_index
 from apps.core.models import CreatedAt, Timestamped
 
 SLUG_MAX = 120
@@ -54,7 +54,7 @@ class WikiPage(Timestamped):
 
     @property
     def version(self) -> int:
-        """The page's version for optimistic checks (`apps.core.versioning`): its revision."""
+        """The page's version for optimistic checks (`apps.core.db.versioning`): its revision."""
         return self.revision_number
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.lookup import get_by_id
+from apps.core.db.lookup import get_by_id
 from apps.wiki import events
 from apps.wiki.errors import PageNotFound, ProposalConflict, ProposalNotFound, ProposalNotPending
 from apps.wiki.models import COMMENT_MAX, TITLE_MAX, WikiPage, WikiProposal

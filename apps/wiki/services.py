@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.db.saving import save_unique
+from apps.core.db.versioning import check_version
 from apps.core.errors import Forbidden
-from apps.core.saving import save_unique
-from apps.core.versioning import check_version
 from apps.wiki import events
 from apps.wiki.contracts import WikiPageCreate, WikiPageOut, WikiPageUpdate, WikiSearch
 from apps.wiki.errors import PageNotFound, SlugTaken

@@ -8,7 +8,7 @@ calls the service and answers with the output models' records.
 
 from __future__ import annotations
 
-from apps.core.api import listed
+from apps.core.surfaces.api import listed
 from apps.tools.context import ToolContext
 from apps.tools.registry import WITH_LIVE, tool
 from apps.wiki import contracts as c

@@ -10,10 +10,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.core import web
 from apps.core.errors import DomainError, VersionConflict
 from apps.core.inputs import build
-from apps.core.web import domain_errors, form_errors, querystring_without_page, reported
+from apps.core.surfaces import web
+from apps.core.surfaces.web import domain_errors, form_errors, querystring_without_page, reported
 from apps.wiki import proposals, services
 from apps.wiki.contracts import (
     WikiHistoryRange,

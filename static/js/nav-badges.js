@@ -1,5 +1,5 @@
 /**
- * Live counts in the main navigation (apps/core/navigation.py). A badge
+ * Live counts in the main navigation (apps/core/surfaces/navigation.py). A badge
  * `<span data-nav-badge="review" data-badge-topics="memory wiki.proposals">` is refetched when a
  * live event with one of its refresh topics arrives (mutations.js dispatches `clapilot:refresh`
  * on `document`); bursts of events cost one request.

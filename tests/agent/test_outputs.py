@@ -13,8 +13,8 @@ from apps.accounts.principal import Principal
 from apps.agent import contracts as c
 from apps.agent import outcomes, services
 from apps.agent.models import Message, Run, RunEvent
-from apps.core.api import dump
 from apps.core.records import attrs, iso
+from apps.core.surfaces.api import dump
 from apps.tools.results import ToolResult
 from tests.agent.helpers import say
 

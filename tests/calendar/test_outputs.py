@@ -26,9 +26,9 @@ from apps.calendar.records import (
 )
 from apps.clients.models import Case
 from apps.clients.records import client_ref
-from apps.core.api import dump
 from apps.core.inputs import build
 from apps.core.records import attrs, iso, stamps
+from apps.core.surfaces.api import dump
 from apps.core.timezones import in_zone
 from tests.factories import ClientFactory, ServicePrincipalFactory, UserFactory
 

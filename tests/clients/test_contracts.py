@@ -13,8 +13,8 @@ from apps.clients import contracts as c
 from apps.clients import page
 from apps.clients.models import Case, Client
 from apps.clients.records import case_url, client_ref, detail_url
-from apps.core.api import RequestInvalid, parse
 from apps.core.records import attrs, stamps
+from apps.core.surfaces.api import RequestInvalid, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 from django.test import RequestFactory
 from django.utils import translation
 
-from apps.core import views
+from apps.core.surfaces import views
 
 HEADINGS = {
     404: {"de": "Seite nicht gefunden", "en": "Page not found", "it": "Pagina non trovata"},

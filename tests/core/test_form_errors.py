@@ -4,7 +4,7 @@ model's errors together, not the model's only after the fields are fixed."""
 from django import forms
 from pydantic import BaseModel, Field
 
-from apps.core.forms import InputModelForm
+from apps.core.surfaces.forms import InputModelForm
 
 
 class Pair(BaseModel):

@@ -1,4 +1,4 @@
-"""Pages are closed by default (DESIGN §3a): `apps.core.closed.PagesClosedMiddleware` (Django's
+"""Pages are closed by default (DESIGN §3a): `apps.core.surfaces.closed.PagesClosedMiddleware` (Django's
 `LoginRequiredMiddleware`) sends an anonymous visitor of any view to the login page unless the view
 says `@login_not_required`, or authenticates the caller itself (DRF views with API keys, device
 tokens or the session; the admin with its own login). A public view is a conscious choice: it is
@@ -20,7 +20,7 @@ from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, path
 from rest_framework.permissions import AllowAny
 
-from apps.core.closed import authenticates_itself, public
+from apps.core.surfaces.closed import authenticates_itself, public
 
 pytestmark = pytest.mark.django_db
 

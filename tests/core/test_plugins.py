@@ -29,7 +29,7 @@ def test_navigation_entries_resolve_in_order():
 
 
 def test_only_the_entry_with_the_longest_matching_page_is_active(admin_user):
-    from apps.core.navigation import resolved_navigation
+    from apps.core.surfaces.navigation import resolved_navigation
 
     fristen = reverse("calendar:deadlines")
     active = [i["key"] for i in resolved_navigation(fristen, admin_user) if i["active"]]

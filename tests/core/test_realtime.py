@@ -20,7 +20,7 @@ def test_the_routes_come_from_the_apps_declarations_unchanged():
     routes = {str(route.pattern) for route in websocket_urlpatterns}
     assert routes == {"ws/ping/", "ws/mutations/", "ws/chat/<int:session_id>/"}
     assert realtime.websocket_modules()[:3] == [
-        "apps.core.routing",
+        "apps.core.realtime.routing",
         "apps.mutations.routing",
         "apps.agent.routing",
     ]

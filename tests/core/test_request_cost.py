@@ -186,7 +186,7 @@ def test_badges_are_counted_once_until_an_event_then_anew(client, office):
 
 def test_badges_are_counted_anew_after_the_ttl(client, office, monkeypatch):
     from apps.approvals.models import StagedCall
-    from apps.core import navigation
+    from apps.core.surfaces import navigation
 
     page_queries(client)
     # A change no event announces (here: a row written behind the services' back).
@@ -258,8 +258,8 @@ def counting_badge(user) -> int:
 
 
 def test_the_memo_is_keyed_on_event_role_and_active_flag(office):
-    from apps.core import navigation
     from apps.core.plugins import NavEntry
+    from apps.core.surfaces import navigation
 
     user = office["user"]
     entries = [NavEntry("probe", "Probe", "tasks:index", badge=f"{__name__}.counting_badge")]

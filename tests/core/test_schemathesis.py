@@ -51,7 +51,7 @@ def in_process_app(monkeypatch):
     import channels.db
 
     from apps.agent import sse
-    from apps.core import sse as core_sse
+    from apps.core.realtime import sse as core_sse
     from apps.mutations import api as mutations_api
 
     monkeypatch.setattr(channels.db, "close_old_connections", lambda: None)

@@ -9,8 +9,8 @@ import pytest
 from apps.accounts.contracts import person_ref
 from apps.clients.models import Case
 from apps.clients.records import case_ref, client_ref
-from apps.core.api import dump
 from apps.core.records import attrs, iso
+from apps.core.surfaces.api import dump
 from apps.memory import contracts as c
 from apps.memory.models import Memory, MemoryRevision, MemorySource, holder_key
 from apps.memory.records import with_relations

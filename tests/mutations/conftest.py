@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from apps.core import layer as layer_module
+from apps.core.realtime import layer as layer_module
 
 
 class RecordingLayer:

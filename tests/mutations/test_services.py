@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.core import layer as layer_module
+from apps.core.realtime import layer as layer_module
 from apps.mutations import actions, services
 from apps.mutations.models import MutationEvent
 from apps.mutations.origin import mutation_origin

@@ -1,5 +1,5 @@
 """The records the tools and live events send are exactly the declared output models (the REST
-API checks its answers itself, in `apps.core.api.dump`)."""
+API checks its answers itself, in `apps.core.surfaces.api.dump`)."""
 
 import pytest
 

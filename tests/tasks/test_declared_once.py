@@ -9,9 +9,9 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from apps.core.errors import InvalidInput, InvalidUrl
-from apps.core.forms import input_field
 from apps.core.inputs import build
 from apps.core.origin import Origin
+from apps.core.surfaces.forms import input_field
 from apps.tasks.contracts import TaskCreate, TaskPageFilter, TaskUpdate
 from apps.tasks.forms import TaskEditForm
 

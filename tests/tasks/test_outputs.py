@@ -10,8 +10,8 @@ import pytest
 from apps.accounts.principal import Principal
 from apps.clients.models import Case
 from apps.clients.records import case_ref, client_ref
-from apps.core.api import dump
 from apps.core.records import attrs, iso, stamps
+from apps.core.surfaces.api import dump
 from apps.tasks import contracts as c
 from apps.tasks.models import Comment, Task
 from apps.tasks.services import get_task

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from apps.core.api import dump
 from apps.core.records import attrs, iso, stamps
+from apps.core.surfaces.api import dump
 from apps.widgets import contracts as c
 from apps.widgets.models import Widget
 from apps.widgets.services import get_widget

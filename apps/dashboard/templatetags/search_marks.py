@@ -10,7 +10,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from apps.core.search import WORD
+from apps.core.db.search import WORD
 
 register = template.Library()
 

@@ -8,7 +8,7 @@ replayed, and older ones (already in the HTML) are not applied twice.
 from django import template
 from django.utils.html import json_script
 
-from apps.core.navigation import freshness
+from apps.core.surfaces.navigation import freshness
 from apps.mutations.services import head_id
 
 register = template.Library()

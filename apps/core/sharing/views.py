@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.core import sharing
 from apps.core.errors import DomainError, InvalidInput
-from apps.core.web import error_json
+from apps.core.surfaces.web import error_json
 
 
 @require_GET

@@ -18,8 +18,8 @@ from django.db import models
 from django.http import HttpResponseRedirect
 
 from apps.core.errors import DomainError
-from apps.core.forms import validate_year_range
-from apps.core.web import form_errors
+from apps.core.surfaces.forms import validate_year_range
+from apps.core.surfaces.web import form_errors
 
 
 class SplitDateTimeWidget(widgets.AdminSplitDateTime):

@@ -11,7 +11,7 @@ from apps.core import jsontext
 class JSONParser(DrfJSONParser):
     """Every REST JSON body goes through `jsontext.loads`: nesting too deep, a number too long or
     not finite, or a NUL character answer 400 with their own code (`json_too_deep`,
-    `json_number_invalid`, `nul_character`; `apps.core.api.exception_handler`); a syntax error
+    `json_number_invalid`, `nul_character`; `apps.core.surfaces.api.exception_handler`); a syntax error
     stays DRF's `parse_error`."""
 
     def parse(self, stream, media_type=None, parser_context=None):

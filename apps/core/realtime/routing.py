@@ -1,5 +1,5 @@
 from django.urls import path
 
-from apps.core.consumers import PingConsumer
+from apps.core.realtime.consumers import PingConsumer
 
 websocket_urlpatterns = [path("ws/ping/", PingConsumer.as_asgi())]

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from apps.core import plugins
-from apps.core.navigation import resolved_navigation
+from apps.core.surfaces.navigation import resolved_navigation
 
 
 def navigation(request) -> dict:
