@@ -8,6 +8,7 @@ from apps.core.plugins import DomainApp, ExtensionPoint
 class CoreConfig(DomainApp):
     name = "apps.core"
     verbose_name = _("System")
+    websocket_urls = "apps.core.realtime.routing"  # the ping socket
     extension_points = {
         "error_codes": ExtensionPoint(
             Mapping, "code → (app, meaning): codes produced without an exception class"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import socket
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
@@ -43,13 +42,6 @@ def admin_client(client, admin_user):
     client.force_login(admin_user)
     client.cookies["django_language"] = "de"
     return client
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache(db):
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _test(client, provider):
