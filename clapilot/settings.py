@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-import sys
 from pathlib import Path
 
 import csp.constants as csp
@@ -135,9 +134,7 @@ ASGI_APPLICATION = "clapilot.asgi.application"
 # The navigation's badge counts are kept per user until the newest live event id changes
 # (apps.core.surfaces.navigation); core names the event stream without importing it.
 CLAPILOT_BADGE_FRESHNESS = "apps.mutations.services.head_id"
-# Off under pytest (by default): page tests compare query counts before and after writing rows,
-# which a memo filled in between would skew; tests/core/test_request_cost.py turns it on.
-CLAPILOT_BADGE_MEMO = env.bool("CLAPILOT_BADGE_MEMO", default="pytest" not in sys.modules)
+CLAPILOT_BADGE_MEMO = env.bool("CLAPILOT_BADGE_MEMO", default=True)
 
 TEMPLATES = [
     {

@@ -413,6 +413,9 @@ def pytest_configure(config):
     _remember_embeddings()
     # A tool answering outside its declared output model fails loudly here (production logs it).
     settings.CLAPILOT_TOOL_OUTPUT_STRICT = True
+    # Page tests compare query counts before and after writing rows, which a badge memo filled in
+    # between would skew; tests/core/test_request_cost.py turns it on.
+    settings.CLAPILOT_BADGE_MEMO = False
 
     if settings.EMBEDDED_DATABASE:
         from clapilot import embedded_db

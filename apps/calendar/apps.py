@@ -21,6 +21,7 @@ class CalendarConfig(DomainApp):
     ]
     tool_families = [ToolFamily("calendar")]
     extends = {
+        "dashboard.search_providers": ["apps.calendar.search.deadlines", "apps.calendar.search.appointments"],
         "clients.page_sections": [
             "apps.calendar.client_page.deadlines",
             "apps.calendar.client_page.appointments",

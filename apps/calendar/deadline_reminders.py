@@ -87,7 +87,7 @@ def _open_deadlines():
     ).select_related("responsible", "deputy", "owner")
 
 
-def _window(first: dt.date, last: dt.date) -> Q:
+def start_window(first: dt.date, last: dt.date) -> Q:
     """Fristen starting between the two office days (a day of slack for other time zones)."""
     tz = zoneinfo.ZoneInfo(settings.TIME_ZONE)
     begin = dt.datetime.combine(first - dt.timedelta(days=1), dt.time(0), tzinfo=tz)
@@ -127,7 +127,7 @@ def _start_of(day: dt.date) -> dt.datetime:
 
 def _due_and_overdue_reminders(today: dt.date) -> list[Reminder]:
     first = today - dt.timedelta(days=OVERDUE_LOOKBACK_DAYS)
-    events = list(_open_deadlines().filter(_window(first, today)).order_by("start", "id")[:BATCH])
+    events = list(_open_deadlines().filter(start_window(first, today)).order_by("start", "id")[:BATCH])
     admins: list | None = None
     reminders: list[Reminder] = []
     for event in events:

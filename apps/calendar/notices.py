@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter, defaultdict
 
-from apps.calendar.deadline_reminders import _window, due_day
+from apps.calendar.deadline_reminders import due_day, start_window
 from apps.calendar.models import CalendarEvent, PreDeadline
 from apps.calendar.records import detail_url
 from apps.calendar.visibility import user_filter
@@ -33,7 +33,7 @@ def digest_counts(today: dt.date) -> dict[int, Counter]:
     counts: dict[int, Counter] = defaultdict(Counter)
     fristen = (
         CalendarEvent.objects.filter(kind=CalendarEvent.Kind.DEADLINE, status=CalendarEvent.Status.OPEN)
-        .filter(_window(today, today))
+        .filter(start_window(today, today))
         .only("start", "time_zone", "responsible_id", "deputy_id")
     )
     for event in fristen:

@@ -6,9 +6,8 @@ from apps.core.plugins import DomainApp, ExtensionPoint
 
 
 class DashboardConfig(DomainApp):
-    """The top layer: the start page (the modules and the person's widget cards) and the
-    first-start setup (`manage.py bootstrap`). The only app that may see every other one; no app
-    imports it.
+    """The start page (the modules and the person's widget cards) and the header search. Only
+    apps/ops sits above it; no domain imports it.
 
     Extension point it owns (filled through `extends`):
 
@@ -20,15 +19,6 @@ class DashboardConfig(DomainApp):
     name = "apps.dashboard"
     label = "dashboard"
     verbose_name = _("Overview")
-    # Sections declared here while the owning apps' apps.py are being reworked by others; they
-    # belong in CalendarConfig/DocumentsConfig.extends (same effect: every app's are read).
-    extends = {
-        "dashboard.search_providers": [
-            "apps.calendar.search.deadlines",
-            "apps.calendar.search.appointments",
-            "apps.documents.search.similar",
-        ]
-    }
     extension_points = {
         "search_providers": ExtensionPoint(Callable, "(principal, words, *, limit, quick) -> SearchSection")
     }

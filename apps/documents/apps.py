@@ -16,7 +16,7 @@ class DocumentsConfig(DomainApp):
         "knowledge.sources": ["apps.documents.knowledge.source"],
         "knowledge.path_labels": ["apps.documents.knowledge.folder_labels"],
         "llm.sensitive_refs": ["apps.documents.sensitivity.sensitive_refs"],
-        "dashboard.search_providers": ["apps.documents.search.provider"],
+        "dashboard.search_providers": ["apps.documents.search.provider", "apps.documents.search.similar"],
     }
     periodic_jobs = [
         PeriodicJob(
