@@ -13,6 +13,7 @@ from apps.accounts.forms import InviteForm
 from apps.clients import office_settings
 from apps.clients.forms import OfficeSettingsForm
 from apps.core.errors import DomainError
+from apps.core.surfaces import web
 from apps.core.surfaces.web import form_errors
 
 
@@ -37,7 +38,7 @@ def _page(request, form: OfficeSettingsForm, invite: InviteForm, *, status: int 
 def office_settings_page(request):
     if not request.user.is_admin:
         return _denied(request)
-    form = _settings_form(request.POST if request.method == "POST" else None)
+    form = _settings_form(web.submitted(request))
     if request.method == "POST" and form.is_valid():
         try:
             office_settings.save(request.principal, form.validated)

@@ -42,11 +42,6 @@ def _people():
     return get_user_model().objects.filter(is_active=True).order_by("full_name", "email")
 
 
-def _submitted(request):
-    """The posted form data, or None on a GET (an unbound form)."""
-    return request.POST if request.method == "POST" else None
-
-
 def list_page(request):
     """Clients by name, filtered like the REST list (`ClientFilter`: `?q=`, `?status=`)."""
     page_number = web.page_number(request)
@@ -64,7 +59,7 @@ def list_page(request):
 
 
 def create_page(request):
-    form = ClientForm(_submitted(request), people=_people())
+    form = ClientForm(web.submitted(request), people=_people())
     if form.is_bound and form.is_valid():
         try:
             client = services.create_client(request.principal, build(ClientPageCreate, **form.all_values()))
@@ -97,7 +92,7 @@ def detail_page(request, client_id: int):
     principal = request.principal
     client = services.get_client(principal, client_id)
     people = list(_people())
-    form = ClientForm(_submitted(request), people=people, client=client)
+    form = ClientForm(web.submitted(request), people=people, client=client)
     if form.is_bound and form.is_valid():
         changes = form.changed_against_baseline()
         try:
@@ -175,7 +170,7 @@ def case_create_page(request, client_id: int | None = None):
         "client": client.pk if client else None,
         "responsible": client.responsible_id if client else None,
     }
-    form = CaseForm(_submitted(request), initial=initial, **options)
+    form = CaseForm(web.submitted(request), initial=initial, **options)
     if form.is_bound and form.is_valid():
         try:
             data = cast(CaseCreate, form.validated)

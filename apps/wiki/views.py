@@ -34,11 +34,6 @@ from apps.wiki.records import snippet_html
 PAGE_SIZE = 25
 
 
-def _bound(request):
-    """The submitted data a form binds to (None on a GET: an unbound form)."""
-    return request.POST if request.method == "POST" else None
-
-
 def index(request):
     principal = request.principal
     query = web.query(request, WikiPageFilter).query or ""
@@ -89,7 +84,7 @@ def preview(request):
 
 def create(request):
     start = web.query(request, WikiPageStart) if request.method == "GET" else WikiPageStart()
-    form = PageForm(_bound(request), initial={"title": start.title or ""})
+    form = PageForm(web.submitted(request), initial={"title": start.title or ""})
     if request.method == "POST" and form.is_valid():
         data = form.validated
         assert isinstance(data, WikiPageCreate)
@@ -109,7 +104,7 @@ def create(request):
 def edit(request, slug: str):
     wiki_page = services.get_page(request.principal, slug=slug)
     initial = {"title": wiki_page.title, "body": wiki_page.body, "base_revision": wiki_page.revision_number}
-    form = PageEditForm(_bound(request), initial=initial)
+    form = PageEditForm(web.submitted(request), initial=initial)
     conflict = None
     if request.method == "POST" and form.is_valid():
         data = form.validated
@@ -183,7 +178,7 @@ def accept(request, proposal_id: int):
 
 @require_POST
 def reject(request, proposal_id: int):
-    form = RejectForm(_bound(request))
+    form = RejectForm(web.submitted(request))
     if not form.is_valid():
         messages.error(request, _("Please give a reason for the rejection."))
         return redirect("wiki:proposals")

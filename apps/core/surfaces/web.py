@@ -89,6 +89,11 @@ def came_from(request, default: str | None = None) -> str:
     return default or request.path
 
 
+def submitted(request: HttpRequest) -> Any:
+    """The data a page form binds to: the POST, or None on a GET (an unbound form)."""
+    return request.POST if request.method == "POST" else None
+
+
 def back_target(request: HttpRequest, default: str, name: str = "next") -> str:
     """Where a form sends the person back to: its `name` field (`next`, `return_to`) when that is
     a path on this site, else `default` (never another host, `//host` or a bare word)."""
