@@ -22,7 +22,7 @@ from apps.clients import numbering
 from apps.core.contracts import Input
 from apps.core.errors import InvalidInput
 from apps.core.services import get_setting, set_setting
-from apps.deadlines import compute, office
+from apps.deadlines import office
 from apps.llm import selection
 
 OFFICE_NAME = "office_name"
@@ -32,9 +32,8 @@ ADDRESS_MAX = 500
 
 
 def lands() -> dict[str, str]:
-    """The 16 Länder by code (`apps.deadlines.office` holds them; before that, `compute` did)."""
-    found = getattr(office, "BUNDESLAENDER", None) or getattr(compute, "BUNDESLAENDER", None)
-    return dict(found or {})
+    """The 16 Länder by code."""
+    return dict(office.BUNDESLAENDER)
 
 
 class OfficeSettings(Input):
