@@ -36,6 +36,9 @@ from apps.memory.audit import audit, dispute
 from apps.memory.models import Assertion, Memory, MemoryRevision, MemorySource, Review
 from apps.memory.records import snapshot, with_relations
 
+# What the check itself writes on every memory it concludes (an outcome adds its own fields).
+CHECKED_FIELDS = ("embedding", "embedding_model", "checking", "subject_anchors", "updated_at")
+
 
 def _locked():
     return with_relations(Memory.objects.select_for_update(of=("self",))).select_related("owner")
@@ -104,7 +107,7 @@ def _conclude(memory_id: int, embedded_text: str, vector, model: str) -> str | N
         dispute(None, verdict.existing_id, memory)
         events.changed(memory, "memory.memory.updated")
         return "conflict"
-    memory.save(update_fields=["embedding", "embedding_model", "checking", "subject_anchors", "updated_at"])
+    memory.save(update_fields=CHECKED_FIELDS)
     if memory.review == Review.PENDING:  # it joins a review queue now; otherwise nothing shows
         events.changed(memory, "memory.memory.updated")
     return "created"
@@ -135,17 +138,7 @@ def _after_decision(memory: Memory, verdict: dedup.Verdict, before: dict) -> str
     if approved and verdict.kind == "conflict":
         memory.conflicts_with_id, memory.conflict = verdict.existing_id, verdict.explanation
         note = f"{note}; contradicts memory:{verdict.existing_id}"
-    memory.save(
-        update_fields=[
-            "embedding",
-            "embedding_model",
-            "checking",
-            "subject_anchors",
-            "conflicts_with",
-            "conflict",
-            "updated_at",
-        ]
-    )
+    memory.save(update_fields=[*CHECKED_FIELDS, "conflicts_with", "conflict"])
     audit(memory, None, MemoryRevision.Action.UPDATED, before=before, note=note)
     if memory.conflicts_with_id:
         dispute(None, memory.conflicts_with_id, memory)
@@ -171,17 +164,7 @@ def _merge(memory: Memory, kept: Memory, verdict: dedup.Verdict, before: dict) -
         note=f"near_identical {similarity_note} memory:{memory.pk}",
     )
     memory.duplicate_of, memory.assertion = kept, Assertion.RETRACTED
-    memory.save(
-        update_fields=[
-            "embedding",
-            "embedding_model",
-            "checking",
-            "subject_anchors",
-            "duplicate_of",
-            "assertion",
-            "updated_at",
-        ]
-    )
+    memory.save(update_fields=[*CHECKED_FIELDS, "duplicate_of", "assertion"])
     audit(
         memory, None, MemoryRevision.Action.MERGED, before=before, note=f"memory:{kept.pk} {similarity_note}"
     )
