@@ -1,8 +1,11 @@
 """Admin of the model layer: providers (key write-only) with their models, the "test connection"
 button, the provider's model list to pick a model id from, and the capability probe as an admin
-action."""
+action. Saves and deletes, the provider page's model rows included, go through `apps.llm.services`."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django import forms
 from django.contrib import admin, messages
@@ -14,7 +17,12 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from apps.core.errors import DomainError
+from apps.core.inputs import build
+from apps.core.surfaces.admin_bases import ServiceAdmin, refused
+from apps.llm import services
 from apps.llm.connection import check_connection, offered_model_ids
+from apps.llm.contracts import ModelSave, ProviderSave
 from apps.llm.models import ModelConfig, Provider
 from apps.llm.probe import enqueue_probe
 
@@ -122,14 +130,48 @@ class ModelInline(admin.TabularInline):
     readonly_fields = ["probe_error"]
 
 
+def _save_model(request, obj: ModelConfig) -> ModelConfig:
+    values = {name: getattr(obj, name) for name in ModelSave.model_fields}
+    return services.save_model(request.principal, build(ModelSave, **values), obj.pk)
+
+
+@contextmanager
+def _row_refusal(row: ModelConfig) -> Iterator[None]:
+    """A refused model row, named on the provider page's form (the row's own inputs are rendered
+    afresh): "<model id>: <field label>: <message>"."""
+    try:
+        yield
+    except DomainError as exc:
+        labels = {f.name: f.verbose_name for f in ModelConfig._meta.fields}
+        parts = [f"{labels.get(name, name)}: {message}" for name, message in exc.field_errors.items()]
+        raise refused(type(exc)(f"{row.model_id}: {'; '.join(parts) or exc.message}")) from None
+
+
 @admin.register(Provider)
-class ProviderAdmin(admin.ModelAdmin):
+class ProviderAdmin(ServiceAdmin):
     form = ProviderForm
     list_display = ["name", "kind", "base_url", "enabled", "has_key"]
     list_filter = ["kind", "enabled"]
     inlines = [ModelInline]
     actions = ["probe_capability"]
     change_form_template = "admin/llm/provider/change_form.html"
+
+    def service_save(self, request, obj, form, change):
+        values = {name: getattr(obj, name) for name in ProviderSave.model_fields}
+        return services.save_provider(request.principal, build(ProviderSave, **values), obj.pk)
+
+    def service_delete(self, request, obj):
+        services.delete_provider(request.principal, obj.pk)
+
+    def save_formset(self, request, form, formset, change):
+        """The model rows of the provider page, each through the service like the model page."""
+        rows = formset.save(commit=False)  # writes nothing; notes the new, changed and deleted rows
+        for row in formset.deleted_objects:
+            with _row_refusal(row):
+                services.delete_model(request.principal, row.pk)
+        for row in rows:
+            with _row_refusal(row):
+                row.pk = _save_model(request, row).pk
 
     def get_urls(self):
         view = self.admin_site.admin_view(require_POST(self.test_connection_view))
@@ -163,7 +205,7 @@ class ProviderAdmin(admin.ModelAdmin):
 
 
 @admin.register(ModelConfig)
-class ModelConfigAdmin(admin.ModelAdmin):
+class ModelConfigAdmin(ServiceAdmin):
     form = ModelConfigForm
     change_form_template = "admin/llm/modelconfig/change_form.html"
     list_display = [
@@ -180,6 +222,12 @@ class ModelConfigAdmin(admin.ModelAdmin):
     search_fields = ["model_id", "display_name"]
     readonly_fields = ["probed_at", "probe_error"]
     actions = ["probe_capability"]
+
+    def service_save(self, request, obj, form, change):
+        return _save_model(request, obj)
+
+    def service_delete(self, request, obj):
+        services.delete_model(request.principal, obj.pk)
 
     @admin.action(description=_("Probe capability"))
     def probe_capability(self, request, queryset) -> None:

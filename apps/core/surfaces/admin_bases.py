@@ -110,6 +110,12 @@ class _Refused(Exception):
         self.error = error
 
 
+def refused(error: DomainError) -> Exception:
+    """What a `ServiceAdmin` step other than `save_model` raises (e.g. its `save_formset` saving
+    inline rows through a service): the form is rendered again with the service's answer."""
+    return _Refused(error)
+
+
 class ServiceAdmin(admin.ModelAdmin):
     """Subclasses define `service_save(request, obj, form, change) -> obj` where rows may be
     added or changed here, and `service_delete(request, obj)` where they may be deleted;
