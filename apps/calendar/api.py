@@ -65,20 +65,14 @@ class DeadlineCompleteView(ApiView):
     @endpoint(body=c.DeadlineComplete, output=c.EventResult, operation_id="calendar_deadlines_complete")
     def post(self, request, event_id: int, body: c.DeadlineComplete):
         """Mark an open Frist done (how, optional link); 409 deadline_not_open otherwise"""
-        event = lifecycle.complete_deadline(
-            request.principal, event_id, how=body.how, link=body.link, expected_version=body.expected_version
-        )
-        return {"event": event_record(event)}
+        return {"event": event_record(lifecycle.complete_deadline(request.principal, event_id, body))}
 
 
 class DeadlineCancelView(ApiView):
     @endpoint(body=c.DeadlineCancel, output=c.EventResult, operation_id="calendar_deadlines_cancel")
     def post(self, request, event_id: int, body: c.DeadlineCancel):
         """Cancel an open Frist with a reason; 409 deadline_not_open otherwise"""
-        event = lifecycle.cancel_deadline(
-            request.principal, event_id, reason=body.reason, expected_version=body.expected_version
-        )
-        return {"event": event_record(event)}
+        return {"event": event_record(lifecycle.cancel_deadline(request.principal, event_id, body))}
 
 
 class DeadlineReopenView(ApiView):

@@ -251,7 +251,7 @@ def complete(request, event_id: int):
     failed = None
     try:
         done = web.posted(request, DeadlineComplete, how="how", link="link")
-        event = lifecycle.complete_deadline(request.principal, event_id, how=done.how, link=done.link)
+        event = lifecycle.complete_deadline(request.principal, event_id, done)
     except DomainError as exc:
         failed, event = exc, None
     return _answer(request, _("“%(title)s” is done.") % {"title": event.title} if event else "", failed)
@@ -262,7 +262,7 @@ def cancel(request, event_id: int):
     failed = None
     try:
         body = web.posted(request, DeadlineCancel, reason="reason")
-        event = lifecycle.cancel_deadline(request.principal, event_id, reason=body.reason)
+        event = lifecycle.cancel_deadline(request.principal, event_id, body)
     except DomainError as exc:
         failed, event = exc, None
     return _answer(request, _("“%(title)s” was cancelled.") % {"title": event.title} if event else "", failed)

@@ -18,10 +18,9 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.calendar import events, recurrence
-from apps.calendar.contracts import DeadlineReopen
+from apps.calendar.contracts import DeadlineCancel, DeadlineComplete, DeadlineReopen
 from apps.calendar.errors import DeadlineNotClosed, DeadlineNotOpen, DeadlineReasonRequired, NotADeadline
 from apps.calendar.models import (
-    DONE_HOW_MAX,
     NOTE_MAX,
     REASON_MAX,
     CalendarEvent,
@@ -240,14 +239,14 @@ def moved_pre_deadlines(event: CalendarEvent, old_due: dt.date) -> list[tuple[dt
 
 
 # --- complete and cancel --------------------------------------------------------------------------
-def _deadline(principal: Principal, event_id: Any) -> CalendarEvent:
+def _deadline(principal: Principal, event_id: int) -> CalendarEvent:
     event = get_event(principal, event_id, for_update=True)
     if not event.is_deadline:
         raise NotADeadline(_("Only a Frist can be completed, cancelled or reopened; this is an appointment."))
     return event
 
 
-def _open_deadline(principal: Principal, event_id: Any) -> CalendarEvent:
+def _open_deadline(principal: Principal, event_id: int) -> CalendarEvent:
     event = _deadline(principal, event_id)
     if event.status != Status.OPEN:
         raise DeadlineNotOpen(
@@ -267,31 +266,26 @@ def _finish(principal: Principal, event: CalendarEvent, before: dict[str, str], 
 
 
 @transaction.atomic
-def complete_deadline(
-    principal: Principal, event_id: Any, *, how: Any, link: Any = "", expected_version: int | None = None
-) -> CalendarEvent:
+def complete_deadline(principal: Principal, event_id: int, data: DeadlineComplete) -> CalendarEvent:
     """Mark an open Frist done: by whom (the caller), when (now), how, optionally where (a link)."""
-    how_text = validation.text(how or "", "how", max_length=DONE_HOW_MAX).strip()
+    how_text = data.how.strip()
     if not how_text:
         raise validation.invalid("how", _("say how the Frist was met, e.g. Einspruch eingelegt"))
-    link_text = validation.url(link or "", "link", max_length=500)
     event = _open_deadline(principal, event_id)
-    _check_version(principal, event, expected_version)
+    _check_version(principal, event, data.expected_version)
     before = snapshot(event)
     event.status = Status.DONE
     event.done_at, event.done_by = timezone.now(), principal.audit_actor
-    event.done_how, event.done_link = how_text, link_text
+    event.done_how, event.done_link = how_text, data.link
     return _finish(principal, event, before, how_text)
 
 
 @transaction.atomic
-def cancel_deadline(
-    principal: Principal, event_id: Any, *, reason: Any, expected_version: int | None = None
-) -> CalendarEvent:
+def cancel_deadline(principal: Principal, event_id: int, data: DeadlineCancel) -> CalendarEvent:
     """Strike an open Frist (it stays in the Fristenbuch): a reason is required."""
-    reason_value = reason_text(reason, required=True)
+    reason_value = reason_text(data.reason, required=True)
     event = _open_deadline(principal, event_id)
-    _check_version(principal, event, expected_version)
+    _check_version(principal, event, data.expected_version)
     before = snapshot(event)
     event.status = Status.CANCELLED
     event.cancelled_at, event.cancelled_by = timezone.now(), principal.audit_actor

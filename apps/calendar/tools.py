@@ -110,10 +110,7 @@ def complete_deadline(ctx: ToolContext, args: c.DeadlineCompleteById) -> dict:
     """Mark an open Frist done: say how it was met (e.g. "Einspruch eingelegt"), optionally with a link to
     the document or task that met it. Refused with deadline_not_open when it is already done or
     cancelled."""
-    event = lifecycle.complete_deadline(
-        ctx.principal, args.event_id, how=args.how, link=args.link, expected_version=args.expected_version
-    )
-    return {"event": event_record(event)}
+    return {"event": event_record(lifecycle.complete_deadline(ctx.principal, args.event_id, args))}
 
 
 @tool(name="calendar_reopen_deadline", output=c.EventResult, surfaces=WITH_LIVE, read_only=False)
@@ -134,7 +131,4 @@ def reopen_deadline(ctx: ToolContext, args: c.DeadlineReopenById) -> dict:
 def cancel_deadline(ctx: ToolContext, args: c.DeadlineCancelById) -> dict:
     """Cancel (strike) an open Frist that no longer applies, with the reason. Fristen are never deleted; the
     Fristenbuch keeps them."""
-    event = lifecycle.cancel_deadline(
-        ctx.principal, args.event_id, reason=args.reason, expected_version=args.expected_version
-    )
-    return {"event": event_record(event)}
+    return {"event": event_record(lifecycle.cancel_deadline(ctx.principal, args.event_id, args))}

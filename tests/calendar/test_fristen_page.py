@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from apps.accounts.principal import Principal
 from apps.calendar import fristen, lifecycle, services
-from apps.calendar.contracts import EventCreate, EventUpdate
+from apps.calendar.contracts import DeadlineCancel, DeadlineComplete, EventCreate, EventUpdate
 from apps.calendar.models import CalendarEvent
 from apps.clients.models import Case
 from apps.core.inputs import build
@@ -79,7 +79,7 @@ def test_filters_by_person_status_period_client_case_and_criticality(web, make_f
     other = make_frist("fremd", 12, responsible_id=ben.pk)
     with_case = make_frist("Akte", 50, case_id=case.pk, criticality="critical")
     done = make_frist("erledigt", 13)
-    lifecycle.complete_deadline(Principal.for_user(anna), done.pk, how="erledigt")
+    lifecycle.complete_deadline(Principal.for_user(anna), done.pk, build(DeadlineComplete, how="erledigt"))
     assert _ids(web.get(URL, {"who": "me"})) == [mine.pk, bens.pk, with_case.pk]
     assert _ids(web.get(URL, {"who": ben.pk})) == [bens.pk, other.pk]
     assert _ids(web.get(URL, {"status": "done"})) == [done.pk]
@@ -133,7 +133,7 @@ def test_a_refused_inline_action_says_why_and_changes_nothing(web, make_frist):
     response = web.post(url, {"reason": " "}, HTTP_HX_REQUEST="true")
     assert response.status_code == 422 and response.context["notice_failed"] is True
     assert CalendarEvent.objects.get(pk=frist.pk).status == "open"
-    lifecycle.cancel_deadline(Principal.for_user(frist.owner), frist.pk, reason="weg")
+    lifecycle.cancel_deadline(Principal.for_user(frist.owner), frist.pk, build(DeadlineCancel, reason="weg"))
     again = web.post(
         reverse("calendar:deadline-complete", args=[frist.pk]), {"how": "x"}, HTTP_HX_REQUEST="true"
     )
@@ -217,7 +217,7 @@ def test_query_count_is_constant_in_rows(web, make_frist, ben):
 
 def test_export_csv_and_pdf(web, make_frist, anna):
     frist = make_frist("=HYPERLINK(evil)", 10)
-    lifecycle.cancel_deadline(Principal.for_user(anna), frist.pk, reason="aufgehoben")
+    lifecycle.cancel_deadline(Principal.for_user(anna), frist.pk, build(DeadlineCancel, reason="aufgehoben"))
     today = dt.date.today().isoformat()
     response = web.get(reverse("calendar:fristenbuch-export", args=["csv"]), {"since": today, "until": today})
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")

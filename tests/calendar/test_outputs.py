@@ -12,7 +12,7 @@ from apps.accounts.contracts import person_ref
 from apps.accounts.principal import Principal
 from apps.calendar import contracts as c
 from apps.calendar import lifecycle, services
-from apps.calendar.contracts import EventCreate, FiledEventUpdate
+from apps.calendar.contracts import DeadlineComplete, EventCreate, FiledEventUpdate
 from apps.calendar.models import CalendarEvent, DeadlineChange
 from apps.calendar.records import (
     EventRow,
@@ -186,7 +186,9 @@ def rows(anna):
     done = services.create_event(
         as_anna, build(EventCreate, title="erledigt", kind="deadline", start="2026-12-20")
     )
-    lifecycle.complete_deadline(as_anna, done.pk, how="Einspruch eingelegt", link="https://example.com/d")
+    lifecycle.complete_deadline(
+        as_anna, done.pk, build(DeadlineComplete, how="Einspruch eingelegt", link="https://example.com/d")
+    )
     CalendarEvent.objects.filter(pk=plain.pk).update(created_by_service=ServicePrincipalFactory(name="Robot"))
     return [services.get_event(as_anna, e.pk) for e in (plain, series, frist, done)]
 

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
 from apps.calendar import lifecycle, services
-from apps.calendar.contracts import DeadlineReopen, EventCreate
+from apps.calendar.contracts import DeadlineCancel, DeadlineComplete, DeadlineReopen, EventCreate
 from apps.calendar.errors import DeadlineNotClosed, DeadlineReasonRequired, NotADeadline
 from apps.calendar.models import CalendarEvent
 from apps.core.inputs import build
@@ -33,7 +33,9 @@ def done(as_anna, due):
         as_anna,
         build(EventCreate, title="Einspruch Meier", kind="deadline", start=due.isoformat(), all_day=True),
     )
-    return lifecycle.complete_deadline(as_anna, frist.pk, how="Einspruch eingelegt", link="/dokumente/7/")
+    return lifecycle.complete_deadline(
+        as_anna, frist.pk, build(DeadlineComplete, how="Einspruch eingelegt", link="/dokumente/7/")
+    )
 
 
 def _status_lines(event):
@@ -65,7 +67,9 @@ def test_only_a_closed_frist_reopens(as_anna, done, due):
     lifecycle.reopen_deadline(as_anna, done.pk, build(DeadlineReopen, reason="zu früh abgehakt"))
     with pytest.raises(DeadlineNotClosed):
         lifecycle.reopen_deadline(as_anna, done.pk, build(DeadlineReopen, reason="nochmal"))
-    cancelled = lifecycle.cancel_deadline(as_anna, done.pk, reason="Bescheid aufgehoben")
+    cancelled = lifecycle.cancel_deadline(
+        as_anna, done.pk, build(DeadlineCancel, reason="Bescheid aufgehoben")
+    )
     again = lifecycle.reopen_deadline(
         as_anna, cancelled.pk, build(DeadlineReopen, reason="doch nicht aufgehoben")
     )
@@ -131,7 +135,7 @@ def test_done_and_cancelled_fristen_are_struck_through_in_every_view(web, as_ann
     other = services.create_event(
         as_anna, build(EventCreate, title="Gestrichen", kind="deadline", start=due.isoformat(), all_day=True)
     )
-    lifecycle.cancel_deadline(as_anna, other.pk, reason="Bescheid aufgehoben")
+    lifecycle.cancel_deadline(as_anna, other.pk, build(DeadlineCancel, reason="Bescheid aufgehoben"))
     services.create_event(
         as_anna, build(EventCreate, title="Offen", kind="deadline", start=due.isoformat(), all_day=True)
     )
