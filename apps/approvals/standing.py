@@ -90,35 +90,23 @@ def grant(
     check_grantable(staged, days=days)
     kind, scope_id = scope or ("", None)
     expires = timezone.now() + timedelta(days=int(days or default_days()))
+    # What the approval is for: the active twin is looked up by it, a new one created with it.
+    same_call = {
+        "user_id": staged.user_id,
+        "specialist_id": staged.specialist_id,
+        "tool": staged.tool,
+        "operation": staged.operation,
+        "scope_kind": kind,
+        "scope_id": scope_id,
+    }
     with transaction.atomic():
-        same = (
-            active()
-            .select_for_update()
-            .filter(
-                user_id=staged.user_id,
-                specialist_id=staged.specialist_id,
-                tool=staged.tool,
-                operation=staged.operation,
-                scope_kind=kind,
-                scope_id=scope_id,
-            )
-            .first()
-        )
+        same = active().select_for_update().filter(**same_call).first()
         if same is not None:
             same.expires_at = expires
             same.save(update_fields=["expires_at"])
             row = same
         else:
-            row = StandingApproval.objects.create(
-                user_id=staged.user_id,
-                specialist_id=staged.specialist_id,
-                tool=staged.tool,
-                operation=staged.operation,
-                scope_kind=kind,
-                scope_id=scope_id,
-                expires_at=expires,
-                granted_by=principal.user,
-            )
+            row = StandingApproval.objects.create(**same_call, expires_at=expires, granted_by=principal.user)
         _announce(row)
     return row
 
