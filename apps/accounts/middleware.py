@@ -41,13 +41,23 @@ def activate_preferences(request, user=None) -> None:
         timezone.deactivate()
 
 
-class UserPreferencesMiddleware:
+class _Preparing:
+    """A middleware that prepares the request (`prepare`) before the view answers it."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        activate_preferences(request)
+        self.prepare(request)
         return self.get_response(request)
+
+    def prepare(self, request) -> None:
+        raise NotImplementedError
+
+
+class UserPreferencesMiddleware(_Preparing):
+    def prepare(self, request) -> None:
+        activate_preferences(request)
 
 
 def principal_of(request) -> Principal | None:
@@ -65,10 +75,6 @@ def attach_principal(request) -> None:
     request.principal = SimpleLazyObject(lambda: principal_of(request))
 
 
-class PrincipalMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+class PrincipalMiddleware(_Preparing):
+    def prepare(self, request) -> None:
         attach_principal(request)
-        return self.get_response(request)
