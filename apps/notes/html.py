@@ -10,7 +10,7 @@ from __future__ import annotations
 import html as htmllib
 import re
 
-import nh3
+from apps.core import sanitizing
 
 TAGS = frozenset(
     {
@@ -64,14 +64,12 @@ def _filter_attribute(element: str, attribute: str, value: str) -> str | None:
     return value
 
 
-_cleaner = nh3.Cleaner(
-    tags=set(TAGS),
-    clean_content_tags={"script", "style"},
-    attributes={k: set(v) for k, v in ATTRIBUTES.items()},
+_cleaner = sanitizing.cleaner(
+    tags=TAGS,
+    attributes=ATTRIBUTES,
     attribute_filter=_filter_attribute,
-    url_schemes=set(URL_SCHEMES),
+    url_schemes=URL_SCHEMES,
     filter_style_properties=set(STYLE_PROPERTIES),
-    link_rel="noopener noreferrer",
 )
 
 

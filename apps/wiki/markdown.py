@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-import nh3
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -23,6 +22,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
+
+from apps.core import sanitizing
 
 TAGS = frozenset(
     {
@@ -155,13 +156,8 @@ def _attribute(element: str, attribute: str, value: str) -> str | None:
     return value
 
 
-_cleaner = nh3.Cleaner(
-    tags=set(TAGS),
-    clean_content_tags={"script", "style"},
-    attributes={k: set(v) for k, v in ATTRIBUTES.items()},
-    attribute_filter=_attribute,
-    url_schemes=set(URL_SCHEMES),
-    link_rel="noopener noreferrer",
+_cleaner = sanitizing.cleaner(
+    tags=TAGS, attributes=ATTRIBUTES, attribute_filter=_attribute, url_schemes=URL_SCHEMES
 )
 
 
