@@ -19,9 +19,10 @@ byte what clients already receive; REST answers through `apps.core.surfaces.api.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any, Self
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, model_validator
 
 from apps.core.contracts import Output
 
@@ -38,6 +39,20 @@ class RowOutput(Output):
     def record(cls, row: Any) -> dict[str, Any]:
         """The wire record of one row: JSON-ready, dates as ISO 8601 text."""
         return wire(cls.of(row))
+
+
+def read_through(model: type, view: Callable[[Any], Any]) -> Any:
+    """A RowOutput's `mode="before"` validator that reads a row of `model` through `view` (an
+    object giving the row's values under the output's names, e.g. its ref as `id`); anything
+    else (a dict in the output's shape) is validated as it is.
+
+        _row = read_through(Memory, _MemoryRow)
+    """
+
+    def _through(cls: type, value: Any) -> Any:
+        return view(value) if isinstance(value, model) else value
+
+    return model_validator(mode="before")(classmethod(_through))  # type: ignore[arg-type]
 
 
 def wire(model: Output) -> dict[str, Any]:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from apps.core.contracts import DateTime, Input, PageInput, paged, wrapped
-from apps.core.outputs import RowOutput
+from apps.core.outputs import RowOutput, read_through
 from apps.learning.models import NOTE_MAX, QUOTE_MAX, SUBJECT_MAX, TEXT_MAX, LearningObject
 
 Kind = Literal["durable_fact", "procedure_proposal"]
@@ -52,10 +52,7 @@ class LearningObjectOut(RowOutput):
     created_at: dt.datetime
     updated_at: dt.datetime
 
-    @model_validator(mode="before")
-    @classmethod
-    def _row(cls, value: Any) -> Any:
-        return _ObjectRow(value) if isinstance(value, LearningObject) else value
+    _row = read_through(LearningObject, _ObjectRow)
 
 
 class LearningObjectDetailOut(LearningObjectOut):
@@ -127,3 +124,11 @@ class LearningProposal(Input):
     correction: bool = False
     unsafe: bool = False
     model_label: str = ""
+
+
+class LearningSettingsSave(Input):
+    """The models of the two jobs as an admin chooses them (each explicitly; none: the job skips)."""
+
+    enabled: bool = True
+    extraction_model_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
+    curator_model_id: int | None = Field(default=None, ge=1, le=2**31 - 1)

@@ -9,12 +9,12 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any, Literal
 
 from django.db.models import Model
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 
 from apps.accounts.contracts import PersonRef, person_ref
 from apps.clients.contracts import AsCase, AsClient
 from apps.core.contracts import DateTime, Input, Output, PageInput, choices_enum, paged, query_field
-from apps.core.outputs import RowOutput
+from apps.core.outputs import RowOutput, read_through
 from apps.knowledge.search import QUERY_MAX
 from apps.memory.models import NOTE_MAX, QUOTE_MAX, SPECIALIST_MAX, TEXT_MAX, Kind, Memory
 
@@ -95,10 +95,7 @@ class MemoryOut(RowOutput):
     created_at: dt.datetime
     updated_at: dt.datetime
 
-    @model_validator(mode="before")
-    @classmethod
-    def _row(cls, value: Any) -> Any:
-        return _MemoryRow(value) if isinstance(value, Memory) else value
+    _row = read_through(Memory, _MemoryRow)
 
     _created_by = field_validator("created_by", mode="before")(_person)
 
