@@ -167,3 +167,7 @@ class DeadlineChangeAdmin(ReadOnlyAdmin):
     @admin.display(description=_("after"))
     def new_shown(self, row):
         return fristenbuch.shown_value(row.field, row.new)
+
+    @admin.display(description=_("reason"), ordering="reason")
+    def reason_shown(self, row):
+        return row.reason_shown

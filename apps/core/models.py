@@ -5,13 +5,14 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Timestamped(models.Model):
-    """When a row was created and last saved (no verbose names, as in every domain table).
+    """When a row was created and last saved, labelled in the viewer's language wherever the admin
+    or a form shows them.
 
     Abstract fields sort before the model's own in `_meta.fields` (their creation counter is
-    older); migrations and columns are unaffected."""
+    older); columns are unaffected (the labels are migration state only)."""
 
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         abstract = True

@@ -31,7 +31,7 @@ class Board(models.Model):
     # Private and restricted boards have an owner; the owner always sees them.
     owner = owner_link("owned_boards")
     sort_order = models.IntegerField(_("order"), default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("board")
@@ -162,7 +162,7 @@ class Comment(models.Model):
     author_name = models.CharField(max_length=150)
     body = models.TextField()
     body_hash = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("comment")
