@@ -29,4 +29,5 @@ class NotesConfig(DomainApp):
         "clients.case_sections": ["apps.notes.case_page.section"],
         "clients.case_links": ["apps.notes.case_links.LINKER"],
         "dashboard.search_providers": ["apps.notes.search.provider"],
+        "notifications.mention_watches": ["apps.notes.notices.PAGE_MENTIONS"],
     }
