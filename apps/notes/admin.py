@@ -4,9 +4,11 @@ Folders may be renamed through the same service; a refusal shows as an admin err
 
 from django.contrib import admin
 
+from apps.core.inputs import build
 from apps.core.sharing.admin import SharingAdminMixin
 from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.notes import services, sharing
+from apps.notes.contracts import NoteFolderUpdate
 from apps.notes.models import Note, NoteFolder, NotePage
 
 
@@ -27,7 +29,7 @@ class NoteFolderAdmin(SharingAdminMixin, NoAddMixin, ServiceAdmin):
         return False  # folders are emptied and deleted on the Notizen page
 
     def service_save(self, request, obj, form, change):
-        folder = services.update_folder(request.principal, obj.pk, {"name": obj.name})
+        folder = services.update_folder(request.principal, obj.pk, build(NoteFolderUpdate, name=obj.name))
         NoteFolder.objects.filter(pk=obj.pk).update(sort_order=obj.sort_order)
         return folder
 

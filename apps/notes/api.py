@@ -28,7 +28,7 @@ class FolderDetailView(ApiView):
     @endpoint(body=c.NoteFolderUpdate, output=c.NoteFolderResult, operation_id="notes_folders_partial_update")
     def patch(self, request, folder_id: int, body: c.NoteFolderUpdate):
         """Rename or move a folder"""
-        return {"folder": NoteFolderOut.record(updated(services.update_folder, request, folder_id, body))}
+        return {"folder": NoteFolderOut.record(services.update_folder(request.principal, folder_id, body))}
 
     @endpoint(output=None, status=204, operation_id="notes_folders_destroy")
     def delete(self, request, folder_id: int):
@@ -60,8 +60,7 @@ class NoteDetailView(ApiView):
     @endpoint(body=c.NoteUpdate, output=c.NoteResult, operation_id="notes_partial_update")
     def patch(self, request, note_id: int, body: c.NoteUpdate):
         """Rename, move or change visibility (partial); optional expected_version"""
-        note = updated(services.update_note, request, note_id, body, explicit_null_clears=True)
-        return {"note": NoteOut.record(note)}
+        return {"note": NoteOut.record(services.update_note(request.principal, note_id, body))}
 
     @endpoint(output=None, status=204, operation_id="notes_destroy")
     def delete(self, request, note_id: int):

@@ -8,7 +8,9 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.principal import Principal
 from apps.clients.case_links import MAX_CANDIDATES, CaseLinker
 from apps.clients.models import Case
+from apps.core.inputs import build
 from apps.notes import services
+from apps.notes.contracts import NoteUpdate
 from apps.notes.visibility import visible_notes
 
 
@@ -23,7 +25,7 @@ def candidates(principal: Principal, case: Case) -> list[tuple[int, str]]:
 
 
 def link(principal: Principal, case: Case, note_id: int) -> None:
-    services.update_note(principal, note_id, {"case_id": case.pk})
+    services.update_note(principal, note_id, build(NoteUpdate, case_id=case.pk))
 
 
 LINKER = CaseLinker("notes", _("Notes"), candidates, link, order=40)

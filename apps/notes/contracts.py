@@ -13,7 +13,7 @@ import datetime as dt
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, model_validator
 
 from apps.accounts.contracts import AsPerson, AsServiceName
 from apps.clients.contracts import AsCase
@@ -243,13 +243,23 @@ class NoteUpdate(Input):
         default=None, ge=1, description="Refuse the change if the note's version differs."
     )
 
-    def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
-        values = self.model_dump(mode="json", include={"name", "folder_id", "visibility", "case_id"})
-        return partial_changes(self, values, explicit_null_clears=explicit_null_clears)
+    def changes(self) -> dict[str, Any]:
+        """The fields sent (an explicit null included: it empties the field), and every field of
+        `clear_fields` as None."""
+        sent = self.model_fields_set - {"clear_fields", "expected_version", "note_id"}
+        return self.model_dump(mode="json", include=sent) | dict.fromkeys(self.clear_fields)
 
 
 class NoteUpdateById(NoteUpdate):
+    # The tool's form of a change: its strict schema sends every field, null meaning "unchanged".
     note_id: int
+
+    @model_validator(mode="after")
+    def _null_is_unchanged(self) -> NoteUpdateById:
+        self.__pydantic_fields_set__.difference_update(
+            name for name in list(self.__pydantic_fields_set__) if getattr(self, name) is None
+        )
+        return self
 
 
 # --- input: pages -----------------------------------------------------------------------------

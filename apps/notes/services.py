@@ -8,8 +8,6 @@ Page writes live in `apps.notes.page_services` and are re-exported here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
@@ -23,16 +21,22 @@ from apps.core.db.search import search
 from apps.core.db.versioning import Versioned
 from apps.core.errors import Forbidden, InvalidInput
 from apps.notes import events
-from apps.notes.contracts import NoteCreate, NoteFilter, NoteFolderCreate, NoteFolderOut, NoteOut
+from apps.notes.contracts import (
+    NoteCreate,
+    NoteFilter,
+    NoteFolderCreate,
+    NoteFolderOut,
+    NoteFolderUpdate,
+    NoteOut,
+    NoteUpdate,
+)
 from apps.notes.errors import FolderNotFound
-from apps.notes.models import FOLDER_NAME_MAX, NOTE_NAME_MAX, Note, NoteFolder, NotePage, Visibility
+from apps.notes.models import FOLDER_NAME_MAX, Note, NoteFolder, NotePage, Visibility
 from apps.notes.reads import get_note
 from apps.notes.records import with_relations
 from apps.notes.visibility import note_filter, viewers, visible_folders, visible_notes
 
 MAX_PAGE = 200
-NOTE_FIELDS = frozenset({"name", "folder_id", "visibility", "case_id"})
-FOLDER_FIELDS = frozenset({"name", "parent_id"})
 FOLDER_VERSION = Versioned(
     "folder", NoteFolderOut.record, gettext_lazy("The folder was changed by someone else in the meantime.")
 )
@@ -95,14 +99,12 @@ def create_folder(principal: Principal, data: NoteFolderCreate) -> NoteFolder:
 
 
 @transaction.atomic
-def update_folder(
-    principal: Principal, folder_id: int, changes: dict[str, Any], *, expected_version: int | None = None
-) -> NoteFolder:
-    """Rename or move a folder (never into itself or one of its own subfolders). `changes` are a
-    `NoteFolderUpdate`'s (`.changes()`, through `apps.core.surfaces.api.updated` on REST)."""
-    validation.only_fields(changes, FOLDER_FIELDS)
+def update_folder(principal: Principal, folder_id: int, data: NoteFolderUpdate) -> NoteFolder:
+    """Rename or move a folder (never into itself or one of its own subfolders); fields not sent
+    (`NoteFolderUpdate.changes()`) stay as they are."""
+    changes = data.changes()
     folder = get_folder(principal, folder_id, for_update=True)
-    FOLDER_VERSION.check(folder, expected_version)
+    FOLDER_VERSION.check(folder, data.expected_version)
     if "name" in changes:
         folder.name = _folder_name(changes["name"])
     if "parent_id" in changes:
@@ -209,20 +211,19 @@ def create_note(principal: Principal, data: NoteCreate) -> tuple[Note, NotePage]
 
 
 @transaction.atomic
-def update_note(
-    principal: Principal, note_id: int, changes: dict[str, Any], *, expected_version: int | None = None
-) -> Note:
-    """Rename, move to another folder (None: top level) or change who sees it. Fields not in
-    `changes` (a `NoteUpdate`'s `.changes()`) stay as they are; with `expected_version` a stale
-    write is refused."""
-    validation.only_fields(changes, NOTE_FIELDS)
+def update_note(principal: Principal, note_id: int, data: NoteUpdate) -> Note:
+    """Rename, move to another folder (None: top level) or change who sees it. Fields not sent
+    (`NoteUpdate.changes()`) stay as they are; with `expected_version` a stale write is refused."""
+    changes = data.changes()
     note = get_note(principal, note_id, for_update=True)
-    NOTE_VERSION.check(note, expected_version)
+    NOTE_VERSION.check(note, data.expected_version)
     old_viewers = viewers(note)
     if "folder_id" in changes and str(changes["folder_id"] or "") != str(note.folder_id or ""):
         _require_private_owner(principal, note, _("Only the owner can move a private note."))
     if "name" in changes:
-        note.name = validation.text(changes["name"], "name", max_length=NOTE_NAME_MAX, required=True)
+        if not changes["name"]:  # an explicit null: the contract checked every text
+            raise validation.invalid("name", _("must not be empty"))
+        note.name = changes["name"]
     if "visibility" in changes and changes["visibility"] != note.visibility:
         note.visibility = _visibility(principal, changes["visibility"], note.visibility)
         if note.owner_id not in (None, getattr(principal.user, "pk", None)):

@@ -68,9 +68,7 @@ def create_note(ctx: ToolContext, args: c.NoteCreate) -> dict:
 def update_note(ctx: ToolContext, args: c.NoteUpdateById) -> dict:
     """Rename a note, move it to another folder, link it to a case (Akte) or change who sees it; fields you
     leave out stay as they are."""
-    changes = args.changes(explicit_null_clears=False)
-    note = services.update_note(ctx.principal, args.note_id, changes, expected_version=args.expected_version)
-    return {"note": NoteOut.record(note)}
+    return {"note": NoteOut.record(services.update_note(ctx.principal, args.note_id, args))}
 
 
 @tool(name="notizen_create_page", output=c.NotePageResult, surfaces=WITH_LIVE, read_only=False)

@@ -163,14 +163,12 @@ def create_note(request):
 def update_note(request, note_id: int):
     services.get_note(request.principal, note_id)  # an invisible note is a 404, not a message
     with reported(request) as outcome:
-        changes = web.posted(request, NoteUpdate, **NOTE_FORM).changes(explicit_null_clears=False)
+        data = web.posted(request, NoteUpdate, **NOTE_FORM)
         # The settings form sends every field: an empty name is refused, "Top level" moves the
         # note out of its folder; a form without the case picker leaves the case alone.
-        changes.setdefault("name", "")
-        changes.setdefault("folder_id", None)
-        if "case" in request.POST:
-            changes.setdefault("case_id", None)
-        services.update_note(request.principal, note_id, changes)
+        emptied = {"name", "folder_id", *(["case_id"] if "case" in request.POST else [])}
+        emptied -= data.model_fields_set
+        services.update_note(request.principal, note_id, data.model_copy(update=dict.fromkeys(emptied)))
     if not outcome.failed:
         messages.success(request, _("Saved."))
     return redirect("notes:note", note_id=note_id)

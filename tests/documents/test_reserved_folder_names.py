@@ -13,7 +13,7 @@ from apps.core.errors import ReservedName
 from apps.core.inputs import build
 from apps.documents import folders
 from apps.documents.models import Folder
-from apps.notes.contracts import NoteFolderCreate
+from apps.notes.contracts import NoteFolderCreate, NoteFolderUpdate
 
 pytestmark = pytest.mark.django_db
 
@@ -82,4 +82,4 @@ def test_note_folders_cannot_carry_a_lock_either(as_anna):
         notes.create_folder(as_anna, build(NoteFolderCreate, name="🔒 Privat", visibility="shared"))
     folder = notes.create_folder(as_anna, build(NoteFolderCreate, name="Ablage", visibility="shared"))
     with pytest.raises(ReservedName):
-        notes.update_folder(as_anna, folder.pk, {"name": "🔐 Ablage"})
+        notes.update_folder(as_anna, folder.pk, build(NoteFolderUpdate, name="🔐 Ablage"))

@@ -74,7 +74,7 @@ def test_notes_in_every_shape(as_anna, anna, meier):
         services.create_note(robot, build(c.NoteCreate, name="Vom Dienst"))[0],
         services.create_note(as_anna, build(c.NoteCreate, name="Zur Akte", visibility="shared"))[0],
     ]
-    made[3] = services.update_note(as_anna, made[3].pk, {"case_id": akte.pk})
+    made[3] = services.update_note(as_anna, made[3].pk, build(c.NoteUpdate, case_id=akte.pk))
     for note in made:
         same(c.NoteOut.record(note), note_record(note))
         fresh = services.get_note(as_anna, note.pk)

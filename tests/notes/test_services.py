@@ -6,7 +6,7 @@ from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.notes import services
-from apps.notes.contracts import NoteCreate, NoteFilter, NoteFolderCreate
+from apps.notes.contracts import NoteCreate, NoteFilter, NoteFolderCreate, NoteFolderUpdate, NoteUpdate
 from apps.notes.errors import FolderNotFound, NoteNotFound, PageNotFound
 from apps.notes.models import Note, NoteFolder, NotePage
 
@@ -78,9 +78,13 @@ def test_private_folders_and_placement_rules(as_anna, as_ben, private_folder, sh
     sub = services.create_folder(as_anna, build(NoteFolderCreate, name="Sub", parent_id=private_folder.pk))
     assert sub.visibility == "private" and sub.owner_id == private_folder.owner_id
     with pytest.raises(InvalidInput):
-        services.update_folder(as_anna, private_folder.pk, {"parent_id": sub.pk})  # a cycle
+        services.update_folder(
+            as_anna, private_folder.pk, build(NoteFolderUpdate, parent_id=sub.pk)
+        )  # a cycle
     with pytest.raises(InvalidInput):
-        services.update_folder(as_anna, shared_folder.pk, {"parent_id": private_folder.pk})
+        services.update_folder(
+            as_anna, shared_folder.pk, build(NoteFolderUpdate, parent_id=private_folder.pk)
+        )
 
 
 def test_folder_note_counts_respect_visibility(as_anna, as_ben, anna, shared_folder, make_note):
@@ -95,8 +99,8 @@ def test_making_a_shared_note_private_removes_it_from_the_others(as_anna, anna, 
     note, _ = services.create_note(as_anna, build(NoteCreate, name="Bald privat", visibility="shared"))
     MutationEvent.objects.all().delete()
     with pytest.raises(Forbidden):
-        services.update_note(as_ben, note.pk, {"visibility": "private"})
-    services.update_note(as_anna, note.pk, {"visibility": "private"})
+        services.update_note(as_ben, note.pk, build(NoteUpdate, visibility="private"))
+    services.update_note(as_anna, note.pk, build(NoteUpdate, visibility="private"))
     removal, upsert = events()
     assert (removal.audience, removal.user_id) == ("all_except", anna.pk)
     assert removal.ui_actions[0]["type"] == "remove" and "record" not in removal.ui_actions[0]
@@ -112,7 +116,7 @@ def test_version_conflicts_are_refused_with_the_current_record(as_anna):
         services.update_page(as_anna, page.pk, {"html": "<p>alt</p>"}, expected_version=1)
     assert exc.value.details["page"]["html"] == "<p>eins</p>" and exc.value.details["page"]["version"] == 2
     with pytest.raises(VersionConflict):
-        services.update_note(as_anna, note.pk, {"name": "x"}, expected_version=5)
+        services.update_note(as_anna, note.pk, build(NoteUpdate, name="x", expected_version=5))
 
 
 def test_page_html_is_sanitized_not_rejected_and_bad_types_are_rejected(as_anna):

@@ -6,9 +6,10 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from apps.core.errors import ShareLastOwner, ShareNotAllowed, ShareTargetNotFound
+from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.notes import services, sharing
-from apps.notes.contracts import NoteFilter
+from apps.notes.contracts import NoteFilter, NoteUpdate
 from apps.notes.errors import NoteNotFound
 from apps.notes.visibility import viewers
 from tests.factories import UserFactory
@@ -150,11 +151,11 @@ def test_who_it_is_shared_with_edits_but_never_deletes_or_moves(
     from apps.core.errors import Forbidden
 
     sharing.grant_note(as_anna, private_note.pk, f"user:{ben.pk}")
-    services.update_note(as_ben, private_note.pk, {"name": "Umbenannt"})
+    services.update_note(as_ben, private_note.pk, build(NoteUpdate, name="Umbenannt"))
     with pytest.raises(Forbidden):
         services.delete_note(as_ben, private_note.pk)
     with pytest.raises(Forbidden):
-        services.update_note(as_ben, private_note.pk, {"folder_id": private_folder.pk})
+        services.update_note(as_ben, private_note.pk, build(NoteUpdate, folder_id=private_folder.pk))
     sharing.grant_folder(as_anna, private_folder.pk, f"user:{ben.pk}")
     with pytest.raises(Forbidden):
         services.delete_folder(as_ben, private_folder.pk)
