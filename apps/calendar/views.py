@@ -52,12 +52,9 @@ def _midnight(day: dt.date, principal: Principal) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(0), tzinfo=principal.time_zone)
 
 
-def _days(
-    principal: Principal, first: dt.date, count: int, query: str | None = None, cap: int | None = None
-) -> list[dict]:
+def _days(principal: Principal, first: dt.date, count: int, query: str | None = None) -> list[dict]:
     """`count` days from `first`, each with the occurrences touching it (in the viewer's zone).
-    With `cap`, a day renders at most that many and counts the rest in `more`. The layout works
-    on narrow (id, start, end) rows; only the entries actually shown are loaded (two queries)."""
+    The layout works on narrow (id, start, end) rows, then loads the entries in one query."""
     rows = services.occurrence_rows(
         principal,
         _midnight(first, principal),
@@ -77,21 +74,17 @@ def _days(
         while day <= min(end_day, last):
             by_day[day].append(row)
             day += dt.timedelta(days=1)
-    shown = {d: occs if cap is None else occs[:cap] for d, occs in by_day.items()}
-    events = services.grid_events(principal, {pk for occs in shown.values() for pk, _s, _e in occs})
+    events = services.grid_events(principal, {pk for occs in by_day.values() for pk, _s, _e in occs})
     today = _today(principal)
     days = []
     for d in (first + dt.timedelta(days=i) for i in range(count)):
-        occs = by_day.get(d, [])
         iso = d.isoformat()
         items = [
             _item(Occurrence(events[pk], s, e), tz, today, iso)
-            for pk, s, e in shown.get(d, [])
+            for pk, s, e in by_day.get(d, [])
             if pk in events
         ]
-        days.append(
-            {"date": d, "iso": iso, "items": items, "more": len(occs) - len(items), "is_today": d == today}
-        )
+        days.append({"date": d, "iso": iso, "items": items, "is_today": d == today})
     return days
 
 
@@ -140,9 +133,13 @@ def month_page(request):
     params = _page_query(request)
     first = (params.month or today).replace(day=1)
     grid_start = first - dt.timedelta(days=first.weekday())
-    days = _days(principal, grid_start, 42, cap=CHIPS_PER_DAY)
+    # Every entry is loaded: the grid draws CHIPS_PER_DAY a day and "+N more", the phone's agenda
+    # (the same page under 600 px, templates/calendar/month.html) lists the month's days whole.
+    days = _days(principal, grid_start, 42)
     for day in days:
         day["in_month"] = day["date"].month == first.month
+        day["chips"] = day["items"][:CHIPS_PER_DAY]
+        day["more"] = len(day["items"]) - len(day["chips"])
     prev_month = (first - dt.timedelta(days=1)).replace(day=1)
     next_month = (first + dt.timedelta(days=32)).replace(day=1)
     context = {
@@ -150,6 +147,7 @@ def month_page(request):
         "month": first,
         "weeks": [days[i : i + 7] for i in range(0, 42, 7)],
         "weekdays": [d["date"] for d in days[:7]],
+        "agenda": [d for d in days if d["in_month"] and d["items"]],
         "prev": prev_month.strftime("%Y-%m"),
         "next": next_month.strftime("%Y-%m"),
         "today": today,
