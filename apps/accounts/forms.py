@@ -19,6 +19,13 @@ class PreferencesForm(forms.Form):
         required=False,
         help_text=_("No pop-up notices about colleagues' changes; open pages still update live."),
     )
+    morning_digest = forms.BooleanField(
+        label=_("Morning overview"),
+        required=False,
+        help_text=_(
+            "A notification at 07:00 in your time zone with today's Fristen, Vorfristen and overdue tasks."
+        ),
+    )
 
 
 class InviteForm(InputModelForm):

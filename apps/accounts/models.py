@@ -67,6 +67,8 @@ class User(AbstractBaseUser, PermissionsMixin):
     )
     # Live notices ("Aufgabe angelegt: …") about colleagues' changes; the lists still update.
     mute_toasts = models.BooleanField(_("mute live notices"), default=False)
+    # The morning overview (apps.notifications.digest) at 07:00 in `time_zone`; a person may opt out.
+    morning_digest = models.BooleanField(_("morning overview"), default=True)
     is_active = models.BooleanField(_("active"), default=True)
     date_joined = models.DateTimeField(_("date joined"), default=timezone.now)
 

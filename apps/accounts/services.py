@@ -36,10 +36,15 @@ def active_person_id(value: Any, field: str) -> int | None:
 
 @transaction.atomic
 def update_preferences(
-    principal: Principal, *, language: str, time_zone: str, mute_toasts: bool | None = None
+    principal: Principal,
+    *,
+    language: str,
+    time_zone: str,
+    mute_toasts: bool | None = None,
+    morning_digest: bool | None = None,
 ) -> User:
     """A user changes their own language, time zone and (when sent) whether live notices are
-    muted (`invalid_input` names the bad field)."""
+    muted and whether the morning overview comes (`invalid_input` names the bad field)."""
     if not principal.is_user:
         raise Forbidden(_("Only a signed-in person has preferences."))
     validation.choice(language, "language", User.Language.values)
@@ -47,14 +52,18 @@ def update_preferences(
         validate_time_zone(time_zone)
     except ValidationError as exc:
         raise InvalidInput.field("time_zone", exc.messages[0]) from None
-    if mute_toasts is not None and not isinstance(mute_toasts, bool):
-        raise InvalidInput.field("mute_toasts", _("must be true or false"))
+    for name, value in (("mute_toasts", mute_toasts), ("morning_digest", morning_digest)):
+        if value is not None and not isinstance(value, bool):
+            raise InvalidInput.field(name, _("must be true or false"))
     user = User.objects.select_for_update().get(pk=principal.user.pk)
     user.language, user.time_zone = language, time_zone
     fields = ["language", "time_zone"]
     if mute_toasts is not None:
         user.mute_toasts = mute_toasts
         fields.append("mute_toasts")
+    if morning_digest is not None:
+        user.morning_digest = morning_digest
+        fields.append("morning_digest")
     user.save(update_fields=fields)
     return user
 

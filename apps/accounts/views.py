@@ -33,7 +33,12 @@ def settings_page(request):
                 return response
     else:
         form = PreferencesForm(
-            initial={"language": user.language, "time_zone": user.time_zone, "mute_toasts": user.mute_toasts}
+            initial={
+                "language": user.language,
+                "time_zone": user.time_zone,
+                "mute_toasts": user.mute_toasts,
+                "morning_digest": user.morning_digest,
+            }
         )
     return render(request, "accounts/settings.html", {"form": form})
 

@@ -26,7 +26,7 @@ class NotificationsConfig(DomainApp):
         PeriodicJob(
             "Benachrichtigungen: Tagesüberblick am Morgen",
             "apps.notifications.jobs.send_morning_digest",
-            crontab="0 7 * * *",
+            crontab="*/15 * * * *",  # 07:00 in each person's time zone: every offset is a quarter hour
         ),
     ]
 
