@@ -19,10 +19,12 @@ from apps.agent.contracts import ChatSessionEntry, ChatSessionFilter, ChatSessio
 from apps.agent.errors import InvalidChatInput
 from apps.agent.models import Message, RunEvent
 from apps.core.errors import InvalidInput
+from apps.core.inputs import build
 from apps.core.surfaces import web
 from apps.core.surfaces.web import domain_errors, id_param, wants_json
 from apps.documents import folders, storage
 from apps.documents import services as documents
+from apps.documents.contracts import DocumentUpload
 
 SESSIONS_SHOWN = 50
 TURNS_SHOWN = 20  # questions (with their answers) per page of a chat's history
@@ -95,9 +97,8 @@ def upload_attachment(request):
     if upload is None:
         raise InvalidChatInput(_("No file was sent."))
     home = folders.ensure_home_folder(request.principal)
-    document = documents.upload_document(
-        request.principal, content=upload, filename=upload.name, folder_id=home.pk if home else None
-    )
+    metadata = build(DocumentUpload, folder_id=home.pk if home else None)
+    document = documents.upload_document(request.principal, metadata, content=upload, filename=upload.name)
     return JsonResponse(
         {
             "id": document.pk,

@@ -8,9 +8,11 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from apps.core.inputs import build
 from apps.core.sharing.admin import SharingAdminMixin
 from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyInline, ReadOnlyMixin, ServiceAdmin
 from apps.documents import folders, grants, sensitivity, services, workflow
+from apps.documents.contracts import DocumentUpdate
 from apps.documents.models import Document, DocumentWorkflow, Folder, ShareLink
 
 
@@ -92,7 +94,7 @@ class DocumentAdmin(SharingAdminMixin, NoAddMixin, ServiceAdmin):
     def service_save(self, request, obj, form, change):
         changes = {k: form.cleaned_data[k] for k in ("title", "tax_fields") if k in form.changed_data}
         if changes:
-            return services.update_document(request.principal, obj.pk, changes)
+            return services.update_document(request.principal, obj.pk, build(DocumentUpdate, **changes))
         return obj
 
     def has_delete_permission(self, request, obj=None):

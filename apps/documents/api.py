@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
-from apps.core.surfaces.api import ApiView, RequestInvalid, endpoint, listed, parse, refusal, updated
+from apps.core.surfaces.api import ApiView, RequestInvalid, endpoint, listed, parse, refusal
 from apps.documents import contracts as c
 from apps.documents import folders, services, sharing, storage
 from apps.documents.records import detailed_record, share_record
@@ -39,9 +39,7 @@ class DocumentListView(ApiView):
         if upload is None:
             raise RequestInvalid({"file": [_("No file was submitted.")]})
         metadata = parse(c.DocumentUpload, _form_values(request.data))
-        document = services.upload_document(
-            request.principal, content=upload, filename=upload.name, **metadata.service_kwargs()
-        )
+        document = services.upload_document(request.principal, metadata, content=upload, filename=upload.name)
         return {"document": detailed_record(document)}
 
 
@@ -71,7 +69,7 @@ class DocumentDetailView(ApiView):
     @endpoint(body=c.DocumentUpdate, output=c.DocumentResult, operation_id="documents_partial_update")
     def patch(self, request, document_id: int, body: c.DocumentUpdate):
         """Change metadata (partial); optional expected_version"""
-        return {"document": detailed_record(updated(services.update_document, request, document_id, body))}
+        return {"document": detailed_record(services.update_document(request.principal, document_id, body))}
 
     @endpoint(output=None, status=204, operation_id="documents_destroy")
     def delete(self, request, document_id: int):

@@ -8,7 +8,9 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.principal import Principal
 from apps.clients.case_links import MAX_CANDIDATES, CaseLinker
 from apps.clients.models import Case
+from apps.core.inputs import build
 from apps.documents import services
+from apps.documents.contracts import DocumentUpdate
 from apps.documents.visibility import visible_documents
 
 
@@ -23,7 +25,7 @@ def candidates(principal: Principal, case: Case) -> list[tuple[int, str]]:
 
 
 def link(principal: Principal, case: Case, document_id: int) -> None:
-    services.update_document(principal, document_id, {"case_id": case.pk})
+    services.update_document(principal, document_id, build(DocumentUpdate, case_id=case.pk))
 
 
 LINKER = CaseLinker("documents", _("Documents"), candidates, link, order=30)

@@ -248,14 +248,6 @@ class DocumentUpload(Input):
     )
     case_id: int | None = _CASE
 
-    def service_kwargs(self) -> dict[str, Any]:
-        return {
-            "title": self.title or None,
-            "folder_id": self.folder_id,
-            "client_ids": self.client_ids,
-            "case_id": self.case_id,
-        }
-
 
 class DocumentUploadForm(DocumentUpload):
     """The whole multipart form, as OpenAPI documents it."""

@@ -9,7 +9,7 @@ from apps.accounts.principal import Principal
 from apps.clients.demo import demo_cases, demo_clients
 from apps.core.inputs import build
 from apps.documents import folders, processing, services
-from apps.documents.contracts import DocumentCreate
+from apps.documents.contracts import DocumentCreate, DocumentUpload
 
 # (name, parent, client number of a client folder or None)
 FOLDERS = [
@@ -90,9 +90,9 @@ def load(office) -> None:
         documents.append(
             services.upload_document(
                 admin,
+                build(DocumentUpload, folder_id=created[folder].pk),
                 content=ContentFile(body.encode(), name=filename),
                 filename=filename,
-                folder_id=created[folder].pk,
             )
         )
     anna = office.users.get("anna")

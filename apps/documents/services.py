@@ -7,7 +7,7 @@ Invisible documents answer exactly like missing ones (`document_not_found`): ids
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.files.base import ContentFile, File
@@ -26,9 +26,10 @@ from apps.core.db.lookup import get_by_id
 from apps.core.db.search import search
 from apps.core.db.versioning import Versioned
 from apps.core.errors import Forbidden
+from apps.core.inputs import build
 from apps.core.queue import enqueue
 from apps.documents import events, folders, storage
-from apps.documents.contracts import DocumentOut
+from apps.documents.contracts import DocumentOut, DocumentUpdate, DocumentUpload
 from apps.documents.errors import DocumentNotFound, EmptyFile, FileTooLarge
 from apps.documents.folders import get_folder
 from apps.documents.models import TITLE_MAX, Document, Folder
@@ -158,18 +159,10 @@ def _enqueue_extraction(document_id: int) -> None:
 
 
 @transaction.atomic
-def upload_document(
-    principal: Principal,
-    *,
-    content: File,
-    filename: str,
-    title: str | None = None,
-    folder_id: int | None = None,
-    client_ids: list[int] | None = None,
-    case_id: int | None = None,
-) -> Document:
-    """Store a file and queue its text extraction. Bad input is refused before anything is written.
-    The document is linked to the clients given, its client folder's and its case's client."""
+def upload_document(principal: Principal, data: DocumentUpload, *, content: File, filename: str) -> Document:
+    """Store a file (the multipart part: `content` as sent as `filename`) with the validated
+    metadata and queue its text extraction. Bad input is refused before anything is written. The
+    document is linked to the clients given, its client folder's and its case's client."""
     name = storage.sanitize_filename(filename)
     size = getattr(content, "size", None)
     if size is None:
@@ -184,10 +177,10 @@ def upload_document(
             _("The file “%(name)s” is larger than %(mb)d MB.") % {"name": name, "mb": limit // (1024 * 1024)},
             details={"max_bytes": limit, "size": size},
         )
-    folder = _folder_for_write(principal, folder_id)
-    case = _case(principal, case_id)
-    clients = _linked_clients(_clients(principal, client_ids), folder, case)
-    title = _title(title) if title else _title(name.rsplit(".", 1)[0] if "." in name else name)
+    folder = _folder_for_write(principal, data.folder_id)
+    case = _case(principal, data.case_id)
+    clients = _linked_clients(_clients(principal, data.client_ids), folder, case)
+    title = data.title or _title(name.rsplit(".", 1)[0] if "." in name else name)
     stored, digest, real_size, mime = storage.store(content, name)
     try:
         document = Document.objects.create(
@@ -217,18 +210,16 @@ def create_markdown(principal: Principal, data: DocumentCreate) -> Document:
     """documents_create: a Markdown document written by a person or the copilot."""
     filename = storage.sanitize_filename(f"{data.title}.md")
     text = (data.content or f"# {data.title}\n").encode("utf-8")
-    return upload_document(
-        principal,
-        content=ContentFile(text, name=filename),
-        filename=filename,
+    metadata = build(
+        DocumentUpload,
         title=data.title,
         folder_id=data.folder_id,
         client_ids=data.client_ids,
         case_id=data.case_id,
     )
+    return upload_document(principal, metadata, content=ContentFile(text, name=filename), filename=filename)
 
 
-EDITABLE = frozenset({"title", "client_ids", "tax_fields", "tax_fields_patch", "folder_id", "case_id"})
 INDEXED_FIELDS = frozenset({"title", "client_ids", "folder_id", "case_id"})
 DOCUMENT_VERSION = Versioned(
     "document", DocumentOut.record, gettext_lazy("The document was changed by someone else in the meantime.")
@@ -236,16 +227,18 @@ DOCUMENT_VERSION = Versioned(
 
 
 @transaction.atomic
-def update_document(
-    principal: Principal, document_id: int, changes: dict[str, Any], *, expected_version: int | None = None
-) -> Document:
-    """Partial update of the metadata; a stale `expected_version` is refused, never overwritten."""
-    validation.only_fields(changes, EDITABLE)
+def update_document(principal: Principal, document_id: int, data: DocumentUpdate) -> Document:
+    """Partial update of the metadata (the fields sent, `DocumentUpdate.changes()`; the tool's
+    `DocumentUpdateById` patches tax fields one by one); a stale `expected_version` is refused,
+    never overwritten."""
+    changes = data.changes()
     document = get_document(principal, document_id, action="change", for_update=True, with_text=True)
-    DOCUMENT_VERSION.check(document, expected_version)
+    DOCUMENT_VERSION.check(document, data.expected_version)
     old_viewers = document_viewers(document)
     if "title" in changes:
-        document.title = _title(changes["title"])
+        if not changes["title"]:  # an explicit null: the contract checked every text
+            raise validation.invalid("title", _("must not be empty"))
+        document.title = changes["title"]
     if "tax_fields" in changes:
         document.tax_fields = _tax_fields(changes["tax_fields"] if changes["tax_fields"] is not None else {})
     if "tax_fields_patch" in changes:  # set some keys, remove those given as None, keep the rest
@@ -282,7 +275,7 @@ def _still_visible(principal: Principal, document: Document) -> bool:
 
 def move_document(principal: Principal, document_id: int, *, folder_id: int | None) -> Document:
     """Into another folder (None: the root "Dokumente")."""
-    return update_document(principal, document_id, {"folder_id": folder_id})
+    return update_document(principal, document_id, build(DocumentUpdate, folder_id=folder_id))
 
 
 @transaction.atomic

@@ -154,10 +154,7 @@ def delete_folder(ctx: ToolContext, args: c.FolderDeleteById) -> dict:
 def update_document(ctx: ToolContext, args: c.DocumentUpdateById) -> dict:
     """Update a document's metadata: title, folder, related clients, its case (Akte), extracted tax fields.
     Fields you leave out stay as they are."""
-    document = services.update_document(
-        ctx.principal, args.document_id, args.changes(), expected_version=args.expected_version
-    )
-    return {"document": c.DocumentOut.record(document)}
+    return {"document": c.DocumentOut.record(services.update_document(ctx.principal, args.document_id, args))}
 
 
 @tool(name="documents_move", output=c.DocumentResult, read_only=False)

@@ -4,6 +4,7 @@ public share view. Every write goes through the services; views only parse input
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from csp.constants import SELF
 from csp.decorators import csp_replace
@@ -19,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.clients.services import client_choices
 from apps.core.errors import InvalidInput
+from apps.core.inputs import build
 from apps.core.surfaces import web
 from apps.core.surfaces.web import domain_errors, querystring_without_page, reported
 from apps.documents import folders, sensitivity, services, sharing, storage, workflow
@@ -89,11 +91,9 @@ def upload(request):
     upload_file = request.FILES.get("file")
     if upload_file is None:
         raise InvalidInput(_("No file was sent."))
+    metadata = web.posted(request, DocumentUpload, folder="folder_id")
     document = services.upload_document(
-        request.principal,
-        content=upload_file,
-        filename=upload_file.name,
-        folder_id=web.posted(request, DocumentUpload, folder="folder_id").folder_id,
+        request.principal, metadata, content=upload_file, filename=upload_file.name
     )
     return JsonResponse({"document": DocumentOut.record(document)}, status=201)
 
@@ -169,14 +169,20 @@ def delete_folder(request, folder_id: int):
     return redirect("documents:index")
 
 
-def _detail_changes(post) -> dict:
-    """The detail page's two forms: title and folder, or the links (clients and case)."""
+def _detail_update(post) -> DocumentUpdate:
+    """The detail page's two forms: title and folder, or the links (clients and case), with the
+    version the page was rendered at. An empty title is refused, an empty folder is the root."""
+    values: dict[str, Any] = {"expected_version": post.get("version") or None}
     if post.get("form") == "links":
-        return {"client_ids": [v for v in post.getlist("clients") if v], "case_id": post.get("case") or None}
-    changes = {"title": post.get("title", "")}
-    if "folder" in post:
-        changes["folder_id"] = post.get("folder") or None
-    return changes
+        values |= {
+            "client_ids": [v for v in post.getlist("clients") if v],
+            "case_id": post.get("case") or None,
+        }
+    else:
+        values["title"] = post.get("title") or None
+        if "folder" in post:
+            values["folder_id"] = post.get("folder") or None
+    return build(DocumentUpdate, **values)
 
 
 @domain_errors
@@ -186,10 +192,7 @@ def detail(request, document_id: int):
     document = services.get_document(principal, document_id)
     if request.method == "POST":
         with reported(request) as outcome:
-            version = web.posted(request, DocumentUpdate, version="expected_version").expected_version
-            services.update_document(
-                principal, document.pk, _detail_changes(request.POST), expected_version=version
-            )
+            services.update_document(principal, document.pk, _detail_update(request.POST))
         if not outcome.failed:
             messages.success(request, _("Saved."))
             return redirect("documents:detail", document_id=document.pk)

@@ -24,6 +24,7 @@ from apps.accounts.principal import InactivePrincipal, Principal
 from apps.calendar.records import detail_url as event_url
 from apps.clients.records import detail_url as client_url
 from apps.core.errors import DomainError
+from apps.core.inputs import build
 from apps.core.queue import enqueue
 from apps.documents import analysis, events
 from apps.documents.errors import ProposalNotFound
@@ -160,6 +161,7 @@ def request_runs(document_ids: list[int]) -> int:
 def decide_client_proposal(principal: Principal, document_id: int, item_id: int, *, accept: bool) -> Document:
     """A person accepts (the client is linked, through the documents service) or dismisses the
     workflow's proposed client link; either way it is decided once and never proposed again."""
+    from apps.documents.contracts import DocumentUpdate
     from apps.documents.services import get_document, update_document
 
     document = get_document(principal, document_id, action="change", with_text=False)
@@ -172,7 +174,7 @@ def decide_client_proposal(principal: Principal, document_id: int, item_id: int,
         raise ProposalNotFound(str(_("This proposal was decided already or does not exist.")))
     if accept:
         ids = [c.pk for c in document.clients.all()] + [item.target_id]
-        document = update_document(principal, document.pk, {"client_ids": ids})
+        document = update_document(principal, document.pk, build(DocumentUpdate, client_ids=ids))
     item.action = WorkflowItem.Action.ACCEPTED if accept else WorkflowItem.Action.DISMISSED
     item.save(update_fields=["action", "updated_at"])
     workflow = DocumentWorkflow.objects.get(document=document)

@@ -13,8 +13,10 @@ from apps.agent import services
 from apps.agent.models import ChatSession, Message, Run
 from apps.agent.runtime import run_agent
 from apps.apikeys.services import issue_device_token
+from apps.core.inputs import build
 from apps.documents import folders
 from apps.documents import services as documents
+from apps.documents.contracts import DocumentUpload
 from apps.documents.models import HOME_FOLDER_NAME
 from tests.agent.helpers import say
 from tests.factories import UserFactory
@@ -40,7 +42,10 @@ def _document(owner, name: str = "Bescheid 2024.txt", data: bytes = b"Einkommens
     principal = Principal.for_user(owner)
     home = folders.ensure_home_folder(principal)
     return documents.upload_document(
-        principal, content=SimpleUploadedFile(name, data), filename=name, folder_id=home.pk
+        principal,
+        build(DocumentUpload, folder_id=home.pk),
+        content=SimpleUploadedFile(name, data),
+        filename=name,
     )
 
 

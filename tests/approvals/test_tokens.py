@@ -12,9 +12,10 @@ from apps.agent.models import ChatSession, Message
 from apps.approvals import tokens
 from apps.approvals.errors import ApprovalTokenInvalid
 from apps.approvals.models import ApprovalToken
+from apps.core.inputs import build
 from apps.documents import folders
 from apps.documents import services as documents
-from apps.documents.contracts import FolderDeleteById
+from apps.documents.contracts import DocumentUpload, FolderDeleteById
 from apps.documents.models import Document, Folder
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
@@ -38,7 +39,10 @@ def ctx_for(principal, session=None, **more) -> ToolContext:
 def full_folder(principal, name: str = "Altakten 2019") -> Folder:
     folder = folders.create_folder(principal, name=name)
     documents.upload_document(
-        principal, content=ContentFile(b"Bescheid"), filename="b.txt", folder_id=folder.pk
+        principal,
+        build(DocumentUpload, folder_id=folder.pk),
+        content=ContentFile(b"Bescheid"),
+        filename="b.txt",
     )
     return folder
 

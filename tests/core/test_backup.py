@@ -23,7 +23,9 @@ from django.db import connection
 from psycopg import sql
 
 from apps.accounts.models import User
+from apps.core.inputs import build
 from apps.documents import services
+from apps.documents.contracts import DocumentUpload
 from apps.documents.models import Document
 from apps.ops import backup
 from tests.inline_jobs import run_inline
@@ -95,7 +97,10 @@ def office(media, monkeypatch, anna, as_anna, meier):
 
     run_inline(monkeypatch, services.EXTRACT_JOB, processing.run_extraction)
     document = services.upload_document(
-        as_anna, content=SimpleUploadedFile("bescheid.pdf", PDF_LIKE), filename="bescheid.pdf"
+        as_anna,
+        build(DocumentUpload),
+        content=SimpleUploadedFile("bescheid.pdf", PDF_LIKE),
+        filename="bescheid.pdf",
     )
     (media / "notes").mkdir(parents=True, exist_ok=True)
     (media / "notes" / "anhang.txt").write_bytes("Anhang für Frau Berger\n".encode())

@@ -10,7 +10,9 @@ from rest_framework.test import APIClient
 from apps.apikeys import services as keys
 from apps.clients.errors import ClientNotFound
 from apps.clients.models import Case
+from apps.core.inputs import build
 from apps.documents import folders, services
+from apps.documents.contracts import DocumentUpdate, DocumentUpload
 from apps.documents.models import Document
 from apps.tools.dispatcher import dispatch
 from tests.documents.factories import DocumentFactory, FolderFactory
@@ -47,7 +49,10 @@ def hidden_case(monkeypatch, meier):
 
 def _upload(principal, **kwargs) -> Document:
     return services.upload_document(
-        principal, content=SimpleUploadedFile("brief.txt", b"Hallo"), filename="brief.txt", **kwargs
+        principal,
+        build(DocumentUpload, **kwargs),
+        content=SimpleUploadedFile("brief.txt", b"Hallo"),
+        filename="brief.txt",
     )
 
 
@@ -218,7 +223,7 @@ def test_client_page_lists_documents_of_its_client_folder(client, anna, meier, a
     as_anna = Principal.for_user(anna)
     folder = folders.create_folder(as_anna, name="Meier", client_id=meier.pk)
     document = _upload(as_anna, folder_id=folder.pk, title="Vollmacht Meier")
-    services.update_document(as_anna, document.pk, {"case_id": akte.pk})
+    services.update_document(as_anna, document.pk, build(DocumentUpdate, case_id=akte.pk))
     page = client.get(reverse("clients:detail", args=[meier.pk])).content.decode()
     assert 'id="client-documents"' in page and "Vollmacht Meier" in page
     assert reverse("clients:case", args=[akte.pk]) in page

@@ -3,7 +3,9 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from apps.core.inputs import build
 from apps.documents import services
+from apps.documents.contracts import DocumentUpload
 from apps.documents.models import Document
 from tests.documents.factories import pdf_bytes
 from tests.waiting import wait_for
@@ -16,6 +18,7 @@ def test_uploaded_pdf_is_extracted_by_the_worker(as_anna, real_worker):
     with in_process_worker():
         doc = services.upload_document(
             as_anna,
+            build(DocumentUpload),
             content=SimpleUploadedFile("bescheid.pdf", pdf_bytes(["Festsetzung 2024"])),
             filename="bescheid.pdf",
         )
@@ -44,6 +47,7 @@ def test_workflow_job_runs_in_the_worker_after_extraction(
     with in_process_worker():
         doc = services.upload_document(
             as_anna,
+            build(DocumentUpload),
             content=SimpleUploadedFile("bescheid.txt", b"Festsetzung 2024, Einspruch binnen eines Monats."),
             filename="bescheid.txt",
         )

@@ -14,7 +14,7 @@ from apps.clients.records import case_ref, client_ref
 from apps.core.inputs import build
 from apps.core.records import attrs
 from apps.documents import folders, processing, services, sharing
-from apps.documents.contracts import DocumentCreate, DocumentFilter, DocumentOut, FolderOut
+from apps.documents.contracts import DocumentCreate, DocumentFilter, DocumentOut, DocumentUpdate, FolderOut
 from apps.documents.records import detailed_record, extraction_record
 from tests.factories import ServicePrincipalFactory
 
@@ -83,7 +83,7 @@ def test_documents_in_every_shape(as_anna, meier):
         ),
         services.create_markdown(robot, build(DocumentCreate, title="Vom Dienst", content="x")),
     ]
-    services.update_document(as_anna, made[0].pk, {"tax_fields": {"Steuerjahr": 2025}})
+    services.update_document(as_anna, made[0].pk, build(DocumentUpdate, tax_fields={"Steuerjahr": 2025}))
     processing.run_extraction(made[1].pk)
     sharing.create_share(as_anna, made[1].pk)
     for document in made:

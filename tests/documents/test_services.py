@@ -7,8 +7,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.clients.errors import ClientNotFound
 from apps.core.errors import Forbidden, InvalidInput, VersionConflict
+from apps.core.inputs import build
 from apps.documents import folders, services, sharing, storage
-from apps.documents.contracts import DocumentFilter
+from apps.documents.contracts import DocumentFilter, DocumentUpdate, DocumentUpload
 from apps.documents.errors import (
     DocumentNotFound,
     EmptyFile,
@@ -59,11 +60,16 @@ def test_zero_byte_and_too_large_are_refused_and_nothing_is_written(as_anna, med
     from apps.core.services import set_setting
 
     with pytest.raises(EmptyFile):
-        services.upload_document(as_anna, content=SimpleUploadedFile("leer.pdf", b""), filename="leer.pdf")
+        services.upload_document(
+            as_anna, build(DocumentUpload), content=SimpleUploadedFile("leer.pdf", b""), filename="leer.pdf"
+        )
     set_setting(storage.MAX_SETTING, 10)
     with pytest.raises(FileTooLarge) as exc:
         services.upload_document(
-            as_anna, content=SimpleUploadedFile("gross.txt", b"x" * 11), filename="gross.txt"
+            as_anna,
+            build(DocumentUpload),
+            content=SimpleUploadedFile("gross.txt", b"x" * 11),
+            filename="gross.txt",
         )
     assert exc.value.details["max_bytes"] == 10
     assert not Document.objects.exists()
@@ -73,11 +79,17 @@ def test_zero_byte_and_too_large_are_refused_and_nothing_is_written(as_anna, med
 def test_unknown_client_or_folder_writes_nothing(as_anna, media_root):
     with pytest.raises(ClientNotFound):
         services.upload_document(
-            as_anna, content=SimpleUploadedFile("a.txt", b"a"), filename="a.txt", client_ids=[999999]
+            as_anna,
+            build(DocumentUpload, client_ids=[999999]),
+            content=SimpleUploadedFile("a.txt", b"a"),
+            filename="a.txt",
         )
     with pytest.raises(FolderNotFound):
         services.upload_document(
-            as_anna, content=SimpleUploadedFile("a.txt", b"a"), filename="a.txt", folder_id=999999
+            as_anna,
+            build(DocumentUpload, folder_id=999999),
+            content=SimpleUploadedFile("a.txt", b"a"),
+            filename="a.txt",
         )
     assert not Document.objects.exists()
     assert not any(p.is_file() for p in media_root.rglob("*"))
@@ -110,7 +122,10 @@ def test_personal_documents_are_invisible_to_others(
         assert services.list_documents(other, DocumentFilter())[1] == 0
         with pytest.raises(FolderNotFound):
             services.upload_document(
-                other, content=SimpleUploadedFile("x.txt", b"x"), filename="x.txt", folder_id=home.pk
+                other,
+                build(DocumentUpload, folder_id=home.pk),
+                content=SimpleUploadedFile("x.txt", b"x"),
+                filename="x.txt",
             )
     assert Document.objects.filter(pk=private.pk).exists()
 
@@ -122,7 +137,7 @@ def test_explicit_grant_covers_the_subtree(as_anna, as_ben, django_capture_on_co
     grant(home, as_ben.user.pk, ("view",))
     assert services.get_document(as_ben, doc.pk).pk == doc.pk
     with pytest.raises(Forbidden):
-        services.update_document(as_ben, doc.pk, {"title": "x"})
+        services.update_document(as_ben, doc.pk, build(DocumentUpdate, title="x"))
     single = upload(
         as_anna,
         "nur.txt",
@@ -178,20 +193,29 @@ def test_update_move_version_conflict(as_anna, django_capture_on_commit_callback
     client = Client.objects.create(name="Meier GmbH", client_number="10003")
     doc = upload(as_anna, "a.txt", b"a", django_capture_on_commit_callbacks)
     updated = services.update_document(
-        as_anna, doc.pk, {"title": "Bescheid Meier", "client_ids": [client.pk], "tax_fields": {"Steuerjahr": 2024}},
-        expected_version=doc.version,
-    )  # fmt: skip
+        as_anna,
+        doc.pk,
+        build(
+            DocumentUpdate,
+            title="Bescheid Meier",
+            client_ids=[client.pk],
+            tax_fields={"Steuerjahr": 2024},
+            expected_version=doc.version,
+        ),
+    )
     assert updated.title == "Bescheid Meier" and [c.pk for c in updated.clients.all()] == [client.pk]
     assert updated.knowledge_payload()["scope"] == "client"
     with pytest.raises(VersionConflict):
-        services.update_document(as_anna, doc.pk, {"title": "alt"}, expected_version=doc.version)
+        services.update_document(
+            as_anna, doc.pk, build(DocumentUpdate, title="alt", expected_version=doc.version)
+        )
     folder = folders.create_folder(as_anna, name="Meier")
     moved = services.move_document(as_anna, doc.pk, folder_id=folder.pk)
     assert moved.folder_id == folder.pk
     with pytest.raises(InvalidInput):
-        services.update_document(as_anna, doc.pk, {"tax_fields": "nope"})
+        services.update_document(as_anna, doc.pk, build(DocumentUpdate, tax_fields="nope"))
     with pytest.raises(InvalidInput):
-        services.update_document(as_anna, doc.pk, {"content_hash": "x"})
+        services.update_document(as_anna, doc.pk, build(DocumentUpdate, content_hash="x"))
 
 
 def test_delete_removes_file_after_commit_and_tells_knowledge_first(
@@ -275,7 +299,9 @@ def test_orphan_files_of_rolled_back_uploads_are_swept(
 
     kept = upload(as_anna, "bleibt.txt", b"bleibt", django_capture_on_commit_callbacks)
     with pytest.raises(RuntimeError), transaction.atomic():  # e.g. a tool's transaction that failed later
-        services.upload_document(as_anna, content=SimpleUploadedFile("weg.txt", b"weg"), filename="weg.txt")
+        services.upload_document(
+            as_anna, build(DocumentUpload), content=SimpleUploadedFile("weg.txt", b"weg"), filename="weg.txt"
+        )
         raise RuntimeError
     files = [p for p in media_root.rglob("*") if p.is_file()]
     assert len(files) == 2
@@ -293,12 +319,12 @@ def test_an_invisible_client_cannot_be_linked(
     with pytest.raises(ClientNotFound):
         services.upload_document(
             as_anna,
+            build(DocumentUpload, client_ids=[hidden_client.pk]),
             content=SimpleUploadedFile("a.txt", b"a"),
             filename="a.txt",
-            client_ids=[hidden_client.pk],
         )
     assert not Document.objects.exists()
     doc = upload(as_anna, "b.txt", b"b", django_capture_on_commit_callbacks)
     with pytest.raises(ClientNotFound):
-        services.update_document(as_anna, doc.pk, {"client_ids": [hidden_client.pk]})
+        services.update_document(as_anna, doc.pk, build(DocumentUpdate, client_ids=[hidden_client.pk]))
     assert not Document.objects.get(pk=doc.pk).clients.exists()

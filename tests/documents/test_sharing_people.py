@@ -6,7 +6,9 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from apps.core.errors import Forbidden, ShareLastOwner, ShareNotAllowed, ShareTargetNotFound
+from apps.core.inputs import build
 from apps.documents import folders, grants, services
+from apps.documents.contracts import DocumentUpdate
 from apps.documents.errors import DocumentNotFound
 from apps.documents.visibility import document_viewers, folder_viewers
 from apps.mutations.models import MutationEvent
@@ -32,7 +34,7 @@ def test_owner_shares_a_folder_read_only_and_revokes_it(as_anna, as_ben, ben, ho
     grants.grant_folder(as_anna, home.pk, f"user:{ben.pk}")
     assert services.get_document(as_ben, secret.pk).pk == secret.pk
     with pytest.raises(Forbidden):
-        services.update_document(as_ben, secret.pk, {"title": "x"})
+        services.update_document(as_ben, secret.pk, build(DocumentUpdate, title="x"))
     assert grants.folder_shares(as_anna, home.pk)["grants"][0]["level"] == "view"
 
     grants.revoke_folder(as_anna, home.pk, f"user:{ben.pk}")
@@ -45,10 +47,10 @@ def test_owner_shares_a_folder_read_only_and_revokes_it(as_anna, as_ben, ben, ho
 
 def test_edit_level_lets_them_change(as_anna, as_ben, ben, home, secret):
     grants.grant_folder(as_anna, home.pk, f"user:{ben.pk}", "edit")
-    services.update_document(as_ben, secret.pk, {"title": "Neu"})
+    services.update_document(as_ben, secret.pk, build(DocumentUpdate, title="Neu"))
     grants.grant_folder(as_anna, home.pk, f"user:{ben.pk}", "view")  # a downgrade takes rights back
     with pytest.raises(Forbidden):
-        services.update_document(as_ben, secret.pk, {"title": "Nochmal"})
+        services.update_document(as_ben, secret.pk, build(DocumentUpdate, title="Nochmal"))
 
 
 def test_one_document_with_a_group(as_anna, secret):
