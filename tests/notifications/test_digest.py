@@ -4,8 +4,10 @@ day, at constant reading cost however many people get one; who turned it off get
 
 import datetime as dt
 import re
+from types import SimpleNamespace
 
 import pytest
+from celery.signals import task_postrun
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -13,12 +15,14 @@ from django.urls import reverse
 from apps.accounts import services
 from apps.accounts.principal import Principal
 from apps.core.errors import InvalidInput
-from apps.notifications import digest
+from apps.notifications import digest, jobs
 from apps.notifications.models import Notification
 from apps.notifications.services import notify
 from apps.tasks.models import Board, Task
 from tests.factories import UserFactory
 from tests.notifications.fristen_rows import frist
+from tests.waiting import wait_for
+from tests.workers import in_process_worker
 
 pytestmark = pytest.mark.django_db
 TODAY = dt.date(2026, 12, 2)
@@ -152,3 +156,29 @@ def test_the_setting_takes_only_true_or_false(anna):
     assert "morning_digest" in error.value.field_errors
     anna.refresh_from_db()
     assert anna.morning_digest is True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_job_in_a_real_worker_sends_the_due_digest_once(anna, ben, monkeypatch):
+    """Beat's tick through a real worker, delivered twice (at least once): one digest, at the
+    moment it is due in Anna's zone; Ben in New York is still asleep."""
+    ben.time_zone = "America/New_York"
+    ben.save(update_fields=["time_zone"])
+    frist("Klage Schulz", TODAY, responsible=anna, deputy=ben)
+    monkeypatch.setattr(jobs, "timezone", SimpleNamespace(now=lambda: at_utc(TODAY, 6)))
+    finished = []
+
+    def count(sender=None, task_id=None, task=None, retval=None, **kwargs):
+        if task is not None and task.name == jobs.DIGEST_TASK:
+            finished.append(retval)
+
+    task_postrun.connect(count, weak=False)
+    try:
+        with in_process_worker():
+            jobs.send_morning_digest.delay()
+            jobs.send_morning_digest.delay()
+            assert wait_for(lambda: len(finished) == 2, timeout=30)
+    finally:
+        task_postrun.disconnect(count)
+    assert sorted(finished) == [0, 1]
+    assert list(Notification.objects.filter(kind="digest").values_list("user", flat=True)) == [anna.pk]
