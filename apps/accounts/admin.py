@@ -3,8 +3,12 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts import services
+from apps.accounts.contracts import ServicePrincipalSave
 from apps.accounts.models import ServicePrincipal, User
 from apps.accounts.services import set_service_principals_active
+from apps.core.inputs import build
+from apps.core.surfaces.admin_bases import ServiceAdmin
 
 
 class UserCreationForm(AdminUserCreationForm):
@@ -42,11 +46,22 @@ class UserAdmin(DjangoUserAdmin):
 
 
 @admin.register(ServicePrincipal)
-class ServicePrincipalAdmin(admin.ModelAdmin):
+class ServicePrincipalAdmin(ServiceAdmin):
+    """Saved and deleted through the service (admins only; a taken name is a form error)."""
+
     list_display = ("name", "kind", "is_active", "created_at")
     list_filter = ("kind", "is_active")
     search_fields = ("name", "description")
     actions = ["deactivate", "activate"]
+
+    def service_save(self, request, obj, form, change):
+        values = {name: getattr(obj, name) for name in ServicePrincipalSave.model_fields}
+        return services.save_service_principal(
+            request.principal, build(ServicePrincipalSave, **values), obj.pk
+        )
+
+    def service_delete(self, request, obj):
+        services.delete_service_principal(request.principal, obj.pk)
 
     @admin.action(description=_("Deactivate selected service principals"))
     def deactivate(self, request, queryset):

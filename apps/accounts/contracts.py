@@ -13,7 +13,7 @@ from pydantic import BeforeValidator, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from apps.accounts.models import ServicePrincipal
-from apps.core.contracts import Input, Output
+from apps.core.contracts import Input, Output, choices_enum
 
 
 class PersonRef(Output):
@@ -57,3 +57,15 @@ class ColleagueInvite(Input):
                 "invalid_email", str(_("must be an e-mail address like name@example.com"))
             ) from None
         return value.lower()
+
+
+ServicePrincipalKind = choices_enum("ServicePrincipalKind", ServicePrincipal.Kind)
+
+
+class ServicePrincipalSave(Input):
+    """A service principal (automation, team room, public embed) as an admin adds or changes it."""
+
+    name: str = Field(min_length=1, max_length=150)
+    kind: ServicePrincipalKind = ServicePrincipalKind.AUTOMATION
+    is_active: bool = True
+    description: str = Field(default="", max_length=2000)

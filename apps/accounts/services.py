@@ -7,17 +7,17 @@ from typing import Any
 
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from apps.accounts.contracts import ColleagueInvite
+from apps.accounts.contracts import ColleagueInvite, ServicePrincipalSave
 from apps.accounts.models import ServicePrincipal, User, validate_time_zone
 from apps.accounts.principal import Principal
 from apps.core import validation
-from apps.core.errors import Forbidden, InvalidInput
+from apps.core.errors import Forbidden, InvalidInput, NotFound
 
 
 def active_person_id(value: Any, field: str) -> int | None:
@@ -94,6 +94,41 @@ def set_service_principals_active(ids: list[int], active: bool) -> int:
     """Enable or disable automations/team rooms. Disabling takes effect on their very next tool
     call (the dispatcher re-reads the flag)."""
     return ServicePrincipal.objects.filter(id__in=ids).update(is_active=active)
+
+
+def save_service_principal(
+    principal: Principal, data: ServicePrincipalSave, principal_id: int | None = None
+) -> ServicePrincipal:
+    """An admin adds a service principal (principal_id None) or changes one; a taken name is
+    `invalid_input` on `name`. Deactivating takes effect on its next tool call."""
+    require_office_admin(principal)
+    row = (
+        ServicePrincipal()
+        if principal_id is None
+        else ServicePrincipal.objects.filter(pk=principal_id).first()
+    )
+    if row is None:
+        raise NotFound(_("There is no service principal with id %(id)s.") % {"id": principal_id})
+    row.name, row.kind, row.is_active, row.description = (
+        data.name,
+        str(data.kind),
+        data.is_active,
+        data.description,
+    )
+    try:
+        with transaction.atomic():
+            row.save()
+    except IntegrityError:
+        raise InvalidInput.field("name", _("is already used by another service principal")) from None
+    return row
+
+
+@transaction.atomic
+def delete_service_principal(principal: Principal, principal_id: int) -> None:
+    """Rows made through it keep their record (their link becomes empty)."""
+    require_office_admin(principal)
+    if not ServicePrincipal.objects.filter(pk=principal_id).delete()[0]:
+        raise NotFound(_("There is no service principal with id %(id)s.") % {"id": principal_id})
 
 
 def require_office_admin(principal: Principal) -> User:

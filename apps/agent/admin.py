@@ -7,18 +7,39 @@ from __future__ import annotations
 from django.contrib import admin
 
 from apps.agent import services
+from apps.agent.contracts import MoAPresetSave
 from apps.agent.models import ChatSession, InferenceUsage, Message, MoAPreset, Run, RunEvent
+from apps.core.inputs import build
 from apps.core.surfaces.admin_bases import NoAddMixin, NoChangeMixin, ReadOnlyInline, ServiceAdmin
 
 
 @admin.register(MoAPreset)
-class MoAPresetAdmin(admin.ModelAdmin):
-    """Mixture of Agents: offered as the virtual model `moa/<slug>` in every model picker."""
+class MoAPresetAdmin(ServiceAdmin):
+    """Mixture of Agents: offered as the virtual model `moa/<slug>` in every model picker. Saved
+    (its reference models included) and deleted through the service."""
 
     list_display = ["slug", "name", "aggregator", "enabled"]
     list_filter = ["enabled"]
     filter_horizontal = ["reference_models"]
     prepopulated_fields = {"slug": ["name"]}
+
+    def service_save(self, request, obj, form, change):
+        data = build(
+            MoAPresetSave,
+            slug=obj.slug,
+            name=obj.name,
+            aggregator_id=obj.aggregator_id,
+            reference_model_ids=[m.pk for m in form.cleaned_data["reference_models"]],
+            prompt=obj.prompt,
+            enabled=obj.enabled,
+        )
+        return services.save_moa_preset(request.principal, data, obj.pk)
+
+    def save_related(self, request, form, formsets, change):
+        """The service set the reference models: the form's own many-to-many save is not run."""
+
+    def service_delete(self, request, obj):
+        services.delete_moa_preset(request.principal, obj.pk)
 
 
 class RunEventInline(ReadOnlyInline):

@@ -23,7 +23,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from apps.agent.models import Message, Run, RunEvent
-from apps.core.contracts import Input, Output, PageInput, paged
+from apps.core.contracts import INTEGER_MAX, Input, Output, PageInput, paged
 from apps.core.outputs import RowOutput
 
 CONTENT_MAX = 20_000  # characters of one chat message
@@ -454,3 +454,17 @@ class ChatCompletionChunk(Output):
     model: str
     choices: list[ChunkChoice]
     usage: Usage | None = None
+
+
+# --- Mixture-of-Agents presets (the admin's) ------------------------------------------------------
+class MoAPresetSave(Input):
+    """A preset as an admin adds or changes it: offered as `moa/<slug>` in every model picker."""
+
+    slug: str = Field(min_length=1, max_length=60, pattern=r"^[-a-zA-Z0-9_]+$")
+    name: str = Field(min_length=1, max_length=100)
+    aggregator_id: int = Field(ge=1, le=INTEGER_MAX)
+    reference_model_ids: list[Annotated[int, Field(ge=1, le=INTEGER_MAX)]] = Field(
+        min_length=1, max_length=20
+    )
+    prompt: str = Field(default="", max_length=20_000)
+    enabled: bool = True

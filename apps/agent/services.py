@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.accounts.services import require_office_admin
 from apps.agent import live, outcomes
 from apps.agent.contracts import (
     CONTENT_MAX,
@@ -32,6 +33,7 @@ from apps.agent.contracts import (
     ChatSessionEntry,
     ChatSessionRename,
     MessageCreate,
+    MoAPresetSave,
     RunEventOut,
 )
 from apps.agent.errors import (
@@ -46,7 +48,7 @@ from apps.agent.errors import (
 )
 from apps.agent.models import ChatSession, Message, MoAPreset, Run, RunEvent
 from apps.core import queue
-from apps.core.errors import Forbidden
+from apps.core.errors import Forbidden, InvalidInput, NotFound
 from apps.documents import services as documents
 from apps.documents.errors import DocumentNotFound
 from apps.llm.models import ModelConfig
@@ -699,3 +701,42 @@ def _decimal(value: Amount) -> Decimal | None:
     if amount <= 0:
         raise InvalidChatInput(_("The budget must be positive."))
     return amount
+
+
+# --- Mixture-of-Agents presets (admin only) -------------------------------------------------------
+def save_moa_preset(principal: Principal, data: MoAPresetSave, preset_id: int | None = None) -> MoAPreset:
+    """Add a preset (preset_id None) or change one. Its models must exist; a taken slug is
+    `invalid_input` on `slug`."""
+    require_office_admin(principal)
+    wanted = {data.aggregator_id, *data.reference_model_ids}
+    known = set(ModelConfig.objects.filter(pk__in=wanted).values_list("pk", flat=True))
+    if data.aggregator_id not in known:
+        raise InvalidInput.field(
+            "aggregator_id", _("There is no model with id %(id)s.") % {"id": data.aggregator_id}
+        )
+    missing = sorted(set(data.reference_model_ids) - known)
+    if missing:
+        raise InvalidInput.field(
+            "reference_model_ids",
+            _("There is no model with id %(id)s.") % {"id": ", ".join(map(str, missing))},
+        )
+    preset = MoAPreset() if preset_id is None else MoAPreset.objects.filter(pk=preset_id).first()
+    if preset is None:
+        raise NotFound(_("There is no Mixture-of-Agents preset with id %(id)s.") % {"id": preset_id})
+    preset.slug, preset.name, preset.prompt, preset.enabled = data.slug, data.name, data.prompt, data.enabled
+    preset.aggregator_id = data.aggregator_id
+    try:
+        with transaction.atomic():
+            preset.save()
+            preset.reference_models.set(data.reference_model_ids)
+    except IntegrityError:
+        raise InvalidInput.field("slug", _("is already used by another preset")) from None
+    return preset
+
+
+@transaction.atomic
+def delete_moa_preset(principal: Principal, preset_id: int) -> None:
+    """Runs that used the preset keep their record (their link becomes empty)."""
+    require_office_admin(principal)
+    if not MoAPreset.objects.filter(pk=preset_id).delete()[0]:
+        raise NotFound(_("There is no Mixture-of-Agents preset with id %(id)s.") % {"id": preset_id})

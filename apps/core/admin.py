@@ -1,9 +1,11 @@
-from django import forms
 from django.contrib import admin
 
+from apps.core import services
+from apps.core.contracts import InstanceSettingSave
+from apps.core.inputs import build
 from apps.core.models import Heartbeat, InstanceSetting
 from apps.core.surfaces import admin_language  # noqa: F401  (permission names, intervals in the viewer's language)
-from apps.core.surfaces.admin_bases import NoAddMixin
+from apps.core.surfaces.admin_bases import NoAddMixin, ServiceAdmin
 
 
 @admin.register(Heartbeat)
@@ -12,31 +14,18 @@ class HeartbeatAdmin(NoAddMixin, admin.ModelAdmin):
     readonly_fields = ("component", "beat_at", "hostname", "count")
 
 
-class InstanceSettingForm(forms.ModelForm):
-    """Settings an app declares (`extends = {"core.instance_settings": [...]}`: a dict key → check)
-    are checked on save: the check returns the value to store or raises a `DomainError`."""
-
-    class Meta:
-        model = InstanceSetting
-        fields = ("key", "value")
-
-    def clean(self):
-        from apps.core.errors import DomainError
-        from apps.core.plugins import contributions
-
-        cleaned = super().clean()
-        key = cleaned.get("key")
-        for checks in contributions("core.instance_settings"):
-            if key in checks and "value" in cleaned:
-                try:
-                    cleaned["value"] = checks[key](cleaned["value"])
-                except DomainError as exc:
-                    self.add_error("value", exc.message)
-        return cleaned
-
-
 @admin.register(InstanceSetting)
-class InstanceSettingAdmin(admin.ModelAdmin):
-    form = InstanceSettingForm
+class InstanceSettingAdmin(ServiceAdmin):
+    """Saved and deleted through the service: a key an app declares (`extends =
+    {"core.instance_settings": [...]}`) is checked by that app; a refusal is a form error."""
+
+    fields = ("key", "value")
     list_display = ("key", "updated_at")
     search_fields = ("key",)
+
+    def service_save(self, request, obj, form, change):
+        data = build(InstanceSettingSave, key=obj.key, value=obj.value)
+        return services.save_instance_setting(request.principal, data, obj.pk)
+
+    def service_delete(self, request, obj):
+        services.delete_instance_setting(request.principal, obj.pk)

@@ -288,3 +288,11 @@ class ErrorOut(Output):
     code: str
     message: str
     details: Any = None
+
+
+class InstanceSettingSave(Input):
+    """An instance setting as an admin adds or changes it (key → JSON value); the value of a key
+    an app declares (`core.instance_settings`) is checked by that app."""
+
+    key: str = Field(min_length=1, max_length=100)
+    value: Any = None

@@ -1,17 +1,26 @@
-"""Housekeeping services: heartbeats and the periodic schedule that drives them."""
+"""Housekeeping services: heartbeats and the periodic schedule that drives them; the instance
+settings (key → JSON value) admins edit."""
 
 from __future__ import annotations
 
 import json
 import socket
+from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, transaction
+from django.core.exceptions import ValidationError
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.core import plugins
-from apps.core.models import Heartbeat
+from apps.core.contracts import InstanceSettingSave
+from apps.core.errors import Forbidden, InvalidInput, NotFound
+from apps.core.models import Heartbeat, InstanceSetting
+
+# An `apps.accounts.principal.Principal` (core imports no app).
+Principal = Any
 
 
 def record_heartbeat(component: str, using: str = DEFAULT_DB_ALIAS) -> Heartbeat:
@@ -77,3 +86,49 @@ def set_setting(key: str, value) -> None:
     from apps.core.models import InstanceSetting
 
     InstanceSetting.objects.update_or_create(key=key, defaults={"value": value})
+
+
+def checked_setting_value(key: str, value: Any) -> Any:
+    """The value to store for `key`: an app that declares the key (`core.instance_settings`: a
+    dict key → check) checks it and may normalize it; a refusal is its `DomainError` (a Django
+    `ValidationError` from a check becomes `invalid_input` on `value`)."""
+    for checks in plugins.contributions("core.instance_settings"):
+        if key in checks:
+            try:
+                value = checks[key](value)
+            except ValidationError as exc:
+                raise InvalidInput.field("value", " ".join(exc.messages)) from None
+    return value
+
+
+def save_instance_setting(
+    principal: Principal, data: InstanceSettingSave, setting_id: int | None = None
+) -> InstanceSetting:
+    """An admin adds a setting (setting_id None) or changes one, checked by the app that declares
+    its key; a taken key is `invalid_input` on `key`."""
+    _require_admin(principal)
+    value = checked_setting_value(data.key, data.value)
+    row = InstanceSetting() if setting_id is None else InstanceSetting.objects.filter(pk=setting_id).first()
+    if row is None:
+        raise NotFound(_("There is no instance setting with id %(id)s.") % {"id": setting_id})
+    row.key, row.value = data.key, value
+    try:
+        with transaction.atomic():
+            row.save()
+    except IntegrityError:
+        raise InvalidInput.field("key", _("is already used by another setting")) from None
+    return row
+
+
+@transaction.atomic
+def delete_instance_setting(principal: Principal, setting_id: int) -> None:
+    """The app's default applies again (`get_setting`'s default)."""
+    _require_admin(principal)
+    if not InstanceSetting.objects.filter(pk=setting_id).delete()[0]:
+        raise NotFound(_("There is no instance setting with id %(id)s.") % {"id": setting_id})
+
+
+def _require_admin(principal: Principal) -> None:
+    user = getattr(principal, "user", None)
+    if user is None or not user.is_active or not user.is_admin:
+        raise Forbidden(_("Only an administrator of the office may do this."))

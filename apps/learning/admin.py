@@ -12,7 +12,7 @@ from apps.core.errors import DomainError
 from apps.core.inputs import build
 from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.learning import services
-from apps.learning.contracts import LearningBulkReview, LearningReview
+from apps.learning.contracts import LearningBulkReview, LearningReview, LearningSettingsSave
 from apps.learning.models import (
     LearningDecision,
     LearningEvidence,
@@ -35,8 +35,9 @@ class SettingsForm(forms.ModelForm):
 
 
 @admin.register(LearningSettings)
-class LearningSettingsAdmin(admin.ModelAdmin):
-    """One row: which model extracts, which one curates (each chosen explicitly, no fallback)."""
+class LearningSettingsAdmin(ServiceAdmin):
+    """One row: which model extracts, which one curates (each chosen explicitly, no fallback).
+    Saved through the service; never deleted."""
 
     form = SettingsForm
     list_display = ("__str__", "enabled", "extraction_model", "curator_model")
@@ -44,8 +45,9 @@ class LearningSettingsAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return not LearningSettings.objects.exists() and super().has_add_permission(request)
 
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+    def service_save(self, request, obj, form, change):
+        values = {name: getattr(obj, name) for name in LearningSettingsSave.model_fields}
+        return services.save_settings(request.principal, build(LearningSettingsSave, **values))
 
 
 class EvidenceInline(ReadOnlyInline):

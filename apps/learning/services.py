@@ -16,13 +16,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
+from apps.accounts.services import require_office_admin
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
 from apps.core.db.saving import save_unique
 from apps.core.db.search import WORD
 from apps.core.errors import DomainError, Forbidden
 from apps.learning import events
-from apps.learning.contracts import LearningBulkReview, LearningProposal, LearningQueue, LearningReview
+from apps.learning.contracts import (
+    LearningBulkReview,
+    LearningProposal,
+    LearningQueue,
+    LearningReview,
+    LearningSettingsSave,
+)
 from apps.learning.errors import (
     AlreadyReverted,
     LearningDecisionNotFound,
@@ -35,8 +42,10 @@ from apps.learning.models import (
     LearningDecision,
     LearningEvidence,
     LearningObject,
+    LearningSettings,
     content_hash,
 )
+from apps.llm.selection import offered_models
 
 MAX_PAGE = 200
 EVIDENCE_KEPT = 20  # per object: a fact confirmed in every chat does not grow without bound
@@ -511,4 +520,26 @@ def curate(
     )
     if reject:
         events.object_changed(obj, Decision.REJECT)
+    return row
+
+
+# --- the jobs' models (admin only) -----------------------------------------------------------------
+@transaction.atomic
+def save_settings(principal: Principal, data: LearningSettingsSave) -> LearningSettings:
+    """The one settings row: a chosen model must be one users may pick (enabled provider, probe
+    not failed), else `invalid_input` on its field."""
+    require_office_admin(principal)
+    for field in ("extraction_model_id", "curator_model_id"):
+        chosen = getattr(data, field)
+        if chosen is not None and not offered_models().filter(pk=chosen).exists():
+            raise validation.invalid(
+                field, _("is not a model that may be used (enabled provider, probe not failed)")
+            )
+    row = LearningSettings.current()
+    row.enabled, row.extraction_model_id, row.curator_model_id = (
+        data.enabled,
+        data.extraction_model_id,
+        data.curator_model_id,
+    )
+    row.save()
     return row
