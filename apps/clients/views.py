@@ -10,7 +10,7 @@ from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -44,18 +44,26 @@ def _people():
 
 def list_page(request):
     """Clients by name, filtered like the REST list (`ClientFilter`: `?q=`, `?status=`)."""
-    page_number = web.page_number(request)
-    filters = web.query(request, ClientFilter, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE)
-    clients, total = services.list_clients(request.principal, filters)
+    return _listing(
+        request, "clients/list.html", ClientFilter, services.list_clients, "clients", Client.Status
+    )
+
+
+def _listing(request, template: str, model, lister, name: str, statuses) -> HttpResponse:
+    """A paginated list page of this app: the rows `lister` finds through the REST list's filter
+    `model`, under `name`, with the `statuses` (choices) to filter by."""
+    paging = web.paged(request, PAGE_SIZE)
+    filters = web.query(request, model, **paging.window)
+    rows, total = lister(request.principal, filters)
     context = {
-        "clients": clients,
+        name: rows,
         "total": total,
-        "page": Paginator(range(total), PAGE_SIZE).get_page(page_number),
+        "page": paging.page(total),
         "filters": filters,
-        "statuses": Client.Status.choices,
+        "statuses": statuses.choices,
         "querystring": querystring_without_page(request),
     }
-    return render(request, "clients/list.html", context)
+    return render(request, template, context)
 
 
 def create_page(request):
@@ -146,18 +154,7 @@ def case_neutralize(request, client_id: int, case_id: int):
 
 def case_list_page(request):
     """Every Akte the person may see, newest first, filtered like the REST list (`CaseFilter`)."""
-    page_number = web.page_number(request)
-    filters = web.query(request, CaseFilter, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE)
-    cases, total = services.list_cases(request.principal, filters)
-    context = {
-        "cases": cases,
-        "total": total,
-        "page": Paginator(range(total), PAGE_SIZE).get_page(page_number),
-        "filters": filters,
-        "statuses": Case.Status.choices,
-        "querystring": querystring_without_page(request),
-    }
-    return render(request, "clients/case_list.html", context)
+    return _listing(request, "clients/case_list.html", CaseFilter, services.list_cases, "cases", Case.Status)
 
 
 @domain_errors

@@ -10,7 +10,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -76,8 +75,8 @@ def index_page(request):
     every file's metadata, never its content), with counts and indexing state, paginated."""
     principal = request.principal
     filters = web.query(request, IndexFilter)
-    number = web.page_number(request)
-    files, total = services.indexed_page(principal, filters, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE)
+    paging = web.paged(request, PAGE_SIZE)
+    files, total = services.indexed_page(principal, filters, **paging.window)
     labels = path_labels([f.path for f in files])
     for f in files:
         f.folder_label = labels.get(f.path) or f.path or "/"
@@ -86,7 +85,7 @@ def index_page(request):
         "files": files,
         "total": total,
         "status": filters.status,
-        "page": Paginator(range(total), PAGE_SIZE).get_page(number),
+        "page": paging.page(total),
         "querystring": querystring_without_page(request),
         "totals": services.totals(principal),
         "by_type": [(SOURCE_LABELS.get(key, key), n) for key, n in sorted(counts["by_type"].items())],

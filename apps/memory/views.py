@@ -13,7 +13,6 @@ import io
 import json
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -48,17 +47,16 @@ def index(request):
     principal = request.principal
     memory.ensure_user(principal)
     f = web.query(request, MemoryPageFilter)
-    number = web.page_number(request)
+    paging = web.paged(request, PAGE_SIZE)
     qs = _listing(principal, f)
     total = qs.count()
-    offset = (number - 1) * PAGE_SIZE
-    rows = list(qs[offset : offset + PAGE_SIZE])
+    rows = list(qs[paging.offset : paging.offset + PAGE_SIZE])
     context = {
         "tab": f.tab,
         "memories": rows,
         "total": total,
         "query": f.q or "",
-        "page_obj": Paginator(range(total), PAGE_SIZE).get_page(number),
+        "page_obj": paging.page(total),
         "querystring": web.querystring_without_page(request),
         "may_change_office": can_review_shared(principal),
         "kinds": Kind.choices,

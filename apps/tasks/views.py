@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -52,19 +51,17 @@ def board_page(request):
 
 def list_page(request):
     principal = request.principal
-    page_number = web.page_number(request)
-    filters = web.query(request, TaskPageFilter, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE)
+    paging = web.paged(request, PAGE_SIZE)
+    filters = web.query(request, TaskPageFilter, **paging.window)
     try:
         tasks, total = services.list_tasks(principal, filters)
     except DomainError as exc:  # a filter naming an unknown board or status: say so, list nothing
         messages.error(request, exc.message)
         tasks, total = [], 0
-    paginator = Paginator(range(total), PAGE_SIZE)
-    page = paginator.get_page(page_number)
     context = {
         "tasks": tasks,
         "total": total,
-        "page": page,
+        "page": paging.page(total),
         "boards": services.list_boards(principal),
         "statuses": services.list_statuses(),
         "people": _people(),

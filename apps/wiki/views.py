@@ -4,7 +4,6 @@ queue for proposals. Every write goes through the services; views parse input an
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -37,23 +36,22 @@ PAGE_SIZE = 25
 def index(request):
     principal = request.principal
     query = web.query(request, WikiPageFilter).query or ""
-    number = web.page_number(request)
-    offset = (number - 1) * PAGE_SIZE
+    paging = web.paged(request, PAGE_SIZE)
     pages: list[WikiPage] = []
     total = 0
     with reported(request):
         if query and services.ts_query(query) is not None:
-            search = build(WikiSearch, query=query, limit=PAGE_SIZE, offset=offset)
+            search = build(WikiSearch, query=query, **paging.window)
             pages, total = services.search_pages(principal, search)
             for p in pages:
                 p.snippet_html = snippet_html(p.snippet)
         else:
-            pages, total = services.list_pages(principal, limit=PAGE_SIZE, offset=offset)
+            pages, total = services.list_pages(principal, **paging.window)
     context = {
         "pages": pages,
         "total": total,
         "query": query,
-        "page_obj": Paginator(range(total), PAGE_SIZE).get_page(number),
+        "page_obj": paging.page(total),
         "querystring": querystring_without_page(request),
         "pending": proposals.pending_count(),
     }

@@ -8,6 +8,8 @@
   or its message as a form-wide error.
 * `with reported(request) as outcome:` for a POST that redirects either way: a domain error
   becomes an error message and `outcome.failed` is set.
+* `paged(request, PAGE_SIZE)`: a list page's window (`.window` for its lister's filter model,
+  `.page(total)` for the pagination links).
 * `query(request, TaskFilter)`: a page's filters through the filter model REST and the tools use;
   a bad value is a message on the page, never a 500. `posted(request, TaskMove, status="status_id")`:
   a small POST through its input model.
@@ -23,6 +25,7 @@ from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, RawPostDataException
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -141,6 +144,32 @@ def page_number(request, param: str = "page") -> int:
     if not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(MAX_PAGE_NUMBER)):
         return 1
     return int(raw) if 1 <= int(raw) <= MAX_PAGE_NUMBER else 1
+
+
+@dataclass(frozen=True)
+class Paging:
+    """A paginated list's window: the page asked for (`number`) of `per_page` rows. The lister
+    takes `window` (its filter model's `limit` and `offset`) and answers the rows and their
+    total; `page(total)` is the Django page the pagination links show."""
+
+    number: int
+    per_page: int
+
+    @property
+    def offset(self) -> int:
+        return (self.number - 1) * self.per_page
+
+    @property
+    def window(self) -> dict[str, int]:
+        return {"limit": self.per_page, "offset": self.offset}
+
+    def page(self, total: int) -> Page:
+        return Paginator(range(total), self.per_page).get_page(self.number)
+
+
+def paged(request, per_page: int, param: str = "page") -> Paging:
+    """The window of a paginated list page (`?page=`, or `?<param>=`, through `page_number`)."""
+    return Paging(page_number(request, param), per_page)
 
 
 def id_param(request, name: str) -> int | None:
