@@ -111,6 +111,15 @@ def _touch(model: type[ApiKey] | type[DeviceToken], row: ApiKey | DeviceToken) -
     row.last_used_at = now
 
 
+def _in_use(model: Any, row: Any, owner: User, inactive: type[Exception]) -> Any:
+    """A presented credential that passed its own checks: refused (`inactive`) when the account
+    it acts for is deactivated, else its use is recorded (`_touch`) and it is returned."""
+    if not owner.is_active:
+        raise inactive()
+    _touch(model, row)
+    return row
+
+
 def _create_with_unique_prefix(model, kind: str, hash_field: str, **fields) -> tuple[object, str]:
     """Insert a row with a fresh random prefix; retry on the (astronomically rare) collision."""
     secret = secrets.token_urlsafe(_SECRET_BYTES)
@@ -231,10 +240,7 @@ def authenticate_api_key(raw: str) -> ApiKey:
         raise errors.RevokedApiKey()
     if key.is_expired:
         raise errors.ExpiredApiKey()
-    if not key.created_by.is_active:
-        raise errors.InactiveKeyOwner()
-    _touch(ApiKey, key)
-    return key
+    return _in_use(ApiKey, key, key.created_by, errors.InactiveKeyOwner)
 
 
 # One statement per request: the row is created, or its window restarted, or its count raised,
@@ -325,7 +331,4 @@ def authenticate_device_token(raw: str) -> DeviceToken:
     )
     if token.is_revoked:
         raise errors.RevokedDeviceToken()
-    if not token.user.is_active:
-        raise errors.InactiveTokenOwner()
-    _touch(DeviceToken, token)
-    return token
+    return _in_use(DeviceToken, token, token.user, errors.InactiveTokenOwner)
