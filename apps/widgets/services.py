@@ -127,18 +127,14 @@ def update_widget(
     """Partial update of name, description, definition, dashboard visibility and position (the
     fields sent). A new definition replaces the inferred layout for good."""
     changes = data.changes()
-    widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
-    WIDGET_VERSION.check(widget, data.expected_version)
+    widget = _changing(principal, data.expected_version, widget_id, slug)
     for name in _COLUMNS:
         if name in changes:
             setattr(widget, name, changes[name])
     if "definition" in changes:
         widget.definition = validate_definition(changes["definition"])
         widget.type, widget.definition_inferred = widget.definition["type"], False
-    widget.version += 1
-    widget.save()
-    events.widget_changed(widget, "widgets.widget.updated")
-    return widget
+    return _changed(widget, "widgets.widget.updated")
 
 
 @transaction.atomic
@@ -147,16 +143,29 @@ def update_data(
 ) -> Widget:
     """Replace the latest data. A layout that was inferred follows the data (a list that gains
     columns becomes a table); an explicit definition stays as it is. Empty data never downgrades."""
-    widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
-    WIDGET_VERSION.check(widget, data.expected_version)
+    widget = _changing(principal, data.expected_version, widget_id, slug)
     latest = check_data(data.latest_data)
     if widget.definition_inferred and latest not in (None, "", [], {}):
         widget.definition = infer_definition(latest, widget.title)
         widget.type = widget.definition["type"]
     widget.data, widget.data_updated_at = latest, timezone.now()
+    return _changed(widget, "widgets.widget.data_updated")
+
+
+def _changing(
+    principal: Principal, expected_version: int | None, widget_id: int | None, slug: str | None
+) -> Widget:
+    """The widget to change, locked, when it is still at `expected_version` (else VersionConflict)."""
+    widget = get_widget(principal, widget_id=widget_id, slug=slug, for_update=True)
+    WIDGET_VERSION.check(widget, expected_version)
+    return widget
+
+
+def _changed(widget: Widget, event: str) -> Widget:
+    """Save a change as the widget's next version and tell its owner's pages (`event`)."""
     widget.version += 1
     widget.save()
-    events.widget_changed(widget, "widgets.widget.data_updated")
+    events.widget_changed(widget, event)
     return widget
 
 
