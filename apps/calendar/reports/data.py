@@ -45,6 +45,11 @@ class Scope:
         }
         return fristen.FristenFilter(**{**values, **changes})
 
+    def deadlines(self, **changes) -> QuerySet[CalendarEvent]:
+        """The Fristen the principal sees through the Fristenkontrolle query, filtered by the
+        scope with `changes` (`status=None` …: not by that)."""
+        return fristen.deadlines_for(self.principal, self.filters(**changes))
+
     def described(self, period: str) -> str:
         parts = [period]
         if self.responsible_name:
@@ -115,11 +120,30 @@ def _now(principal: Principal) -> dt.datetime:
     return timezone.now().astimezone(principal.time_zone)
 
 
+def _due_on(scope: Scope, day: dt.date) -> list[CalendarEvent]:
+    """Every visible Frist due on `day`, whatever its state, by Fristende."""
+    return list(_loaded(scope.deadlines(status=None, due_from=day, due_to=day).order_by("start", "id")))
+
+
+def _day_sheet(scope: Scope, slug: str, title: str, **fields) -> Report:
+    """One of the two daily sheets of `scope.since` (a box per row to tick by hand): `slug` and
+    `title` (with a `%(day)s`) get the day; `fields` are the sheet's own (columns, rows …)."""
+    day = scope.since
+    return Report(
+        slug=f"{slug}_{day.isoformat()}",
+        title=title % {"day": date_de(day)},
+        scope=scope.described(_("Day: %(day)s") % {"day": date_de(day)}),
+        generated=_now(scope.principal),
+        check_column=True,
+        **fields,
+    )
+
+
 # --- Fristenliste ---------------------------------------------------------------------------------
 def fristenliste(scope: Scope) -> Report:
     """One row per Frist due in the period, by Fristende."""
     tz = scope.principal.time_zone
-    qs = fristen.deadlines_for(scope.principal, scope.filters()).order_by("start", "id")
+    qs = scope.deadlines().order_by("start", "id")
     events = list(_loaded(qs)[: MAX_ROWS + 1])
     truncated = len(events) > MAX_ROWS
     events = events[:MAX_ROWS]
@@ -165,24 +189,10 @@ def kontrollblatt(scope: Scope) -> Report:
     """The morning check of `scope.since`: open Fristen overdue before it, every Frist due on it,
     every Vorfrist falling on it (of open Fristen). Each row gets a box to tick."""
     day, tz = scope.since, scope.principal.time_zone
-    overdue = list(
-        _loaded(
-            fristen.deadlines_for(
-                scope.principal,
-                scope.filters(status=Status.OPEN, due_from=None, due_to=day - dt.timedelta(days=1)),
-            )
-        )[:MAX_ROWS]
-    )
-    due = list(
-        _loaded(
-            fristen.deadlines_for(
-                scope.principal, scope.filters(status=None, due_from=day, due_to=day)
-            ).order_by("start", "id")
-        )
-    )
-    open_ids = fristen.deadlines_for(
-        scope.principal, scope.filters(status=Status.OPEN, due_from=None, due_to=None)
-    ).values("id")
+    before = scope.deadlines(status=Status.OPEN, due_from=None, due_to=day - dt.timedelta(days=1))
+    overdue = list(_loaded(before)[:MAX_ROWS])
+    due = _due_on(scope, day)
+    open_ids = scope.deadlines(status=Status.OPEN, due_from=None, due_to=None).values("id")
     pre = list(
         PreDeadline.objects.filter(due_date=day, event__in=open_ids)
         .select_related(*(f"event__{name}" for name in RELATED))
@@ -203,10 +213,10 @@ def kontrollblatt(scope: Scope) -> Report:
         add(pgettext("report row", "due"), event, _outcome(event, tz))
     for item in pre:
         add(_("Vorfrist") + (f"\n{item.note}" if item.note else ""), item.event, str(Status.OPEN.label))
-    return Report(
-        slug=f"fristenkontrollblatt_{day.isoformat()}",
-        title=_("Fristenkontrollblatt %(day)s") % {"day": date_de(day)},
-        scope=scope.described(_("Day: %(day)s") % {"day": date_de(day)}),
+    return _day_sheet(
+        scope,
+        "fristenkontrollblatt",
+        _("Fristenkontrollblatt %(day)s"),
         columns=[
             Column(_("Kind"), 24),
             Column(_("Fristende"), 24),
@@ -217,10 +227,8 @@ def kontrollblatt(scope: Scope) -> Report:
         ],
         rows=rows,
         empty=_("No deadlines, Vorfristen or overdue deadlines on %(day)s.") % {"day": date_de(day)},
-        generated=_now(scope.principal),
         summary=_("Overdue: %(overdue)d · due: %(due)d · Vorfristen: %(pre)d")
         % {"overdue": len(overdue), "due": len(due), "pre": len(pre)},
-        check_column=True,
         marked=marked,
     )
 
@@ -229,9 +237,7 @@ def kontrollblatt(scope: Scope) -> Report:
 def _moved_away(scope: Scope, day: dt.date) -> list[DeadlineChange]:
     """The last move of each visible Frist whose due date was `day` and is now another day (the
     Fristenbuch records it with its reason)."""
-    visible = fristen.deadlines_for(
-        scope.principal, scope.filters(status=None, due_from=None, due_to=None)
-    ).values("id")
+    visible = scope.deadlines(status=None, due_from=None, due_to=None).values("id")
     stamp = day.isoformat()
     moves = (
         DeadlineChange.objects.filter(field="due", old__startswith=stamp, event__in=visible)
@@ -249,13 +255,7 @@ def ausgangskontrolle(scope: Scope) -> Report:
     """The end-of-day check of `scope.since`: every Frist that was due that day is done, carried to
     another day with a reason, or cancelled; an open one is marked."""
     day, tz = scope.since, scope.principal.time_zone
-    due = list(
-        _loaded(
-            fristen.deadlines_for(
-                scope.principal, scope.filters(status=None, due_from=day, due_to=day)
-            ).order_by("start", "id")
-        )
-    )
+    due = _due_on(scope, day)
     moved = [m for m in _moved_away(scope, day) if not any(e.pk == m.event_id for e in due)]
     rules = _rule_names([*due, *(m.event for m in moved)])
     rows: list[list[str]] = []
@@ -279,10 +279,10 @@ def ausgangskontrolle(scope: Scope) -> Report:
         if who:
             outcome += "\n" + who
         rows.append([date_de(day), _kind(event, rules), _client_case(event), _people(event), outcome])
-    return Report(
-        slug=f"ausgangskontrolle_{day.isoformat()}",
-        title=_("Ausgangskontrolle %(day)s") % {"day": date_de(day)},
-        scope=scope.described(_("Day: %(day)s") % {"day": date_de(day)}),
+    return _day_sheet(
+        scope,
+        "ausgangskontrolle",
+        _("Ausgangskontrolle %(day)s"),
         columns=[
             Column(_("Fristende"), 24),
             Column(_("Deadline / legal basis"), 72),
@@ -292,11 +292,9 @@ def ausgangskontrolle(scope: Scope) -> Report:
         ],
         rows=rows,
         empty=_("No deadlines due on %(day)s.") % {"day": date_de(day)},
-        generated=_now(scope.principal),
         summary=_(
             "Due: %(total)d · done: %(done)d · carried over: %(carried)d · cancelled: %(cancelled)d · open: %(open)d"
         )
         % {"total": len(rows), **counts},
-        check_column=True,
         marked=marked,
     )
