@@ -3,7 +3,7 @@ services, input models and records as the tools and pages (see `apps.core.surfac
 
 from __future__ import annotations
 
-from apps.core.surfaces.api import ApiView, endpoint, listed, updated
+from apps.core.surfaces.api import ApiView, endpoint, listed
 from apps.notes import contracts as c
 from apps.notes import services
 from apps.notes.contracts import NoteFolderOut, NoteOut
@@ -78,9 +78,7 @@ class PageListView(ApiView):
     @endpoint(body=c.NotePageCreate, output=c.NotePageResult, status=201, operation_id="notes_pages_create")
     def post(self, request, note_id: int, body: c.NotePageCreate):
         """Add a page"""
-        return {
-            "page": page_record(services.create_page(request.principal, note_id, **body.service_kwargs()))
-        }
+        return {"page": page_record(services.create_page(request.principal, note_id, body))}
 
 
 class PageDetailView(ApiView):
@@ -92,8 +90,7 @@ class PageDetailView(ApiView):
     @endpoint(body=c.NotePageUpdate, output=c.NotePageResult, operation_id="notes_pages_partial_update")
     def patch(self, request, page_id: int, body: c.NotePageUpdate):
         """Change a page (partial; html is sanitized); optional expected_version"""
-        changed = updated(services.update_page, request, page_id, body, explicit_null_clears=True)
-        return {"page": page_record(changed)}
+        return {"page": page_record(services.update_page(request.principal, page_id, body))}
 
     @endpoint(output=None, status=204, operation_id="notes_pages_destroy")
     def delete(self, request, page_id: int):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -25,7 +25,6 @@ from apps.core.contracts import (
     Position,
     legacy_alias,
     paged,
-    partial_changes,
     query_field,
     safe_url,
     wrapped,
@@ -250,16 +249,19 @@ class NoteUpdate(Input):
         return self.model_dump(mode="json", include=sent) | dict.fromkeys(self.clear_fields)
 
 
-class NoteUpdateById(NoteUpdate):
-    # The tool's form of a change: its strict schema sends every field, null meaning "unchanged".
-    note_id: int
-
+class NullIsUnchanged(Input):
+    # A tool's form of a change: its strict schema sends every field, null meaning "unchanged",
+    # so the nulls leave the fields set (`changes()` reads only what was set).
     @model_validator(mode="after")
-    def _null_is_unchanged(self) -> NoteUpdateById:
+    def _null_is_unchanged(self) -> Self:
         self.__pydantic_fields_set__.difference_update(
             name for name in list(self.__pydantic_fields_set__) if getattr(self, name) is None
         )
         return self
+
+
+class NoteUpdateById(NullIsUnchanged, NoteUpdate):
+    note_id: int
 
 
 # --- input: pages -----------------------------------------------------------------------------
@@ -306,9 +308,9 @@ class NotePageContent(Input):
 class NotePageCreate(NotePageContent):
     position: Position | None = Field(default=None, description="0 = first page; default: last.")
 
-    def service_kwargs(self) -> dict[str, Any]:
-        values = self.model_dump(mode="json", include=set(NotePageCreate.model_fields))
-        return values | {"title": self.title or ""}
+    def content(self) -> dict[str, Any]:
+        """The page's values (attachments as plain dicts, a tool's typed items included)."""
+        return self.model_dump(mode="json", include=set(NotePageContent.model_fields))
 
 
 class NotePageUpdate(NotePageContent):
@@ -322,9 +324,11 @@ class NotePageUpdate(NotePageContent):
         default=None, ge=1, description="Refuse the change if the page's version differs."
     )
 
-    def changes(self, *, explicit_null_clears: bool) -> dict[str, Any]:
-        values = self.model_dump(mode="json", include=set(NotePageContent.model_fields))
-        return partial_changes(self, values, explicit_null_clears=explicit_null_clears)
+    def changes(self) -> dict[str, Any]:
+        """The fields sent (an explicit null included: it empties the field), and every field of
+        `clear_fields` as None."""
+        sent = self.model_fields_set & set(NotePageContent.model_fields)
+        return self.model_dump(mode="json", include=sent) | dict.fromkeys(self.clear_fields)
 
 
 class _TypedPageContent(Input):
@@ -341,5 +345,5 @@ class NotePageCreateInNote(_TypedPageContent, NotePageCreate):
     note_id: int
 
 
-class NotePageUpdateById(_TypedPageContent, NotePageUpdate):
+class NotePageUpdateById(NullIsUnchanged, _TypedPageContent, NotePageUpdate):
     page_id: int

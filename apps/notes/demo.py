@@ -4,7 +4,7 @@ with a dictated voice memo, and a private note of Anna's."""
 from apps.accounts.principal import Principal
 from apps.core.inputs import build
 from apps.notes import services
-from apps.notes.contracts import NoteCreate, NoteFolderCreate
+from apps.notes.contracts import NoteCreate, NoteFolderCreate, NotePageCreate, NotePageUpdate
 
 MEETING = (
     "<h2>Jahresgespräch Schreinerei Vogel</h2>"
@@ -43,8 +43,9 @@ def load(office) -> None:
     services.update_page(
         anna,
         page.pk,
-        {
-            "audio_attachments": [
+        build(
+            NotePageUpdate,
+            audio_attachments=[
                 {
                     "id": "memo-1",
                     "title": "Sprachnotiz nach dem Termin",
@@ -54,10 +55,12 @@ def load(office) -> None:
                     "duration_ms": 41_000,
                     "created_at": "2025-11-20T16:05:00+01:00",
                 }
-            ]
-        },
+            ],
+        ),
     )
-    services.create_page(anna, note.pk, title="Offene Punkte", text="Rückruf wegen Leasingvertrag.")
+    services.create_page(
+        anna, note.pk, build(NotePageCreate, title="Offene Punkte", text="Rückruf wegen Leasingvertrag.")
+    )
     services.create_note(
         admin, build(NoteCreate, name="Checkliste Jahresabschluss", folder_id=kanzlei.pk, html=CHECKLIST)
     )

@@ -23,15 +23,13 @@ from apps.core.db.versioning import Versioned
 from apps.core.errors import InvalidInput
 from apps.notes import attachments, events
 from apps.notes import html as rich
+from apps.notes.contracts import NotePageCreate, NotePageUpdate
 from apps.notes.errors import PageNotFound
 from apps.notes.models import PAGE_HTML_MAX, PAGE_TITLE_MAX, Note, NotePage
 from apps.notes.reads import get_note
 from apps.notes.records import page_record
 from apps.notes.visibility import visible_pages
 
-PAGE_FIELDS = frozenset(
-    {"title", "html", "text", "font_family", "font_size", "asset_items", "audio_attachments"}
-)
 FONT_SIZES = (6, 96)
 PAGE_VERSION = Versioned(
     "page", page_record, gettext_lazy("The page was changed by someone else in the meantime.")
@@ -108,52 +106,28 @@ def _touch(note: Note) -> None:
 
 
 @transaction.atomic
-def create_page(
-    principal: Principal,
-    note_id: Any,
-    *,
-    title: str = "",
-    html: str | None = None,
-    text: str | None = None,
-    font_family: str | None = None,
-    font_size: int | None = None,
-    asset_items: list | None = None,
-    audio_attachments: list | None = None,
-    position: int | None = None,
-) -> NotePage:
+def create_page(principal: Principal, note_id: int, data: NotePageCreate) -> NotePage:
     """Append a page, or insert it at `position` (0 = first) and shift the later ones."""
     note = get_note(principal, note_id, for_update=True)  # serializes ordinals per note
     ordinal = next_position(note.pages, "ordinal")
-    if position is not None:
-        if isinstance(position, bool) or not isinstance(position, int) or position < 0:
-            raise validation.invalid("position", _("must be a whole number of at least 0"))
-        ordinal = min(position, ordinal)
+    if data.position is not None:
+        ordinal = min(data.position, ordinal)
         make_room(note.pages, ordinal, "ordinal")
-    page = new_page(
-        note,
-        ordinal=ordinal,
-        title=title,
-        html=html,
-        text=text,
-        font_family=font_family,
-        font_size=font_size,
-        asset_items=asset_items,
-        audio_attachments=audio_attachments,
-    )
+    values = data.content()
+    page = new_page(note, ordinal=ordinal, **(values | {"title": values["title"] or ""}))
     _touch(note)
     events.page_changed(page, note, "notizen.page.created")
     return page
 
 
 @transaction.atomic
-def update_page(
-    principal: Principal, page_id: Any, changes: dict[str, Any], *, expected_version: int | None = None
-) -> NotePage:
-    """Partial update: fields not in `changes` stay exactly as they are. `html` or `text` replace
-    the content (sanitized); attachment lists replace the stored lists when sent."""
-    validation.only_fields(changes, PAGE_FIELDS)
+def update_page(principal: Principal, page_id: int, data: NotePageUpdate) -> NotePage:
+    """Partial update: fields not sent (`NotePageUpdate.changes()`) stay exactly as they are.
+    `html` or `text` replace the content (sanitized); attachment lists replace the stored lists
+    when sent. Fonts and attachments are checked here: the REST contract leaves them loose."""
+    changes = data.changes()
     page = get_page(principal, page_id, for_update=True)
-    PAGE_VERSION.check(page, expected_version)
+    PAGE_VERSION.check(page, data.expected_version)
     if "title" in changes:
         page.title = _title(changes["title"])
     body = content(changes.get("html"), changes.get("text"))

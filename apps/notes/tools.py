@@ -74,15 +74,11 @@ def update_note(ctx: ToolContext, args: c.NoteUpdateById) -> dict:
 @tool(name="notizen_create_page", output=c.NotePageResult, surfaces=WITH_LIVE, read_only=False)
 def create_page(ctx: ToolContext, args: c.NotePageCreateInNote) -> dict:
     """Add a page to a note."""
-    return {"page": page_record(services.create_page(ctx.principal, args.note_id, **args.service_kwargs()))}
+    return {"page": page_record(services.create_page(ctx.principal, args.note_id, args))}
 
 
 @tool(name="notizen_update_page", output=c.NotePageResult, read_only=False)
 def update_page(ctx: ToolContext, args: c.NotePageUpdateById) -> dict:
     """Change a page: title, content (html or text replaces it), font formatting, asset_items or
     audio_attachments (each list replaces the stored one). Fields you leave out stay."""
-    changes = args.changes(explicit_null_clears=False)
-    updated = services.update_page(
-        ctx.principal, args.page_id, changes, expected_version=args.expected_version
-    )
-    return {"page": page_record(updated)}
+    return {"page": page_record(services.update_page(ctx.principal, args.page_id, args))}

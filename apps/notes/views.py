@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from apps.accounts.principal import Principal
 from apps.clients.services import case_choices
 from apps.core.errors import InvalidInput
+from apps.core.inputs import build
 from apps.core.surfaces import web
 from apps.core.surfaces.web import domain_errors, reported
 from apps.notes import html as rich
@@ -28,6 +29,7 @@ from apps.notes.contracts import (
     NoteOut,
     NotePageChoice,
     NotePageCreate,
+    NotePageUpdate,
     NoteUpdate,
 )
 from apps.notes.models import Note, NoteFolder, Visibility
@@ -191,8 +193,9 @@ def delete_note(request, note_id: int):
 def create_page(request, note_id: int):
     services.get_note(request.principal, note_id)  # an invisible note is a 404, not a message
     with reported(request) as outcome:
-        title = web.posted(request, NotePageCreate, title="title").title or ""
-        page = services.create_page(request.principal, note_id, title=title)
+        page = services.create_page(
+            request.principal, note_id, web.posted(request, NotePageCreate, title="title")
+        )
     if outcome.failed:
         return redirect("notes:note", note_id=note_id)
     return redirect(f"{reverse('notes:note', args=[note_id])}?page_id={page.pk}")
@@ -217,11 +220,13 @@ def save_page(request, page_id: int):
     data = web.json_body(request)  # too deep, a NUL, no JSON at all: InvalidInput (subclasses)
     if not isinstance(data, dict):
         raise InvalidInput(_("The request is not valid JSON."))
-    changes = {k: data[k] for k in ("title", "html", "font_family", "font_size") if k in data}
     expected = data.get("expected_version")
     if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
         raise InvalidInput(_("Invalid version."))
-    page = services.update_page(request.principal, page_id, changes, expected_version=expected)
+    fields = ("title", "html", "font_family", "font_size", "expected_version")
+    page = services.update_page(
+        request.principal, page_id, build(NotePageUpdate, **{k: data[k] for k in fields if k in data})
+    )
     return JsonResponse({"page": page_record(page)})
 
 

@@ -9,9 +9,11 @@ import pytest
 from django.urls import reverse
 
 from apps.core.errors import VersionConflict
+from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.mutations.services import head_id
 from apps.notes import services
+from apps.notes.contracts import NotePageUpdate
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +43,9 @@ def test_successive_autosaves_each_continue_from_the_last_saved_version(web, pag
 
 def test_an_autosave_after_a_colleagues_edit_conflicts_and_overwrites_nothing(web, page, as_ben):
     loaded_at = page.version
-    services.update_page(as_ben, page.pk, {"html": "<p>Bens Fassung</p>"}, expected_version=loaded_at)
+    services.update_page(
+        as_ben, page.pk, build(NotePageUpdate, html="<p>Bens Fassung</p>", expected_version=loaded_at)
+    )
     before = head_id()
 
     response = autosave(web, page, "<p>Annas Fassung</p>", loaded_at)
@@ -56,7 +60,9 @@ def test_an_autosave_after_a_colleagues_edit_conflicts_and_overwrites_nothing(we
 
 
 def test_keep_mine_saves_against_the_version_the_banner_showed(web, page, as_ben):
-    services.update_page(as_ben, page.pk, {"html": "<p>Bens Fassung</p>"}, expected_version=page.version)
+    services.update_page(
+        as_ben, page.pk, build(NotePageUpdate, html="<p>Bens Fassung</p>", expected_version=page.version)
+    )
     conflict = autosave(web, page, "<p>Annas Fassung</p>", page.version).json()
     current = conflict["details"]["page"]["version"]
 
@@ -68,10 +74,12 @@ def test_keep_mine_saves_against_the_version_the_banner_showed(web, page, as_ben
 
 
 def test_service_refuses_a_stale_version_and_keeps_the_row(page, as_anna, as_ben):
-    services.update_page(as_ben, page.pk, {"title": "Neu"}, expected_version=page.version)
+    services.update_page(as_ben, page.pk, build(NotePageUpdate, title="Neu", expected_version=page.version))
     with pytest.raises(VersionConflict) as raised:
         services.update_page(
-            as_anna, page.pk, {"title": "Alt", "html": "<p>x</p>"}, expected_version=page.version
+            as_anna,
+            page.pk,
+            build(NotePageUpdate, title="Alt", html="<p>x</p>", expected_version=page.version),
         )
     assert raised.value.details["page"]["title"] == "Neu"
     page.refresh_from_db()

@@ -7,7 +7,7 @@ from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.notes import contracts as c
 from apps.notes import services
-from apps.notes.contracts import NoteCreate, NoteFolderCreate
+from apps.notes.contracts import NoteCreate, NoteFolderCreate, NotePageUpdate
 from apps.tools.dispatcher import dispatch
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def test_event_records_match_the_output_models(as_anna, as_robot):
     services.create_folder(as_anna, build(NoteFolderCreate, name="Ordner"))
     _note, page = services.create_note(as_anna, build(NoteCreate, name="Groß", visibility="shared"))
     services.create_note(as_robot, build(NoteCreate, name="vom Briefing"))
-    services.update_page(as_anna, page.pk, {"text": "Wort " * 20_000})
+    services.update_page(as_anna, page.pk, build(NotePageUpdate, text="Wort " * 20_000))
     seen = set()
     for event in MutationEvent.objects.all():
         for action in event.ui_actions:

@@ -6,7 +6,15 @@ from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.notes import services
-from apps.notes.contracts import NoteCreate, NoteFilter, NoteFolderCreate, NoteFolderUpdate, NoteUpdate
+from apps.notes.contracts import (
+    NoteCreate,
+    NoteFilter,
+    NoteFolderCreate,
+    NoteFolderUpdate,
+    NotePageCreate,
+    NotePageUpdate,
+    NoteUpdate,
+)
 from apps.notes.errors import FolderNotFound, NoteNotFound, PageNotFound
 from apps.notes.models import Note, NoteFolder, NotePage
 
@@ -40,14 +48,14 @@ def test_private_note_is_invisible_to_others_and_its_events_reach_only_the_owner
         as_anna, build(NoteCreate, name="Privat")
     )  # a person's top-level note is private
     assert note.visibility == "private"
-    services.update_page(as_anna, page.pk, {"title": "Neu"})
+    services.update_page(as_anna, page.pk, build(NotePageUpdate, title="Neu"))
     assert {(e.audience, e.user_id) for e in events()} == {("user", anna.pk)}
     with pytest.raises(NoteNotFound):
         services.get_note(as_ben, note.pk)
     with pytest.raises(PageNotFound):
-        services.update_page(as_ben, page.pk, {"html": "<p>gehackt</p>"})
+        services.update_page(as_ben, page.pk, build(NotePageUpdate, html="<p>gehackt</p>"))
     with pytest.raises(NoteNotFound):
-        services.create_page(as_ben, note.pk, title="x")
+        services.create_page(as_ben, note.pk, build(NotePageCreate, title="x"))
     with pytest.raises(NoteNotFound):
         services.delete_note(as_ben, note.pk)
     assert services.list_notes(as_ben, NoteFilter()) == ([], 0)
@@ -111,9 +119,9 @@ def test_making_a_shared_note_private_removes_it_from_the_others(as_anna, anna, 
 
 def test_version_conflicts_are_refused_with_the_current_record(as_anna):
     note, page = services.create_note(as_anna, build(NoteCreate, name="v"))
-    services.update_page(as_anna, page.pk, {"html": "<p>eins</p>"}, expected_version=1)
+    services.update_page(as_anna, page.pk, build(NotePageUpdate, html="<p>eins</p>", expected_version=1))
     with pytest.raises(VersionConflict) as exc:
-        services.update_page(as_anna, page.pk, {"html": "<p>alt</p>"}, expected_version=1)
+        services.update_page(as_anna, page.pk, build(NotePageUpdate, html="<p>alt</p>", expected_version=1))
     assert exc.value.details["page"]["html"] == "<p>eins</p>" and exc.value.details["page"]["version"] == 2
     with pytest.raises(VersionConflict):
         services.update_note(as_anna, note.pk, build(NoteUpdate, name="x", expected_version=5))
@@ -124,7 +132,9 @@ def test_page_html_is_sanitized_not_rejected_and_bad_types_are_rejected(as_anna)
     page = services.update_page(
         as_anna,
         page.pk,
-        {"html": '<p onclick="x">ok<script>alert(1)</script><img src=x onerror=alert(1)></p>'},
+        build(
+            NotePageUpdate, html='<p onclick="x">ok<script>alert(1)</script><img src=x onerror=alert(1)></p>'
+        ),
     )
     assert page.html == '<p>ok<img src="x"></p>'
     for changes, field in [
@@ -148,7 +158,7 @@ def test_page_html_is_sanitized_not_rejected_and_bad_types_are_rejected(as_anna)
         ({"color": "red"}, "color"),
     ]:
         with pytest.raises(InvalidInput) as exc:
-            services.update_page(as_anna, page.pk, changes)
+            services.update_page(as_anna, page.pk, build(NotePageUpdate, **changes))
         assert field in exc.value.details["field_errors"], (changes, exc.value.details)
     assert NotePage.objects.get(pk=page.pk).version == 2
 
@@ -158,11 +168,12 @@ def test_audio_attachments_are_normalized_to_the_documented_shape(as_anna):
     page = services.update_page(
         as_anna,
         page.pk,
-        {
-            "audio_attachments": [
+        build(
+            NotePageUpdate,
+            audio_attachments=[
                 {"id": 7, "title": " Memo ", "duration_ms": 1200, "created_at": "2026-01-05T10:00:00Z"}
-            ]
-        },
+            ],
+        ),
     )
     assert page.audio_attachments == [
         {
@@ -179,8 +190,8 @@ def test_audio_attachments_are_normalized_to_the_documented_shape(as_anna):
 
 def test_pages_insert_at_a_position_and_a_note_keeps_one_page(as_anna):
     note, first = services.create_note(as_anna, build(NoteCreate, name="x"))
-    last = services.create_page(as_anna, note.pk, title="zwei")
-    inserted = services.create_page(as_anna, note.pk, title="null", position=0)
+    last = services.create_page(as_anna, note.pk, build(NotePageCreate, title="zwei"))
+    inserted = services.create_page(as_anna, note.pk, build(NotePageCreate, title="null", position=0))
     assert [p.title for p in services.note_pages(note)] == ["null", "", "zwei"]
     services.delete_page(as_anna, inserted.pk)
     services.delete_page(as_anna, last.pk)
@@ -211,6 +222,6 @@ def test_only_empty_folders_can_be_deleted(as_anna, shared_folder, make_note):
 
 def test_large_pages_travel_without_content_in_live_events(as_anna):
     _, page = services.create_note(as_anna, build(NoteCreate, name="x"))
-    services.update_page(as_anna, page.pk, {"text": "Wort " * 20_000})
+    services.update_page(as_anna, page.pk, build(NotePageUpdate, text="Wort " * 20_000))
     action = MutationEvent.objects.filter(topic="notizen.page.updated").get().ui_actions[0]
     assert action["record"]["content_omitted"] is True and action["record"]["html"] is None
