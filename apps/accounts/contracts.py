@@ -69,3 +69,9 @@ class ServicePrincipalSave(Input):
     kind: ServicePrincipalKind = ServicePrincipalKind.AUTOMATION
     is_active: bool = True
     description: str = Field(default="", max_length=2000)
+
+
+class LanguageSwitch(Input):
+    """The header's language switch (a code Django's `set_language` also takes when not ours)."""
+
+    language: str = ""

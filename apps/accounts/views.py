@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from apps.accounts import services
+from apps.accounts.contracts import LanguageSwitch
 from apps.accounts.forms import PreferencesForm
 from apps.accounts.models import User
 from apps.core.errors import DomainError
@@ -48,7 +49,7 @@ def settings_page(request):
 @domain_errors
 def switch_language(request):
     """The header's language switch: stored in the profile when signed in, else in a cookie."""
-    language = request.POST.get("language", "")
+    language = web.posted(request, LanguageSwitch).language
     user = request.user
     if user.is_authenticated and language in User.Language.values:
         services.update_preferences(request.principal, language=language, time_zone=user.time_zone)

@@ -517,6 +517,21 @@ class HistoryFilter(Input):
     until: Date | None = Field(default=None, description="Last day (YYYY-MM-DD).")
 
 
+class FristenbuchExportQuery(HistoryFilter):
+    """The export link's period: a value that is no date is left out (a hand-edited link), a year
+    outside the bound is `date_out_of_range`."""
+
+    @field_validator("since", "until", mode="before")
+    @classmethod
+    def _no_date_is_none(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            return None
+
+
 # --- the editor's recurrence picker -----------------------------------------------------------
 REPEAT_MAX_OCCURRENCES = 500  # a picked series; the stored rule's own cap is recurrence.MAX_OCCURRENCES
 REPEAT_MAX_INTERVAL = 99

@@ -23,7 +23,13 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from apps.calendar import fristen, fristenbuch, lifecycle, services
-from apps.calendar.contracts import DeadlineCancel, DeadlineComplete, DeadlineReopen, FristenPageQuery
+from apps.calendar.contracts import (
+    DeadlineCancel,
+    DeadlineComplete,
+    DeadlineReopen,
+    FristenbuchExportQuery,
+    FristenPageQuery,
+)
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import countdown_days, is_critical_soon, with_relations
 from apps.clients import visibility as client_visibility
@@ -292,14 +298,11 @@ def export(request, fmt: str):
     goes back to the Fristen page with the reason. A day outside the date bound (no picker sends
     one) answers 400 with the error (`date_out_of_range`)."""
     try:
-        since, until = (
-            validation.query_date(request.GET, "since"),
-            validation.query_date(request.GET, "until"),
-        )
+        period = web.query_input(request, FristenbuchExportQuery)
     except DateOutOfRange as exc:
         return web.error_json(exc)
     try:
-        return fristenbuch.export_response(request.principal, since, until, fmt)
+        return fristenbuch.export_response(request.principal, period.since, period.until, fmt)
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect(reverse("calendar:deadlines"))

@@ -23,7 +23,7 @@ from apps.calendar.reports.render import as_pdf, report_csv
 from apps.core import validation
 from apps.core.contracts import Date, Input
 from apps.core.errors import DomainError
-from apps.core.inputs import build
+from apps.core.surfaces import web
 
 BUILDERS = {
     "fristenliste": data.fristenliste,
@@ -56,8 +56,7 @@ def _responsible_name(user_id: int | None) -> str:
 
 def scope_of(request, name: str) -> data.Scope:
     """The report's scope from the query string (empty fields left out)."""
-    known = ReportQuery.model_fields
-    query = build(ReportQuery, **{k: v for k, v in request.GET.items() if k in known and v != ""})
+    query = web.query_input(request, ReportQuery)
     principal = request.principal
     today = today_for(principal)
     if name == "fristenliste":

@@ -19,16 +19,28 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.core import sharing
+from apps.core.contracts import Input
 from apps.core.errors import DomainError, InvalidInput
-from apps.core.surfaces.web import error_json
+from apps.core.surfaces.web import error_json, posted, query
+
+
+class ShareSearch(Input):
+    q: str = ""
+
+
+class ShareChange(Input):
+    """What the share dialog posts: grant (with a level, default view) or revoke one target."""
+
+    action: str = ""
+    target: str = ""
+    level: str = ""
 
 
 @require_GET
 def search(request):
     """People and groups to share with: name, e-mail or group name contains `q`."""
-    return JsonResponse(
-        {"results": sharing.search(request.GET.get("q", ""), exclude_user_ids=[request.user.pk])}
-    )
+    found = sharing.search(query(request, ShareSearch).q, exclude_user_ids=[request.user.pk])
+    return JsonResponse({"results": found})
 
 
 def share_endpoint(
@@ -41,12 +53,12 @@ def share_endpoint(
     principal = request.principal
     try:
         if request.method == "POST":
-            action, target = request.POST.get("action"), request.POST.get("target", "")
+            change = posted(request, ShareChange)
             with transaction.atomic():
-                if action == "grant":
-                    grant(principal, target, request.POST.get("level") or "view")
-                elif action == "revoke":
-                    revoke(principal, target)
+                if change.action == "grant":
+                    grant(principal, change.target, change.level or "view")
+                elif change.action == "revoke":
+                    revoke(principal, change.target)
                 else:
                     raise InvalidInput.field("action", _("must be “grant” or “revoke”"))
         return JsonResponse(read(principal))

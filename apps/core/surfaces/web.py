@@ -225,6 +225,15 @@ def query(request: HttpRequest, model: type[QueryModel], **values: Any) -> Query
             data = {key: value for key, value in data.items() if key not in dropped}
 
 
+def query_input(request: HttpRequest, model: type[QueryModel], **values: Any) -> QueryModel:
+    """A download's or report's query string through its input model, strictly: parameters the
+    model does not know and empty ones are left out, as in `query`, but a bad value raises its
+    field's domain error (as `posted` does for a POST) instead of becoming a page message."""
+    known = _query_names(model)
+    data: dict[str, Any] = {key: value for key, value in request.GET.items() if key in known and value != ""}
+    return build(model, **{**data, **values})
+
+
 def _query_names(model: type[BaseModel]) -> dict[str, str]:
     """Every name a query string may use for a field (its own, its aliases) → the field."""
     names: dict[str, str] = {}

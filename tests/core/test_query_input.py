@@ -1,0 +1,44 @@
+"""Pages read their query strings and small POSTs through input models (`web.query`,
+`web.query_input`, `web.posted`), not by hand: what each converted view keeps doing."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import RequestFactory
+from django.urls import reverse
+
+from apps.calendar.contracts import FristenbuchExportQuery
+from apps.core.errors import DateOutOfRange
+from apps.core.surfaces import web
+
+
+def test_query_input_leaves_out_unknown_and_empty_and_raises_for_bad_values():
+    request = RequestFactory().get("/", {"since": "2026-01-02", "until": "", "page": "3"})
+    period = web.query_input(request, FristenbuchExportQuery)
+    assert (str(period.since), period.until) == ("2026-01-02", None)
+    hand_edited = web.query_input(RequestFactory().get("/", {"since": "gestern"}), FristenbuchExportQuery)
+    assert hand_edited.since is None  # no date: left out, as before
+    with pytest.raises(DateOutOfRange) as refused:
+        web.query_input(RequestFactory().get("/", {"until": "0001-01-01"}), FristenbuchExportQuery)
+    assert set(refused.value.field_errors) == {"until"}
+
+
+def test_the_export_ignores_a_hand_edited_day_and_refuses_one_out_of_range(web):
+    url = reverse("calendar:fristenbuch-export", args=["csv"])
+    assert web.get(url, {"since": "gestern", "until": "2026-01-31"}).status_code == 200
+    response = web.get(url, {"since": "9999-01-01", "until": "kaputt"})
+    assert response.status_code == 400 and response.json()["code"] == "date_out_of_range"
+
+
+@pytest.mark.django_db
+def test_the_language_switch_and_the_share_search_read_their_models(client, anna, ben):
+    client.force_login(anna)
+    response = client.post(reverse("switch-language"), {"language": "it", "next": "/"})
+    assert response.status_code == 302
+    anna.refresh_from_db()
+    assert anna.language == "it" and response.cookies["django_language"].value == "it"
+    client.post(reverse("switch-language"), {"language": "xx", "next": "/"})
+    anna.refresh_from_db()
+    assert anna.language == "it"  # not ours: Django's set_language, the profile unchanged
+    found = client.get(reverse("share-search"), {"q": "  Ben ", "page": "2"}).json()["results"]
+    assert [r["label"] for r in found if r["kind"] == "user"] == ["Ben Braun"]
