@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
@@ -42,6 +43,12 @@ class LinkGroup:
     key: str
     label: str
     options: list[tuple[str, str]]  # ("<key>:<id>", label)
+
+
+def newest(rows: QuerySet, label: str) -> list[tuple[int, str]]:
+    """A linker's candidates from `rows` (its app's visible rows without a case): (id, `label`
+    field) pairs, the most recently changed first, at most MAX_CANDIDATES."""
+    return list(rows.order_by("-updated_at", "-id").values_list("id", label)[:MAX_CANDIDATES])
 
 
 def linkers() -> list[CaseLinker]:

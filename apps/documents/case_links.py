@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
-from apps.clients.case_links import MAX_CANDIDATES, CaseLinker
+from apps.clients.case_links import CaseLinker, newest
 from apps.clients.models import Case
 from apps.core.inputs import build
 from apps.documents import services
@@ -15,13 +15,9 @@ from apps.documents.visibility import visible_documents
 
 
 def candidates(principal: Principal, case: Case) -> list[tuple[int, str]]:
-    rows = (
-        visible_documents(principal, "change")
-        .filter(clients=case.client_id, case__isnull=True)
-        .order_by("-updated_at", "-id")
-        .values_list("id", "title")[:MAX_CANDIDATES]
+    return newest(
+        visible_documents(principal, "change").filter(clients=case.client_id, case__isnull=True), "title"
     )
-    return list(rows)
 
 
 def link(principal: Principal, case: Case, document_id: int) -> None:

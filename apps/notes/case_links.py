@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
-from apps.clients.case_links import MAX_CANDIDATES, CaseLinker
+from apps.clients.case_links import CaseLinker, newest
 from apps.clients.models import Case
 from apps.core.inputs import build
 from apps.notes import services
@@ -15,13 +15,7 @@ from apps.notes.visibility import visible_notes
 
 
 def candidates(principal: Principal, case: Case) -> list[tuple[int, str]]:
-    rows = (
-        visible_notes(principal)
-        .filter(case__isnull=True)
-        .order_by("-updated_at", "-id")
-        .values_list("id", "name")[:MAX_CANDIDATES]
-    )
-    return list(rows)
+    return newest(visible_notes(principal).filter(case__isnull=True), "name")
 
 
 def link(principal: Principal, case: Case, note_id: int) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.principal import Principal
-from apps.clients.case_links import MAX_CANDIDATES, CaseLinker
+from apps.clients.case_links import CaseLinker, newest
 from apps.clients.models import Case
 from apps.core.inputs import build
 from apps.tasks import services
@@ -14,13 +14,9 @@ from apps.tasks.contracts import TaskUpdate
 
 
 def candidates(principal: Principal, case: Case) -> list[tuple[int, str]]:
-    rows = (
-        services.visible_tasks(principal)
-        .filter(client_id=case.client_id, case__isnull=True)
-        .order_by("-updated_at", "-id")
-        .values_list("id", "title")[:MAX_CANDIDATES]
+    return newest(
+        services.visible_tasks(principal).filter(client_id=case.client_id, case__isnull=True), "title"
     )
-    return list(rows)
 
 
 def link(principal: Principal, case: Case, task_id: int) -> None:
