@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -17,6 +17,7 @@ from apps.accounts.contracts import ColleagueInvite, ServicePrincipalSave
 from apps.accounts.models import ServicePrincipal, User, validate_time_zone
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.db.saving import save_unique
 from apps.core.errors import Forbidden, InvalidInput, NotFound
 
 
@@ -111,15 +112,11 @@ def save_service_principal(
         raise NotFound(_("There is no service principal with id %(id)s.") % {"id": principal_id})
     row.name, row.kind, row.is_active, row.description = (
         data.name,
-        str(data.kind),
+        data.kind,
         data.is_active,
         data.description,
     )
-    try:
-        with transaction.atomic():
-            row.save()
-    except IntegrityError:
-        raise InvalidInput.field("name", _("is already used by another service principal")) from None
+    save_unique(row, lambda: InvalidInput.field("name", _("is already used by another service principal")))
     return row
 
 

@@ -9,13 +9,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, transaction
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core import plugins
 from apps.core.contracts import InstanceSettingSave
+from apps.core.db.saving import save_unique
 from apps.core.errors import Forbidden, InvalidInput, NotFound
 from apps.core.models import Heartbeat, InstanceSetting
 
@@ -112,11 +113,7 @@ def save_instance_setting(
     if row is None:
         raise NotFound(_("There is no instance setting with id %(id)s.") % {"id": setting_id})
     row.key, row.value = data.key, value
-    try:
-        with transaction.atomic():
-            row.save()
-    except IntegrityError:
-        raise InvalidInput.field("key", _("is already used by another setting")) from None
+    save_unique(row, lambda: InvalidInput.field("key", _("is already used by another setting")))
     return row
 
 

@@ -3,12 +3,13 @@ like every other surface through the input models of `apps.llm.contracts`."""
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.accounts.services import require_office_admin
+from apps.core.db.saving import save_unique
 from apps.core.errors import Conflict, InvalidInput, NotFound
 from apps.llm.contracts import ModelSave, ProviderSave
 from apps.llm.models import ModelConfig, Provider
@@ -25,13 +26,9 @@ def save_provider(principal: Principal, data: ProviderSave, provider_id: int | N
     """Add a provider (provider_id None) or change one; a taken name is `invalid_input` on `name`."""
     require_office_admin(principal)
     provider = _provider(provider_id, "id") if provider_id else Provider()
-    provider.name, provider.kind, provider.base_url = data.name, str(data.kind), data.base_url
+    provider.name, provider.kind, provider.base_url = data.name, data.kind, data.base_url
     provider.api_key, provider.enabled = data.api_key, data.enabled
-    try:
-        with transaction.atomic():
-            provider.save()
-    except IntegrityError:
-        raise InvalidInput.field("name", _("is already used by another provider")) from None
+    save_unique(provider, lambda: InvalidInput.field("name", _("is already used by another provider")))
     return provider
 
 
@@ -55,11 +52,9 @@ def save_model(principal: Principal, data: ModelSave, model_pk: int | None = Non
         model = ModelConfig()
     for name in ModelSave.model_fields:
         setattr(model, name, getattr(data, name))
-    try:
-        with transaction.atomic():
-            model.save()
-    except IntegrityError:
-        raise InvalidInput.field("model_id", _("this provider has a model with this id already")) from None
+    save_unique(
+        model, lambda: InvalidInput.field("model_id", _("this provider has a model with this id already"))
+    )
     return model
 
 
