@@ -12,7 +12,7 @@ from apps.core.inputs import build
 from apps.core.sharing.admin import SharingAdminMixin
 from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyInline, ReadOnlyMixin, ServiceAdmin
 from apps.documents import folders, grants, sensitivity, services, workflow
-from apps.documents.contracts import DocumentUpdate
+from apps.documents.contracts import DocumentUpdate, FolderUpdate
 from apps.documents.models import Document, DocumentWorkflow, Folder, ShareLink
 
 
@@ -38,7 +38,9 @@ class FolderAdmin(SharingAdminMixin, NoAddMixin, ServiceAdmin):
                 request.principal, obj.pk, form.cleaned_data["neutralize_always"]
             )
         if "name" in form.changed_data:
-            return folders.update_folder(request.principal, obj.pk, name=form.cleaned_data["name"])
+            return folders.update_folder(
+                request.principal, obj.pk, build(FolderUpdate, name=form.cleaned_data["name"])
+            )
         return obj
 
     def has_delete_permission(self, request, obj=None):

@@ -122,10 +122,7 @@ class FolderListView(ApiView):
     )
     def post(self, request, body: c.FolderCreate):
         """Create a folder"""
-        folder = folders.create_folder(
-            request.principal, name=body.name, parent_id=body.parent_id, client_id=body.client_id
-        )
-        return {"folder": c.FolderOut.record(folder)}
+        return {"folder": c.FolderOut.record(folders.create_folder(request.principal, body))}
 
 
 class FolderDetailView(ApiView):
@@ -144,10 +141,7 @@ class FolderDetailView(ApiView):
     )
     def patch(self, request, folder_id: int, body: c.FolderUpdate):
         """Rename or move (parent_id null: to the top level)"""
-        folder = folders.update_folder(
-            request.principal, folder_id, **body.service_kwargs(explicit_null_moves=True)
-        )
-        return {"folder": c.FolderOut.record(folder)}
+        return {"folder": c.FolderOut.record(folders.update_folder(request.principal, folder_id, body))}
 
     @endpoint(
         query=c.FolderDelete,

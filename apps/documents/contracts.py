@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from apps.accounts.contracts import AsPerson, AsServiceName
 from apps.clients.contracts import AsCase, AsClient, ClientRef
@@ -344,25 +344,26 @@ class FolderUpdate(Input):
         default=None, ge=1, description="Refuse if the folder's version differs."
     )
 
-    def service_kwargs(self, *, explicit_null_moves: bool) -> dict[str, Any]:
-        to_root = self.move_to_root or (
-            explicit_null_moves and "parent_id" in self.model_fields_set and self.parent_id is None
-        )
-        no_client = self.remove_client or (
-            explicit_null_moves and "client_id" in self.model_fields_set and self.client_id is None
-        )
-        return {
-            "name": self.name,
-            "parent_id": self.parent_id,
-            "move_to_root": to_root,
-            "client_id": self.client_id,
-            "remove_client": no_client,
-            "expected_version": self.expected_version,
-        }
+    def moves_to_root(self) -> bool:
+        """`move_to_root`, or an explicit `parent_id: null` (REST)."""
+        return self.move_to_root or ("parent_id" in self.model_fields_set and self.parent_id is None)
+
+    def removes_client(self) -> bool:
+        """`remove_client`, or an explicit `client_id: null` (REST)."""
+        return self.remove_client or ("client_id" in self.model_fields_set and self.client_id is None)
 
 
 class FolderUpdateById(FolderUpdate):
+    # The tool's form: its strict schema sends every field, null meaning "unchanged", so the
+    # nulls leave the fields set (only move_to_root / remove_client move or unlink).
     folder_id: int
+
+    @model_validator(mode="after")
+    def _null_is_unchanged(self) -> Self:
+        self.__pydantic_fields_set__.difference_update(
+            name for name in list(self.__pydantic_fields_set__) if getattr(self, name) is None
+        )
+        return self
 
 
 class FolderDelete(Input):

@@ -9,7 +9,7 @@ from apps.accounts.principal import Principal
 from apps.clients.demo import demo_cases, demo_clients
 from apps.core.inputs import build
 from apps.documents import folders, processing, services
-from apps.documents.contracts import DocumentCreate, DocumentUpload
+from apps.documents.contracts import DocumentCreate, DocumentUpload, FolderCreate
 
 # (name, parent, client number of a client folder or None)
 FOLDERS = [
@@ -65,9 +65,12 @@ def load(office) -> None:
     for name, parent, client_number in FOLDERS:
         created[name] = folders.create_folder(
             admin,
-            name=name,
-            parent_id=created[parent].pk if parent else None,
-            client_id=clients[client_number].pk if client_number else None,
+            build(
+                FolderCreate,
+                name=name,
+                parent_id=created[parent].pk if parent else None,
+                client_id=clients[client_number].pk if client_number else None,
+            ),
         )
     documents = []
     cases = demo_cases(office)

@@ -18,7 +18,7 @@ from apps.core.db.saving import save_unique
 from apps.core.db.versioning import Versioned
 from apps.core.errors import Forbidden
 from apps.documents import events
-from apps.documents.contracts import FolderOut
+from apps.documents.contracts import FolderCreate, FolderOut, FolderUpdate
 from apps.documents.errors import FolderNameTaken, FolderNotEmpty, FolderNotFound, FolderProtected
 from apps.documents.models import FOLDER_NAME_MAX, HOME_FOLDER_NAME, RESERVED_FOLDER_NAMES, Document, Folder
 from apps.documents.records import with_relations
@@ -31,14 +31,7 @@ FOLDER_VERSION = Versioned(
 )
 
 
-def _id(value: Any, field: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise validation.invalid(field, _("must be a number")) from None
-
-
-def _name(value: Any) -> str:
+def _name(value: str) -> str:
     name = validation.text(value, "name", max_length=FOLDER_NAME_MAX, required=True)
     if "/" in name or "\\" in name or any(ord(ch) < 32 for ch in name):
         raise validation.invalid("name", _("must not contain slashes or control characters"))
@@ -83,7 +76,7 @@ def inherited_client(folder: Folder | None):
     return nearest.client if nearest is not None else None
 
 
-def _client(principal: Principal, client_id: Any):
+def _client(principal: Principal, client_id: int | None):
     from apps.clients.services import resolve_client
 
     return resolve_client(principal, client_id, field="client_id")
@@ -151,13 +144,11 @@ def _place_under(folder: Folder, parent: Folder | None) -> None:
 
 
 @transaction.atomic
-def create_folder(principal: Principal, *, name: str, parent_id: Any = None, client_id: Any = None) -> Folder:
+def create_folder(principal: Principal, data: FolderCreate) -> Folder:
     """A folder; with `client_id` a client folder (its documents are linked to that Mandant)."""
-    name = _name(name)
-    parent = (
-        get_folder(principal, _id(parent_id, "parent_id"), action="change") if parent_id is not None else None
-    )
-    folder = Folder(name=name, created_by=principal.audit_actor, client=_client(principal, client_id))
+    name = _name(data.name)
+    parent = get_folder(principal, data.parent_id, action="change") if data.parent_id is not None else None
+    folder = Folder(name=name, created_by=principal.audit_actor, client=_client(principal, data.client_id))
     _place_under(folder, parent)
     _save(folder)
     folder.tree_path = f"{parent.tree_path if parent else '/'}{folder.pk}/"
@@ -167,17 +158,7 @@ def create_folder(principal: Principal, *, name: str, parent_id: Any = None, cli
 
 
 @transaction.atomic
-def update_folder(
-    principal: Principal,
-    folder_id: Any,
-    *,
-    name: str | None = None,
-    parent_id: Any = None,
-    move_to_root: bool = False,
-    client_id: Any = None,
-    remove_client: bool = False,
-    expected_version: int | None = None,
-) -> Folder:
+def update_folder(principal: Principal, folder_id: int, data: FolderUpdate) -> Folder:
     """Rename and/or move, make it a client folder (`client_id`) or an ordinary one again
     (`remove_client`: the documents keep their links). Moving re-parents the whole subtree; its
     kind and owner follow the new parent (a personal subtree moved into a shared folder becomes
@@ -185,23 +166,20 @@ def update_folder(
     folder = get_folder(principal, folder_id, action="change", for_update=True)
     if folder.is_home:
         raise FolderProtected(_("Your “Persönlich” folder cannot be renamed or moved."))
-    FOLDER_VERSION.check(folder, expected_version)
+    FOLDER_VERSION.check(folder, data.expected_version)
     old_viewers = folder_viewers(folder)
     old_path = folder.tree_path
-    if name is not None:
-        folder.name = _name(name)
-    moving = move_to_root or parent_id is not None
+    if data.name is not None:
+        folder.name = _name(data.name)
+    parent_id, client_id = data.parent_id, data.client_id
+    moving = data.moves_to_root() or parent_id is not None
     if moving:
-        parent = (
-            get_folder(principal, _id(parent_id, "parent_id"), action="change")
-            if parent_id is not None
-            else None
-        )
+        parent = get_folder(principal, parent_id, action="change") if parent_id is not None else None
         if parent is not None and parent.tree_path.startswith(old_path):
             raise validation.invalid("parent_id", _("a folder cannot move into itself"))
         _place_under(folder, parent)
         folder.tree_path = f"{parent.tree_path if parent else '/'}{folder.pk}/"
-    if remove_client:
+    if data.removes_client():
         folder.client = None
     elif client_id is not None:
         folder.client = _client(principal, client_id)

@@ -69,20 +69,14 @@ def create_folder(ctx: ToolContext, args: c.FolderCreate) -> dict:
     """Create a document folder. Top-level folders are shared with the office; a folder inside your
     “Persönlich” folder stays private. With client_id it is a client folder: documents in it are linked to
     that client."""
-    folder = folders.create_folder(
-        ctx.principal, name=args.name, parent_id=args.parent_id, client_id=args.client_id
-    )
-    return {"folder": c.FolderOut.record(folder)}
+    return {"folder": c.FolderOut.record(folders.create_folder(ctx.principal, args))}
 
 
 @tool(name="documents_update_folder", output=c.FolderResult, read_only=False)
 def update_folder(ctx: ToolContext, args: c.FolderUpdateById) -> dict:
     """Rename or move a document folder, or make it a client folder (client_id) or an ordinary one
     (remove_client)."""
-    folder = folders.update_folder(
-        ctx.principal, args.folder_id, **args.service_kwargs(explicit_null_moves=False)
-    )
-    return {"folder": c.FolderOut.record(folder)}
+    return {"folder": c.FolderOut.record(folders.update_folder(ctx.principal, args.folder_id, args))}
 
 
 def _document_named(args: c.DocumentId, ctx: ToolContext, action: str) -> dict:

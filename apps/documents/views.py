@@ -102,7 +102,7 @@ def upload(request):
 def create_folder(request):
     with reported(request) as outcome:
         data = web.posted(request, FolderCreate, name="name", parent="parent_id")
-        folder = folders.create_folder(request.principal, name=data.name, parent_id=data.parent_id)
+        folder = folders.create_folder(request.principal, data)
     if outcome.failed:
         return redirect("documents:index")
     return redirect(_folder_url(folder.pk))
@@ -113,8 +113,9 @@ def create_folder(request):
 def rename_folder(request, folder_id: int):
     folders.get_folder(request.principal, folder_id)  # an invisible folder is a 404, not a message
     with reported(request):
-        name = web.posted(request, FolderUpdate, name="name").name
-        folders.update_folder(request.principal, folder_id, name=name if name is not None else "")
+        data = web.posted(request, FolderUpdate, name="name")
+        # The rename form always renames: an empty name is refused (by the service), not "unchanged".
+        folders.update_folder(request.principal, folder_id, data.model_copy(update={"name": data.name or ""}))
     return redirect(_folder_url(folder_id))
 
 
@@ -137,10 +138,10 @@ def folder_client(request, folder_id: int):
     """Make the folder a client folder of the chosen client, or an ordinary one again."""
 
     def change() -> object:
-        client_id = web.posted(request, FolderUpdate, client="client_id").client_id
-        return folders.update_folder(
-            request.principal, folder_id, client_id=client_id, remove_client=client_id is None
-        )
+        data = web.posted(request, FolderUpdate, client="client_id")
+        if data.client_id is None:  # "no client": an ordinary folder again
+            data = build(FolderUpdate, remove_client=True)
+        return folders.update_folder(request.principal, folder_id, data)
 
     return _folder_setting(request, folder_id, change)
 

@@ -15,7 +15,7 @@ from apps.approvals.models import ApprovalToken
 from apps.core.inputs import build
 from apps.documents import folders
 from apps.documents import services as documents
-from apps.documents.contracts import DocumentUpload, FolderDeleteById
+from apps.documents.contracts import DocumentUpload, FolderCreate, FolderDeleteById
 from apps.documents.models import Document, Folder
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
@@ -37,7 +37,7 @@ def ctx_for(principal, session=None, **more) -> ToolContext:
 
 
 def full_folder(principal, name: str = "Altakten 2019") -> Folder:
-    folder = folders.create_folder(principal, name=name)
+    folder = folders.create_folder(principal, build(FolderCreate, name=name))
     documents.upload_document(
         principal,
         build(DocumentUpload, folder_id=folder.pk),
@@ -172,7 +172,7 @@ def test_without_a_chat_no_token_is_issued(as_anna):
 
 
 def test_every_recursive_delete_needs_a_token_a_plain_one_none(as_anna, chat):
-    empty = folders.create_folder(as_anna, name="Leer")
+    empty = folders.create_folder(as_anna, build(FolderCreate, name="Leer"))
     recursive = dispatch(TOOL, {"folder_id": empty.pk, "recursive": True}, ctx_for(as_anna, chat))
     assert recursive.code == "approval_token_required" and Folder.objects.filter(pk=empty.pk).exists()
     assert dispatch(TOOL, {"folder_id": empty.pk}, ctx_for(as_anna, chat)).ok is True

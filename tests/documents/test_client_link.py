@@ -12,7 +12,7 @@ from apps.clients.errors import ClientNotFound
 from apps.clients.models import Case
 from apps.core.inputs import build
 from apps.documents import folders, services
-from apps.documents.contracts import DocumentUpdate, DocumentUpload
+from apps.documents.contracts import DocumentUpdate, DocumentUpload, FolderCreate, FolderUpdate
 from apps.documents.models import Document
 from apps.tools.dispatcher import dispatch
 from tests.documents.factories import DocumentFactory, FolderFactory
@@ -126,8 +126,8 @@ def test_api_links_a_case_and_refuses_a_hidden_one(anna, akte, meier, hidden_cas
 
 # --- client folders --------------------------------------------------------------------------------
 def test_a_client_folder_links_what_is_put_into_it(as_anna, meier, akte):
-    folder = folders.create_folder(as_anna, name="Meier GmbH", client_id=meier.pk)
-    sub = folders.create_folder(as_anna, name="2026", parent_id=folder.pk)
+    folder = folders.create_folder(as_anna, build(FolderCreate, name="Meier GmbH", client_id=meier.pk))
+    sub = folders.create_folder(as_anna, build(FolderCreate, name="2026", parent_id=folder.pk))
     inside = _upload(as_anna, folder_id=sub.pk)  # inherited from the nearest client folder up
     assert _client_ids(inside) == [meier.pk]
     outside = _upload(as_anna)
@@ -148,29 +148,29 @@ def test_making_a_folder_a_client_folder_links_its_subtree(as_anna, meier):
     documents = [DocumentFactory(folder=top), DocumentFactory(folder=below), DocumentFactory()]
     other = ClientFactory(name="Schulz KG")
     documents[0].clients.set([other])
-    folders.update_folder(as_anna, top.pk, client_id=meier.pk)
+    folders.update_folder(as_anna, top.pk, build(FolderUpdate, client_id=meier.pk))
     assert [_client_ids(d) for d in documents] == [sorted([other.pk, meier.pk]), [meier.pk], []]
-    folders.update_folder(as_anna, top.pk, remove_client=True)
+    folders.update_folder(as_anna, top.pk, build(FolderUpdate, remove_client=True))
     assert folders.get_folder(as_anna, top.pk).client is None
     assert _client_ids(documents[1]) == [meier.pk]  # links stay
 
 
 def test_a_folder_moved_below_a_client_folder_links_its_documents(as_anna, meier):
-    client_folder = folders.create_folder(as_anna, name="Meier", client_id=meier.pk)
+    client_folder = folders.create_folder(as_anna, build(FolderCreate, name="Meier", client_id=meier.pk))
     loose = FolderFactory(name="Lose")
     document = DocumentFactory(folder=loose)
-    folders.update_folder(as_anna, loose.pk, parent_id=client_folder.pk)
+    folders.update_folder(as_anna, loose.pk, build(FolderUpdate, parent_id=client_folder.pk))
     assert _client_ids(document) == [meier.pk]
 
 
 def test_a_client_folder_of_an_invisible_client_is_refused(as_anna, anna_ctx, hidden_client):
     with pytest.raises(ClientNotFound):
-        folders.create_folder(as_anna, name="Geheim", client_id=hidden_client.pk)
+        folders.create_folder(as_anna, build(FolderCreate, name="Geheim", client_id=hidden_client.pk))
     result = dispatch("documents_create_folder", {"name": "Geheim", "client_id": 987654}, anna_ctx)
     assert (result.ok, result.code) == (False, "client_not_found")
     folder = FolderFactory(name="Offen")
     with pytest.raises(ClientNotFound):
-        folders.update_folder(as_anna, folder.pk, client_id=hidden_client.pk)
+        folders.update_folder(as_anna, folder.pk, build(FolderUpdate, client_id=hidden_client.pk))
     folder.refresh_from_db()
     assert folder.client_id is None and folder.version == 1
 
@@ -221,7 +221,7 @@ def test_client_page_lists_documents_of_its_client_folder(client, anna, meier, a
     from apps.accounts.principal import Principal
 
     as_anna = Principal.for_user(anna)
-    folder = folders.create_folder(as_anna, name="Meier", client_id=meier.pk)
+    folder = folders.create_folder(as_anna, build(FolderCreate, name="Meier", client_id=meier.pk))
     document = _upload(as_anna, folder_id=folder.pk, title="Vollmacht Meier")
     services.update_document(as_anna, document.pk, build(DocumentUpdate, case_id=akte.pk))
     page = client.get(reverse("clients:detail", args=[meier.pk])).content.decode()
@@ -267,7 +267,7 @@ def test_linking_a_subtree_is_one_live_event_without_a_notice_per_document(
     documents = [DocumentFactory(folder=folder) for _ in range(3)]
     before = MutationEvent.objects.count()
     with django_capture_on_commit_callbacks(execute=True):
-        folders.update_folder(as_anna, folder.pk, client_id=meier.pk)
+        folders.update_folder(as_anna, folder.pk, build(FolderUpdate, client_id=meier.pk))
     events = list(MutationEvent.objects.order_by("id")[before:])
     linked = [e for e in events if e.topic == "documents.document.updated"]
     assert len(linked) == 1

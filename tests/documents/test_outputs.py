@@ -14,7 +14,14 @@ from apps.clients.records import case_ref, client_ref
 from apps.core.inputs import build
 from apps.core.records import attrs
 from apps.documents import folders, processing, services, sharing
-from apps.documents.contracts import DocumentCreate, DocumentFilter, DocumentOut, DocumentUpdate, FolderOut
+from apps.documents.contracts import (
+    DocumentCreate,
+    DocumentFilter,
+    DocumentOut,
+    DocumentUpdate,
+    FolderCreate,
+    FolderOut,
+)
 from apps.documents.records import detailed_record, extraction_record
 from tests.factories import ServicePrincipalFactory
 
@@ -34,8 +41,10 @@ def folder_record(folder) -> dict:
 
 
 def test_folders_in_every_shape(as_anna, meier):
-    top = folders.create_folder(as_anna, name="Mandanten")
-    nested = folders.create_folder(as_anna, name="Meier", parent_id=top.pk, client_id=meier.pk)
+    top = folders.create_folder(as_anna, build(FolderCreate, name="Mandanten"))
+    nested = folders.create_folder(
+        as_anna, build(FolderCreate, name="Meier", parent_id=top.pk, client_id=meier.pk)
+    )
     home = folders.ensure_home_folder(as_anna)
     for folder in (top, nested, home):
         same = json.dumps(FolderOut.record(folder), ensure_ascii=False)
@@ -74,7 +83,7 @@ def document_record(document) -> dict:
 
 def test_documents_in_every_shape(as_anna, meier):
     robot = Principal.for_service(ServicePrincipalFactory(name="Posteingang"))
-    folder = folders.create_folder(as_anna, name="Mandanten", client_id=meier.pk)
+    folder = folders.create_folder(as_anna, build(FolderCreate, name="Mandanten", client_id=meier.pk))
     akte = Case.objects.create(client=meier, reference="2026-0042", subject="Einspruch")
     made = [
         services.create_markdown(as_anna, build(DocumentCreate, title="Notiz", content="# Text")),

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from apps.core.errors import ReservedName
 from apps.core.inputs import build
 from apps.documents import folders
+from apps.documents.contracts import FolderCreate, FolderUpdate
 from apps.documents.models import Folder
 from apps.notes.contracts import NoteFolderCreate, NoteFolderUpdate
 
@@ -31,24 +32,24 @@ SPOOFS = [
 @pytest.mark.parametrize("name", SPOOFS)
 def test_a_folder_cannot_take_the_home_folders_name_or_a_lock(as_anna, name):
     with pytest.raises(ReservedName) as raised:
-        folders.create_folder(as_anna, name=name)
+        folders.create_folder(as_anna, build(FolderCreate, name=name))
     assert raised.value.code == "reserved_name" and "name" in raised.value.field_errors
     assert not Folder.objects.filter(is_home=False).exists()
 
 
 def test_renaming_into_the_reserved_name_is_refused_too(as_anna):
-    folder = folders.create_folder(as_anna, name="Akten")
+    folder = folders.create_folder(as_anna, build(FolderCreate, name="Akten"))
     home = folders.ensure_home_folder(as_anna)
-    sub = folders.create_folder(as_anna, name="Entwürfe", parent_id=home.pk)
+    sub = folders.create_folder(as_anna, build(FolderCreate, name="Entwürfe", parent_id=home.pk))
     for target in (folder, sub):
         with pytest.raises(ReservedName):
-            folders.update_folder(as_anna, target.pk, name="🔒 Persönlich")
+            folders.update_folder(as_anna, target.pk, build(FolderUpdate, name="🔒 Persönlich"))
     assert Folder.objects.get(pk=folder.pk).name == "Akten"
 
 
 def test_ordinary_names_are_fine(as_anna):
     for name in ("Persönliche Unterlagen", "Personal", "Privatentnahmen 2026", "Akten 🗂"):
-        folders.create_folder(as_anna, name=name)
+        folders.create_folder(as_anna, build(FolderCreate, name=name))
     assert Folder.objects.filter(kind=Folder.Kind.SHARED).count() == 4
 
 

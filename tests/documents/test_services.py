@@ -9,7 +9,13 @@ from apps.clients.errors import ClientNotFound
 from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.core.inputs import build
 from apps.documents import folders, services, sharing, storage
-from apps.documents.contracts import DocumentFilter, DocumentUpdate, DocumentUpload
+from apps.documents.contracts import (
+    DocumentFilter,
+    DocumentUpdate,
+    DocumentUpload,
+    FolderCreate,
+    FolderUpdate,
+)
 from apps.documents.errors import (
     DocumentNotFound,
     EmptyFile,
@@ -106,7 +112,7 @@ def test_home_folder_is_created_once_and_private(as_anna, as_ben, as_robot):
     with pytest.raises(FolderProtected):
         folders.delete_folder(as_anna, home.pk)
     with pytest.raises(FolderProtected):
-        folders.update_folder(as_anna, home.pk, name="Privat")
+        folders.update_folder(as_anna, home.pk, build(FolderUpdate, name="Privat"))
 
 
 def test_personal_documents_are_invisible_to_others(
@@ -132,7 +138,7 @@ def test_personal_documents_are_invisible_to_others(
 
 def test_explicit_grant_covers_the_subtree(as_anna, as_ben, django_capture_on_commit_callbacks):
     home = folders.ensure_home_folder(as_anna)
-    sub = folders.create_folder(as_anna, name="Mandat Meier", parent_id=home.pk)
+    sub = folders.create_folder(as_anna, build(FolderCreate, name="Mandat Meier", parent_id=home.pk))
     doc = upload(as_anna, "meier.txt", b"Meier", django_capture_on_commit_callbacks, folder_id=sub.pk)
     grant(home, as_ben.user.pk, ("view",))
     assert services.get_document(as_ben, doc.pk).pk == doc.pk
@@ -145,35 +151,37 @@ def test_explicit_grant_covers_the_subtree(as_anna, as_ben, django_capture_on_co
         django_capture_on_commit_callbacks,
         folder_id=folders.ensure_home_folder(as_anna).pk,
     )
-    other = folders.create_folder(as_anna, name="Anderes")  # shared: visible anyway
+    other = folders.create_folder(as_anna, build(FolderCreate, name="Anderes"))  # shared: visible anyway
     assert other.kind == "shared"
     assert services.get_document(as_ben, single.pk)  # home itself is granted
 
 
 def test_folder_tree_rename_move_and_name_clash(as_anna):
-    a = folders.create_folder(as_anna, name="Steuern")
-    b = folders.create_folder(as_anna, name="2025", parent_id=a.pk)
-    c = folders.create_folder(as_anna, name="Belege", parent_id=b.pk)
+    a = folders.create_folder(as_anna, build(FolderCreate, name="Steuern"))
+    b = folders.create_folder(as_anna, build(FolderCreate, name="2025", parent_id=a.pk))
+    c = folders.create_folder(as_anna, build(FolderCreate, name="Belege", parent_id=b.pk))
     assert c.tree_path == f"/{a.pk}/{b.pk}/{c.pk}/"
     with pytest.raises(FolderNameTaken):
-        folders.create_folder(as_anna, name="steuern")
+        folders.create_folder(as_anna, build(FolderCreate, name="steuern"))
     with pytest.raises(InvalidInput):
-        folders.update_folder(as_anna, a.pk, parent_id=c.pk)  # into its own subtree
+        folders.update_folder(as_anna, a.pk, build(FolderUpdate, parent_id=c.pk))  # into its own subtree
     home = folders.ensure_home_folder(as_anna)
-    folders.update_folder(as_anna, b.pk, parent_id=home.pk)
+    folders.update_folder(as_anna, b.pk, build(FolderUpdate, parent_id=home.pk))
     c.refresh_from_db()
     assert c.tree_path == f"/{home.pk}/{b.pk}/{c.pk}/" and c.kind == "personal" and c.owner == as_anna.user
-    renamed = folders.update_folder(as_anna, a.pk, name="Steuern 2026", expected_version=1)
+    renamed = folders.update_folder(
+        as_anna, a.pk, build(FolderUpdate, name="Steuern 2026", expected_version=1)
+    )
     assert renamed.name == "Steuern 2026"
     with pytest.raises(VersionConflict):
-        folders.update_folder(as_anna, a.pk, name="x", expected_version=1)
+        folders.update_folder(as_anna, a.pk, build(FolderUpdate, name="x", expected_version=1))
 
 
 def test_non_empty_folder_needs_recursive(as_anna, media_root, django_capture_on_commit_callbacks):
     removed = []
     document_removed.connect(lambda sender, document_id, **kw: removed.append(document_id), weak=False)
-    top = folders.create_folder(as_anna, name="Alt")
-    sub = folders.create_folder(as_anna, name="Unter", parent_id=top.pk)
+    top = folders.create_folder(as_anna, build(FolderCreate, name="Alt"))
+    sub = folders.create_folder(as_anna, build(FolderCreate, name="Unter", parent_id=top.pk))
     doc = upload(as_anna, "a.txt", b"alt", django_capture_on_commit_callbacks, folder_id=sub.pk)
     path = doc.file.path
     with pytest.raises(FolderNotEmpty) as exc:
@@ -209,7 +217,7 @@ def test_update_move_version_conflict(as_anna, django_capture_on_commit_callback
         services.update_document(
             as_anna, doc.pk, build(DocumentUpdate, title="alt", expected_version=doc.version)
         )
-    folder = folders.create_folder(as_anna, name="Meier")
+    folder = folders.create_folder(as_anna, build(FolderCreate, name="Meier"))
     moved = services.move_document(as_anna, doc.pk, folder_id=folder.pk)
     assert moved.folder_id == folder.pk
     with pytest.raises(InvalidInput):
