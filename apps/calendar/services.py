@@ -40,6 +40,7 @@ from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
+from apps.core.db.paging import total_of
 from apps.core.db.search import search
 from apps.core.errors import Forbidden, InvalidUrl
 from apps.core.inputs import build
@@ -201,8 +202,8 @@ def list_events(principal: Principal, filters: EventFilter | None = None) -> tup
     limit, offset = filters.limit, filters.offset
     qs = _filtered(principal, filters)
     singles = qs.filter(rrule="", start__lt=finish).filter(Q(end__gt=begin) | Q(start__gte=begin))
-    total = singles.count()
     head = list(singles.order_by("start", "id").values_list("id", "start", "end")[: offset + limit])
+    total = total_of(singles, head, offset=0, limit=offset + limit)
     series_rows = (
         qs.exclude(rrule="")
         .filter(start__lt=finish, recurrence_end__gte=begin)
@@ -636,5 +637,5 @@ def deadline_page(
     limit, offset = validation.page(limit, offset, MAX_PAGE)
     resolve_case(principal, filters.case_id)  # an unknown or invisible case is refused by name
     qs = fristen.deadlines_for(principal, filters)
-    total = qs.count()
-    return [event_record(e) for e in with_relations(qs)[offset : offset + limit]], total
+    rows = list(with_relations(qs)[offset : offset + limit])
+    return [event_record(e) for e in rows], total_of(qs, rows, offset=offset, limit=limit)

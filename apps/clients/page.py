@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from apps.accounts.principal import Principal
 from apps.clients.models import Client
+from apps.clients.services import shown
 from apps.core.plugins import contributions
 
 POINT = "clients.page_sections"
@@ -50,8 +51,10 @@ class SectionProvider(Protocol):
 
 
 def sections(principal: Principal, client: Client) -> list[Section]:
-    """The sections every installed app contributes for this client and viewer, in order."""
-    found = [s for provider in contributions(POINT) if (s := provider(principal, client)) is not None]
+    """The sections every installed app contributes for this client and viewer, in order. The
+    providers name the client by id: they get the page's row (already checked) without a query."""
+    with shown(principal, client):
+        found = [s for provider in contributions(POINT) if (s := provider(principal, client)) is not None]
     return sorted(found, key=lambda s: (s.order, s.key))
 
 

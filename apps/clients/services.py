@@ -9,8 +9,10 @@ name matches), which all go through `apps.clients.visibility.visible_clients`.""
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -40,6 +42,7 @@ from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Case, Client
 from apps.clients.records import case_relations, client_relations
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
+from apps.core.db.paging import total_of
 from apps.core.db.saving import save_unique
 from apps.core.db.search import search
 from apps.core.db.versioning import Versioned
@@ -90,7 +93,36 @@ def _email(value: str) -> str:
 
 
 # --- clients: reading -------------------------------------------------------------------------
+# A client the caller has just read through `get_client` (so: visible to this principal), which
+# reads of the same id by the same principal reuse inside `shown(...)`: the client page's
+# sections each name their client by id, and each would otherwise read it again.
+_shown: ContextVar[tuple[Principal, Client] | None] = ContextVar("clients_shown", default=None)
+
+
+@contextlib.contextmanager
+def shown(principal: Principal, client: Client) -> Iterator[None]:
+    """Within: `get_client` and `resolve_client` of `client`'s id by `principal` answer `client`
+    without a query. Only for a client `get_client(principal, …)` returned in the same request."""
+    token = _shown.set((principal, client))
+    try:
+        yield
+    finally:
+        _shown.reset(token)
+
+
+def _already_shown(principal: Principal, client_id: Any) -> Client | None:
+    known = _shown.get()
+    if known is None or known[0] is not principal:
+        return None
+    try:
+        return known[1] if int(client_id) == known[1].pk else None
+    except (TypeError, ValueError):
+        return None
+
+
 def get_client(principal: Principal, client_id: int, *, for_update: bool = False) -> Client:
+    if not for_update and (client := _already_shown(principal, client_id)) is not None:
+        return client
     qs = client_relations(visibility.visible_clients(principal))
     if for_update:
         qs = visibility.visible_clients(principal).select_for_update(of=("self",))
@@ -106,6 +138,8 @@ def resolve_client(
     naming the field), so other domains never link to, or leak, a client the caller cannot see."""
     if client_id in (None, ""):
         return None
+    if (client := _already_shown(principal, client_id)) is not None:
+        return client
     try:
         return (
             visibility.visible_clients(principal).only("id", "name", "client_number").get(pk=int(client_id))
@@ -325,9 +359,9 @@ def list_cases(principal: Principal, filters: CaseFilter | None = None) -> tuple
         qs = qs.filter(status=validation.choice(filters.status, "status", Case.Status.values))
     if filters.query:
         qs = qs.filter(Q(reference__icontains=filters.query) | Q(subject__icontains=filters.query))
-    total = qs.count()
     start, end = filters.offset, filters.offset + filters.limit
-    return list(case_relations(qs.order_by("-created_at", "-id"))[start:end]), total
+    cases = list(case_relations(qs.order_by("-created_at", "-id"))[start:end])
+    return cases, total_of(qs, cases, offset=filters.offset, limit=filters.limit)
 
 
 def _set_case_fields(principal: Principal, case: Case, values: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from urllib.parse import urlencode
 
-from django.db.models import Q
+from django.db.models import Count, Q, Window
 from django.urls import reverse
 from django.utils import timezone
 
@@ -129,10 +129,12 @@ def _tasks(principal: Principal, today: dt.date) -> dict:
         .filter(assignee_id=principal.user.pk, due_date__lte=today + dt.timedelta(days=TASKS_DUE_WITHIN_DAYS))
         .exclude(status__category="done")
     )
-    rows = list(task_relations(qs).order_by("due_date", "id")[:SHOWN])
+    # The card's total rides along with its rows (a window over all matches, before the LIMIT).
+    counted = qs.annotate(card_total=Window(Count("id")))
+    rows = list(task_relations(counted).order_by("due_date", "id")[:SHOWN])
     for task in rows:
         task.days = (task.due_date - today).days
-    return {"rows": rows, "total": qs.count()}
+    return {"rows": rows, "total": rows[0].card_total if rows else 0}  # type: ignore[attr-defined]
 
 
 def _documents(principal: Principal) -> dict:

@@ -32,7 +32,8 @@ def dashboard(request):
         "now": timezone.localtime(timezone=request.principal.time_zone),
         "heute": heute,
         "notification_bell": heute["notifications"]["bell"],
-        "has_model": chat.default_model() is not None,
+        # default_model() answers a model exactly when one is offered: one query, not two.
+        "has_model": chat.offered_models().exists(),
         "prompt_max": PROMPT_MAX,
         **dashboard_context(request.user),
     }

@@ -15,8 +15,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -28,6 +28,7 @@ from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
 from apps.core.db.ordering import make_room, next_position
+from apps.core.db.paging import ids_and_total
 from apps.core.db.saving import save_unique
 from apps.core.db.search import search
 from apps.core.db.versioning import Versioned
@@ -189,8 +190,8 @@ def get_task(principal: Principal, task_id: int, *, for_update: bool = False) ->
 
 
 def list_tasks(principal: Principal, filters: TaskFilter | None = None) -> tuple[list[Task], int]:
-    """A filtered page of visible tasks and the total count (two queries, whatever the page size);
-    without filters the first page of all of them."""
+    """A filtered page of visible tasks and the total count (two queries, whatever the page size:
+    the page's ids with the total, then their rows); without filters the first page of all."""
     filters = filters if filters is not None else TaskFilter()
     qs = visible_tasks(principal)
     if filters.board_id is not None:
@@ -213,14 +214,9 @@ def list_tasks(principal: Principal, filters: TaskFilter | None = None) -> tuple
     if filters.query:
         qs = _search(principal, qs, filters.query)
     limit, offset = filters.limit, filters.offset
-    total = qs.count()
     # Pick the page on narrow rows first, then load the full records of just those ids: sorting
     # thousands of joined, wide rows is what makes a big board slow.
-    ids = list(
-        qs.order_by("status__sort_order", "position", "id").values_list("id", flat=True)[
-            offset : offset + limit
-        ]
-    )
+    ids, total = ids_and_total(qs, ("status__sort_order", "position", "id"), offset=offset, limit=limit)
     by_id = {t.pk: t for t in with_relations(Task.objects.filter(pk__in=ids))}
     return [by_id[i] for i in ids], total
 
@@ -261,24 +257,26 @@ def board_columns(
     principal: Principal, board_id: int, filters: TaskFilter, *, per_column: int = 25
 ) -> tuple[Board, list[dict[str, Any]]]:
     """The Kanban view of one board: every status column with its first `per_column` cards and
-    its full count. Two queries over the tasks, whatever the board's size or number of columns.
+    its full count. Two queries over the tasks (the statuses with their counts, the cards),
+    whatever the board's size or number of columns.
     Of the filters, the assignee and the words apply."""
     board = get_board(principal, board_id)
     qs = _assigned(principal, Task.objects.filter(board=board), filters)
     if filters.query:
         qs = _search(principal, qs, filters.query)
-    counts = dict(qs.order_by().values("status_id").annotate(n=Count("id")).values_list("status_id", "n"))
+    # Every status with its count of the board's (filtered) tasks, in one query.
+    per_status = qs.filter(status_id=OuterRef("pk")).order_by().values("status_id").annotate(n=Count("id"))
+    statuses = list(TaskStatus.objects.annotate(total=Coalesce(Subquery(per_status.values("n")), 0)))
     ranked = qs.annotate(
         rank=Window(RowNumber(), partition_by=[F("status_id")], order_by=[F("position").asc(), F("id").asc()])
     ).filter(rank__lte=per_column)
+    by_id = {s.pk: s for s in statuses}
     cards: dict[int, list[Task]] = {}
-    for task in ranked.select_related("status", "assignee", "client").order_by("position", "id"):
-        task.board = board  # already loaded; saves a join per card
-        cards.setdefault(task.status_id, []).append(task)
-    columns = [
-        {"status": s, "tasks": cards.get(s.pk, []), "total": counts.get(s.pk, 0)}
-        for s in TaskStatus.objects.all()
-    ]
+    for task in ranked.select_related("assignee", "client").order_by("position", "id"):
+        if task.status_id in by_id:  # a status added since is not a column: its cards wait
+            task.board, task.status = board, by_id[task.status_id]  # loaded: no join per card
+            cards.setdefault(task.status_id, []).append(task)
+    columns = [{"status": s, "tasks": cards.get(s.pk, []), "total": s.total} for s in statuses]
     return board, columns
 
 

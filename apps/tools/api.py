@@ -10,20 +10,25 @@ The execute endpoint answers every outcome, bad requests included, in the tool-r
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 from django.conf import settings
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse
 from pydantic import ValidationError
 from rest_framework.response import Response
 
 from apps.accounts.principal import PrincipalError
-from apps.core import jsontext
+from apps.core import caches, jsontext
 from apps.core.errors import DomainError
 from apps.core.surfaces.api import ApiView, dump, endpoint
 from apps.tools import catalog, idempotency
 from apps.tools import contracts as c
 from apps.tools.context import ToolContext
 from apps.tools.dispatcher import dispatch
+from apps.tools.registry import Tool
 from apps.tools.results import ToolResult
 
 # Where each failure code lands in HTTP. Everything not listed: 400 (a handled domain failure).
@@ -69,14 +74,45 @@ def error(code: str, message: str, http_status: int) -> Response:
     return answer(ToolResult.failure(code, message), http_status)
 
 
+# The catalog's JSON, per set of visible tools and media type. Which tools a caller sees (the
+# rights: surface, scopes, installed modules, approval policy) is decided on every request; only
+# the description of that set is kept: the Tool objects are immutable, and a registry change
+# yields other objects, hence another key (the value holds them, so their ids stay unique).
+_CATALOG_CACHE_SIZE = 64
+_catalog_cache: dict[tuple[Any, ...], tuple[tuple[Tool, ...], bytes]] = {}
+_catalog_lock = threading.Lock()
+
+
+@caches.register
+def forget_catalogs() -> None:
+    with _catalog_lock:
+        _catalog_cache.clear()
+
+
+def _catalog_data(tools: tuple[Tool, ...]) -> dict[str, Any]:
+    data: dict[str, Any] = dump(c.ToolCatalog, {"tools": [catalog.describe(t) for t in tools]})
+    return data
+
+
 class ToolCatalogView(ApiView):
     required_scopes = ["tools:execute"]
 
     @endpoint(output=c.ToolCatalog, operation_id="v1_tools_retrieve")
     def get(self, request):
         """Tools the caller may use, with their JSON schemas"""
-        ctx = context_for(request)
-        return {"tools": [catalog.describe(t) for t in catalog.visible_tools(ctx)]}
+        tools = tuple(catalog.visible_tools(context_for(request)))
+        renderer = request.accepted_renderer
+        if renderer.format != "json":  # the browsable API renders per request
+            return _catalog_data(tools)
+        key = (request.accepted_media_type, *(id(t) for t in tools))
+        hit = _catalog_cache.get(key)
+        if hit is None:
+            content = renderer.render(_catalog_data(tools), request.accepted_media_type, {})
+            with _catalog_lock:
+                if len(_catalog_cache) >= _CATALOG_CACHE_SIZE:
+                    _catalog_cache.clear()
+                _catalog_cache[key] = hit = (tools, content)
+        return HttpResponse(hit[1], content_type=renderer.media_type)
 
 
 def _envelope(description: str) -> OpenApiResponse:

@@ -1,0 +1,38 @@
+"""The total beside a page of rows, counted only when the page cannot tell it.
+
+A list answers a page and the number of all matching rows. A page that is not full holds the last
+rows there are, so the total is its offset plus its length: the COUNT query is needed only for a
+full page, or an empty one past the start (the total may then be anything below the offset). Most
+lists people open (a client's tasks, cases, documents) fit on their first page. A list that picks
+its page on narrow rows first (`ids_and_total`) gets the total with the ids instead."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence, Sized
+from typing import Any
+
+from django.db.models import Count, QuerySet, Window
+
+
+def total_of(qs: QuerySet[Any], page: Sized, *, offset: int, limit: int) -> int:
+    """How many rows `qs` holds, given `page`: the rows it answered for `offset` and `limit`."""
+    shown = len(page)
+    if shown < limit and (shown or not offset):
+        return offset + shown
+    return qs.count()
+
+
+def ids_and_total(
+    qs: QuerySet[Any], order: Sequence[str], *, offset: int, limit: int
+) -> tuple[list[Any], int]:
+    """A page of `qs`'s primary keys in `order` and the number of all its rows, in one query: the
+    total is a window over every match, computed before the LIMIT (the sort reads them all
+    anyway). Only an empty page past the start needs a COUNT of its own."""
+    rows = list(
+        qs.order_by(*order)
+        .annotate(page_total=Window(Count("pk")))
+        .values_list("pk", "page_total")[offset : offset + limit]
+    )
+    if rows:
+        return [pk for pk, _ in rows], rows[0][1]
+    return [], qs.count() if offset else 0

@@ -1,0 +1,219 @@
+"""The cuts behind the request-cost ceilings (tests/core/test_request_cost.py), each held to its
+query count and checked for the answer it must still give: the tool catalog kept per visible set,
+the bell in one query, a page's total read off a page that is not full, the client page's sections
+reusing the page's client, the Kanban columns counted with their statuses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from apps.accounts.principal import Principal
+from apps.apikeys import services as apikeys
+from apps.clients import services as clients
+from apps.clients.contracts import ClientCreate
+from apps.core.db.paging import total_of
+from apps.core.inputs import build
+from apps.notifications import services as notifications
+from apps.tasks import services as tasks
+from apps.tasks.contracts import BoardCreate, TaskCreate, TaskFilter
+from apps.tasks.models import Task, TaskStatus
+from apps.tools import gating, registry
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def statuses():
+    for i, (key, name, category) in enumerate(
+        [
+            ("offen", "Offen", "open"),
+            ("in_arbeit", "In Arbeit", "in_progress"),
+            ("erledigt", "Erledigt", "done"),
+        ]
+    ):
+        TaskStatus.objects.get_or_create(
+            key=key, defaults={"name": name, "category": category, "sort_order": i}
+        )
+
+
+@pytest.fixture
+def chef():
+    return UserFactory(role="admin", email="chef@kanzlei.example")
+
+
+def key_client(user) -> Client:
+    _, key = apikeys.create_api_key(Principal.for_user(user), name="k", scopes=["tools:execute"])
+    return Client(HTTP_AUTHORIZATION=f"Bearer {key}")
+
+
+def catalog_names(client) -> list[str]:
+    response = client.get("/api/v1/tools")
+    assert response.status_code == 200, response.content[:300]
+    assert response["Content-Type"] == "application/json"
+    return [t["name"] for t in json.loads(response.content)["tools"]]
+
+
+# --- GET /api/v1/tools ------------------------------------------------------------------------
+def test_the_catalog_is_the_same_document_whether_kept_or_built(chef):
+    from apps.tools import api, catalog
+    from apps.tools import contracts as c
+    from apps.tools.context import ToolContext
+
+    client = key_client(chef)
+    first = client.get("/api/v1/tools").content
+    assert client.get("/api/v1/tools").content == first  # from the process's memo
+    ctx = ToolContext(principal=Principal.for_user(chef), surface="api", scopes=frozenset({"tools:execute"}))
+    built = {"tools": [catalog.describe(t) for t in catalog.visible_tools(ctx)]}
+    assert json.loads(first) == c.ToolCatalog.model_validate(built).model_dump(mode="json")
+    api.forget_catalogs()
+    assert client.get("/api/v1/tools").content == first
+
+
+def test_the_kept_catalog_follows_the_callers_rights(chef):
+    full = catalog_names(key_client(chef))
+    gated = next(registry.get(name) for name in full if registry.get(name).is_gated)
+    gating.set_installed(gated.module, False)
+    without = catalog_names(key_client(chef))
+    assert gated.name not in without
+    assert not {name for name in without if registry.get(name).module == gated.module}
+    gating.set_installed(gated.module, True)
+    assert gated.name in catalog_names(key_client(chef))
+
+
+def test_a_registry_change_is_a_new_catalog(chef, monkeypatch):
+    from dataclasses import replace
+
+    client = key_client(chef)
+    name = catalog_names(client)[0]
+    changed = replace(registry.get(name), description="Eine neue Beschreibung.")
+    monkeypatch.setitem(registry._REGISTRY, name, changed)
+    tools = json.loads(client.get("/api/v1/tools").content)["tools"]
+    assert next(t for t in tools if t["name"] == name)["description"] == "Eine neue Beschreibung."
+
+
+def test_the_browsable_api_still_renders_the_catalog(chef):
+    response = key_client(chef).get("/api/v1/tools", HTTP_ACCEPT="text/html")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    assert "clapilot_context_status" in response.content.decode()
+
+
+# --- the bell ---------------------------------------------------------------------------------
+def test_the_bell_is_one_query_and_counts_what_it_does_not_show(chef):
+    principal = Principal.for_user(chef)
+    with CaptureQueriesContext(connection) as empty:
+        assert notifications.bell(principal) == {"unread": 0, "items": []}
+    assert len(empty) == 1
+    sent = [
+        notifications.notify(chef, kind="system", title=f"N{i}") for i in range(notifications.BELL_ITEMS + 3)
+    ]
+    notifications.mark_read(principal, [sent[-1].pk, sent[0].pk])
+    notifications.notify(UserFactory(), kind="system", title="someone else's")
+    with CaptureQueriesContext(connection) as queries:
+        bell = notifications.bell(principal)
+    assert len(queries) == 1
+    assert bell["unread"] == len(sent) - 2 == notifications.unread_count(principal)
+    assert [n.pk for n in bell["items"]] == [n.pk for n in reversed(sent)][: notifications.BELL_ITEMS]
+    notifications.mark_all_read(principal)
+    bell = notifications.bell(principal)
+    assert bell["unread"] == 0 and len(bell["items"]) == notifications.BELL_ITEMS
+
+
+# --- totals read off the page ----------------------------------------------------------------
+def test_a_total_is_counted_only_when_the_page_cannot_tell_it(chef, statuses):
+    principal = Principal.for_user(chef)
+    board = tasks.create_board(principal, build(BoardCreate, name="Kanzlei"))
+    for i in range(5):
+        tasks.create_task(principal, build(TaskCreate, title=f"A{i}", board_id=board.pk))
+    qs = Task.objects.all()
+    cases = [
+        # (offset, limit, counted?)
+        (0, 10, False),  # not full: all there is
+        (2, 10, False),  # not full past the start: offset + shown
+        (0, 5, True),  # full: there may be more
+        (0, 3, True),
+        (10, 5, True),  # empty past the end: the total is below the offset
+    ]
+    for offset, limit, counted in cases:
+        page = list(qs.order_by("id")[offset : offset + limit])
+        with CaptureQueriesContext(connection) as queries:
+            assert total_of(qs, page, offset=offset, limit=limit) == 5
+        assert len(queries) == (1 if counted else 0), (offset, limit)
+    assert total_of(Task.objects.none(), [], offset=0, limit=10) == 0
+    for limit, offset, queries_expected in [(2, 0, 3), (10, 0, 3), (2, 4, 3), (10, 4, 3), (5, 10, 3)]:
+        # the visible boards, the ids with the total, the rows (or a COUNT past the end)
+        with CaptureQueriesContext(connection) as queries:
+            found, total = tasks.list_tasks(principal, TaskFilter(limit=limit, offset=offset))
+        assert total == 5 and len(found) == min(limit, max(0, 5 - offset)), (limit, offset)
+        assert len(queries) == queries_expected, (limit, offset)
+    found, total = tasks.list_tasks(principal, TaskFilter(query="A3"))
+    assert [t.title for t in found] == ["A3"] and total == 1
+    assert tasks.list_tasks(principal, TaskFilter(query="nichts dergleichen")) == ([], 0)
+
+
+# --- the client page --------------------------------------------------------------------------
+def test_the_client_pages_sections_reuse_its_client(chef, statuses):
+    principal = Principal.for_user(chef)
+    mandant = clients.create_client(principal, build(ClientCreate, name="Muster GmbH", kind="company"))
+    page_client = clients.get_client(principal, mandant.pk)
+    with CaptureQueriesContext(connection) as outside:
+        clients.resolve_client(principal, mandant.pk)
+    assert len(outside) == 1
+    with clients.shown(principal, page_client), CaptureQueriesContext(connection) as inside:
+        assert clients.resolve_client(principal, str(mandant.pk)) is page_client
+        assert clients.get_client(principal, mandant.pk) is page_client
+    assert len(inside) == 0
+    other = clients.create_client(principal, build(ClientCreate, name="Andere AG", kind="company"))
+    someone = Principal.for_user(UserFactory(role="admin"))
+    with clients.shown(principal, page_client), CaptureQueriesContext(connection) as not_it:
+        assert clients.resolve_client(principal, other.pk).pk == other.pk  # another id: read
+        assert clients.resolve_client(someone, mandant.pk).pk == mandant.pk  # another caller: read
+        assert clients.get_client(principal, mandant.pk, for_update=True).pk == mandant.pk
+    assert len(not_it) == 3
+    with pytest.raises(clients.ClientNotFound), clients.shown(principal, page_client):
+        clients.resolve_client(principal, "x")
+
+
+def test_the_client_page_shows_its_linked_rows_in_a_fixed_number_of_queries(client, chef, statuses):
+    principal = Principal.for_user(chef)
+    mandant = clients.create_client(principal, build(ClientCreate, name="Muster GmbH", kind="company"))
+    board = tasks.create_board(principal, build(BoardCreate, name="Kanzlei"))
+    client.force_login(chef)
+    url = f"/mandanten/{mandant.pk}/"
+    client.get(url)
+    with CaptureQueriesContext(connection) as few:
+        client.get(url)
+    for i in range(60):  # more than the section shows (LINKED_TASKS): counted then
+        tasks.create_task(
+            principal, build(TaskCreate, title=f"Für Muster {i}", board_id=board.pk, client_id=mandant.pk)
+        )
+    with CaptureQueriesContext(connection) as many:
+        html = client.get(url).content.decode()
+    assert "Für Muster 0" in html
+    assert len(many) <= len(few) + 2  # the tasks' rows, and their count once the list is full
+
+
+# --- the Kanban board -------------------------------------------------------------------------
+def test_the_board_counts_each_column_with_its_status(chef, statuses):
+    principal = Principal.for_user(chef)
+    board = tasks.create_board(principal, build(BoardCreate, name="Kanzlei"))
+    other = tasks.create_board(principal, build(BoardCreate, name="Andere"))
+    for i in range(7):
+        tasks.create_task(principal, build(TaskCreate, title=f"A{i}", board_id=board.pk))
+    tasks.create_task(principal, build(TaskCreate, title="elsewhere", board_id=other.pk))
+    with CaptureQueriesContext(connection) as queries:
+        _, columns = tasks.board_columns(principal, board.pk, TaskFilter(), per_column=3)
+    assert len(queries) == 3  # the board, the statuses with their counts, the cards
+    by_key = {c["status"].key: c for c in columns}
+    assert [c["status"].key for c in columns] == ["offen", "in_arbeit", "erledigt"]
+    assert by_key["offen"]["total"] == 7 and len(by_key["offen"]["tasks"]) == 3
+    assert by_key["erledigt"]["total"] == 0 and by_key["erledigt"]["tasks"] == []
+    with CaptureQueriesContext(connection) as none:
+        assert all(t.status.key == "offen" and t.board.pk == board.pk for t in by_key["offen"]["tasks"])
+    assert len(none) == 0
