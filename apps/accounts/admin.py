@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
@@ -54,13 +56,13 @@ class ServicePrincipalAdmin(ServiceAdmin):
     search_fields = ("name", "description")
     actions = ["deactivate", "activate"]
 
-    def service_save(self, request, obj, form, change):
+    def service_save(self, request: Any, obj: ServicePrincipal, form: Any, change: bool) -> ServicePrincipal:
         values = {name: getattr(obj, name) for name in ServicePrincipalSave.model_fields}
         return services.save_service_principal(
             request.principal, build(ServicePrincipalSave, **values), obj.pk
         )
 
-    def service_delete(self, request, obj):
+    def service_delete(self, request: Any, obj: ServicePrincipal) -> None:
         services.delete_service_principal(request.principal, obj.pk)
 
     @admin.action(description=_("Deactivate selected service principals"))

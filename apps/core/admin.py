@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 
 from apps.core import services
@@ -23,9 +25,9 @@ class InstanceSettingAdmin(ServiceAdmin):
     list_display = ("key", "updated_at")
     search_fields = ("key",)
 
-    def service_save(self, request, obj, form, change):
+    def service_save(self, request: Any, obj: InstanceSetting, form: Any, change: bool) -> InstanceSetting:
         data = build(InstanceSettingSave, key=obj.key, value=obj.value)
         return services.save_instance_setting(request.principal, data, obj.pk)
 
-    def service_delete(self, request, obj):
+    def service_delete(self, request: Any, obj: InstanceSetting) -> None:
         services.delete_instance_setting(request.principal, obj.pk)

@@ -1,4 +1,4 @@
-"""What the Heute page reads from its address."""
+"""What the Heute page and the header search read from their addresses."""
 
 from __future__ import annotations
 
@@ -11,3 +11,10 @@ class DayView(Input):
     """`?ansicht=kanzlei`: the whole office's day (admins and holders of view_office_day)."""
 
     ansicht: Literal["meine", "kanzlei"] = "meine"
+
+
+class SearchQuery(Input):
+    """`?q=`: the header search's words (checked by `search.clean`, which answers a refusal
+    on the results page itself)."""
+
+    q: str = ""

@@ -3,16 +3,25 @@ header-search.js fetches as the person types (/suche/vorschlaege/)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from apps.core.errors import DomainError
+from apps.core.surfaces import web
 from apps.dashboard import search
+from apps.dashboard.contracts import SearchQuery
 
 
 def _context(request, *, quick: bool) -> tuple[dict, int]:
-    raw = request.GET.get("q", "")
-    context = {"query": raw.strip()[: search.QUERY_MAX], "outcomes": [], "error": "", "hint": ""}
+    raw = web.query(request, SearchQuery).q
+    context: dict[str, Any] = {
+        "query": raw.strip()[: search.QUERY_MAX],
+        "outcomes": [],
+        "error": "",
+        "hint": "",
+    }
     try:
         words = search.clean(raw)
     except DomainError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Literal
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
@@ -10,10 +11,10 @@ from django.utils.translation import gettext as _
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from apps.core.contracts import INTEGER_MAX, Input, choices_enum
-from apps.llm.models import Provider
+from apps.core.contracts import INTEGER_MAX, Input
 
-ProviderKind = choices_enum("ProviderKind", Provider.Kind)
+# Provider.Kind's values (tests/llm/test_services.py keeps them equal).
+ProviderKind = Literal["openai", "openai_compatible", "ollama", "azure"]
 _HTTP_URL = URLValidator(schemes=["http", "https"])
 PRICE_MAX = Decimal("999999.9999")  # max_digits=10, decimal_places=4
 
@@ -23,7 +24,7 @@ class ProviderSave(Input):
     it is given (the admin form keeps the stored key when its field is left empty)."""
 
     name: str = Field(min_length=1, max_length=100)
-    kind: ProviderKind = ProviderKind.OPENAI
+    kind: ProviderKind = "openai"
     base_url: str = Field(default="", max_length=300, description="Empty for api.openai.com.")
     api_key: str = ""
     enabled: bool = True

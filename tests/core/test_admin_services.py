@@ -207,3 +207,12 @@ def test_learning_settings_save_through_the_service(admin_client, models, as_ann
     assert (
         admin_client.get(reverse("admin:learning_learningsettings_delete", args=[row.pk])).status_code == 403
     )
+
+
+def test_the_contract_takes_the_service_principal_kinds():
+    import typing
+
+    from apps.accounts.contracts import ServicePrincipalSave
+
+    kinds = typing.get_args(ServicePrincipalSave.model_fields["kind"].annotation)
+    assert set(kinds) == set(ServicePrincipal.Kind.values)

@@ -3,6 +3,8 @@ page's model rows included) answer a refusal on the form, write nothing, and onl
 
 from __future__ import annotations
 
+import typing
+
 import pytest
 from django.urls import reverse
 
@@ -151,3 +153,7 @@ def test_deleting_a_provider_goes_through_the_service(admin_client, provider):
     ModelConfig.objects.create(provider=provider, model_id="m")
     response = admin_client.post(reverse("admin:llm_provider_delete", args=[provider.pk]), {"post": "yes"})
     assert response.status_code == 302 and not Provider.objects.exists() and not ModelConfig.objects.exists()
+
+
+def test_the_contract_takes_the_providers_kinds():
+    assert set(typing.get_args(ProviderSave.model_fields["kind"].annotation)) == set(Provider.Kind.values)
