@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
+import sys
 
 import pytest
 import pytest_asyncio
@@ -29,8 +31,19 @@ def close_layer_pool() -> None:
         return
     if loop.is_running():  # another thread's loop
         asyncio.run_coroutine_threadsafe(pool.close(timeout=2), loop).result(5)
+    elif _loop_running_here():  # Playwright's (browser tests): the sender's loop runs elsewhere
+        with concurrent.futures.ThreadPoolExecutor(1) as pool_closer:
+            pool_closer.submit(loop.run_until_complete, pool.close(timeout=2)).result(5)
     else:  # the layer sender's loop between two sends
         loop.run_until_complete(pool.close(timeout=2))
+
+
+def _loop_running_here() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def reset_channel_layer() -> None:
@@ -483,6 +496,15 @@ def pytest_collection_modifyitems(config, items):
         for item, group in zip(items, groups, strict=True)
     }
     items.sort(key=lambda item: keys[id(item)])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """The browser tests share one Chromium per process (tests/e2e/conftest.py); a test that does
+    not use it runs without Playwright's event loop in its thread, so it is stopped first."""
+    e2e = sys.modules.get("tests.e2e.conftest")
+    if e2e is not None and e2e.chromium.running and "browser" not in getattr(item, "fixturenames", ()):
+        e2e.chromium.stop()
 
 
 def pytest_unconfigure(config):
