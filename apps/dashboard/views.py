@@ -14,10 +14,9 @@ from apps.core.inputs import build
 from apps.core.surfaces import web
 from apps.core.surfaces.web import reported
 from apps.dashboard import today
-from apps.dashboard.contracts import DayView
+from apps.dashboard.contracts import PROMPT_MAX, AskPrompt, DayView
 from apps.widgets.views import dashboard_context
 
-PROMPT_MAX = 4000
 OFFICE = "kanzlei"  # ?ansicht=kanzlei: the whole office's day (admins and permission holders)
 
 
@@ -51,7 +50,7 @@ def today_cards(request):
 def ask(request):
     """Start a chat with the prompt: a new session, the message queued for the copilot, then the
     chat page. A refused message (no model, empty) leaves no empty chat behind."""
-    prompt = (request.POST.get("prompt") or "").strip()[:PROMPT_MAX]
+    prompt = web.posted(request, AskPrompt).prompt
     with reported(request) as outcome, transaction.atomic():
         session = chat.create_session(request.principal)
         message = build(MessageCreate, content=prompt)

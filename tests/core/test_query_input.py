@@ -42,3 +42,12 @@ def test_the_language_switch_and_the_share_search_read_their_models(client, anna
     assert anna.language == "it"  # not ours: Django's set_language, the profile unchanged
     found = client.get(reverse("share-search"), {"q": "  Ben ", "page": "2"}).json()["results"]
     assert [r["label"] for r in found if r["kind"] == "user"] == ["Ben Braun"]
+
+
+def test_the_start_pages_prompt_is_trimmed_and_cut_as_before():
+    from apps.dashboard.contracts import PROMPT_MAX, AskPrompt
+
+    posted = RequestFactory().post("/", {"prompt": "  " + "x" * (PROMPT_MAX + 10) + " "})
+    assert web.posted(posted, AskPrompt).prompt == "x" * PROMPT_MAX
+    assert web.posted(RequestFactory().post("/", {"prompt": "  "}), AskPrompt).prompt == ""
+    assert web.posted(RequestFactory().post("/", {}), AskPrompt).prompt == ""
