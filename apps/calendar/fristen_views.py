@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
+from django.db.models import Case, Exists, OuterRef, Q, QuerySet, Value, When
 from django.http import QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -33,7 +34,6 @@ from apps.calendar.contracts import (
 from apps.calendar.models import CalendarEvent
 from apps.calendar.records import countdown_days, is_critical_soon, with_relations
 from apps.clients import visibility as client_visibility
-from apps.clients.services import client_choices
 from apps.core import validation
 from apps.core.errors import DateOutOfRange, DomainError
 from apps.core.surfaces import web
@@ -168,12 +168,60 @@ def _options(choices, selected: str) -> list[tuple[str, str, bool]]:
 
 
 def case_choices(principal):
+    """The event editor's case picker (apps.calendar.views)."""
     return (
         client_visibility.visible_cases(principal)
         .filter(status="open")
         .order_by("reference")
         .values_list("id", "reference", "subject")[:500]
     )
+
+
+# At most this many clients and cases in the filter pickers (an office has thousands of clients):
+# those with Fristen, by name, the chosen one always; the search field finds every other by name.
+FILTER_CHOICES = 100
+
+
+def _with_deadlines(link: str) -> Exists:
+    return Exists(CalendarEvent.objects.filter(kind="deadline", **{link: OuterRef("pk")}))
+
+
+def _bounded(rows: QuerySet, selected: int | None, *order: str) -> tuple[list, bool]:
+    """The first FILTER_CHOICES of `rows` in `order`, the selected one always among them, and
+    whether there were more (one query)."""
+    first = Case(When(pk=selected or 0, then=Value(0)), default=Value(1))
+    found = list(rows.order_by(first, *order)[: FILTER_CHOICES + 1])
+    return found[:FILTER_CHOICES], len(found) > FILTER_CHOICES
+
+
+def client_filter_choices(principal, selected: int | None) -> tuple[list[tuple[int, str]], bool]:
+    """(id, "Name (number)") of the visible clients that have Fristen (the others can never
+    match), and whether there were more than the picker shows."""
+    rows = (
+        client_visibility.visible_clients(principal)
+        .filter(_with_deadlines("client_id") | Q(pk=selected or 0))
+        .values_list("id", "name", "client_number")
+    )
+    found, more = _bounded(rows, selected, "name", "id")
+    return sorted(((pk, f"{name} ({number})") for pk, name, number in found), key=_by_label), more
+
+
+def case_filter_choices(
+    principal, client_id: int | None, selected: int | None
+) -> tuple[list[tuple[int, str]], bool]:
+    """(id, "reference subject") of the visible open cases with Fristen (of the chosen client,
+    when one is), and whether there were more than the picker shows."""
+    rows = client_visibility.visible_cases(principal).filter(
+        (Q(status="open") & _with_deadlines("case_id")) | Q(pk=selected or 0)
+    )
+    if client_id is not None:
+        rows = rows.filter(Q(client_id=client_id) | Q(pk=selected or 0))
+    found, more = _bounded(rows.values_list("id", "reference", "subject"), selected, "reference", "id")
+    return sorted(((pk, f"{ref} {subject}") for pk, ref, subject in found), key=_by_label), more
+
+
+def _by_label(choice: tuple[int, str]) -> tuple[str, int]:
+    return choice[1].casefold(), choice[0]
 
 
 def page_context(request) -> dict:
@@ -209,15 +257,23 @@ def page_context(request) -> dict:
         "people": _options(
             ((u.pk, u.get_full_name()) for u in get_user_model().objects.filter(is_active=True)), shown["who"]
         ),
-        "clients": _options(client_choices(principal), shown["client"]),
-        "cases": _options(
-            ((pk, f"{ref} {subject}") for pk, ref, subject in case_choices(principal)), shown["case"]
-        ),
+        **_pickers(principal, filters, shown),
         "statuses": CalendarEvent.Status.choices,
         "criticalities": CalendarEvent.Criticality.choices,
         "today": today,
         "export_since": (today - dt.timedelta(days=30)).isoformat(),
         "export_until": today.isoformat(),
+    }
+
+
+def _pickers(principal, filters: fristen.FristenFilter, shown: dict) -> dict:
+    clients, more_clients = client_filter_choices(principal, filters.client_id)
+    cases, more_cases = case_filter_choices(principal, filters.client_id, filters.case_id)
+    return {
+        "clients": _options(clients, shown["client"]),
+        "cases": _options(cases, shown["case"]),
+        "clients_more": more_clients,
+        "cases_more": more_cases,
     }
 
 

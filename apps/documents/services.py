@@ -23,6 +23,7 @@ from apps.clients.errors import CaseNotFound, ClientNotFound
 from apps.clients.models import Case, Client
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
+from apps.core.db.paging import total_of
 from apps.core.db.search import search
 from apps.core.db.versioning import Versioned
 from apps.core.errors import Forbidden
@@ -132,9 +133,8 @@ def list_documents(principal: Principal, filters: DocumentFilter) -> tuple[list[
     if filters.query:
         qs = search(qs, filters.query)
     limit, offset = filters.limit, filters.offset
-    total = qs.count()
     page = list(with_relations(qs.order_by("-created_at", "-id"))[offset : offset + limit])
-    return page, total
+    return page, total_of(qs, page, offset=offset, limit=limit)
 
 
 def case_choices(

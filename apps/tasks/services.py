@@ -254,13 +254,15 @@ def _search(principal: Principal, qs: QuerySet[Task], query: str) -> QuerySet[Ta
 
 
 def board_columns(
-    principal: Principal, board_id: int, filters: TaskFilter, *, per_column: int = 25
+    principal: Principal, board: Board | int, filters: TaskFilter, *, per_column: int = 25
 ) -> tuple[Board, list[dict[str, Any]]]:
     """The Kanban view of one board: every status column with its first `per_column` cards and
     its full count. Two queries over the tasks (the statuses with their counts, the cards),
     whatever the board's size or number of columns.
-    Of the filters, the assignee and the words apply."""
-    board = get_board(principal, board_id)
+    Of the filters, the assignee and the words apply. `board` is an id, or a board the caller
+    already read through `list_boards` / `get_board` (visible to `principal`: not read again)."""
+    if not isinstance(board, Board):
+        board = get_board(principal, board)
     qs = _assigned(principal, Task.objects.filter(board=board), filters)
     if filters.query:
         qs = _search(principal, qs, filters.query)

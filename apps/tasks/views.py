@@ -35,7 +35,7 @@ def board_page(request):
         return render(request, "tasks/board.html", {"boards": [], "board_form": BoardForm()})
     board = next((b for b in boards if b.pk == web.id_param(request, "board")), boards[0])
     filters = web.query(request, TaskPageFilter)
-    board, columns = services.board_columns(principal, board.pk, filters, per_column=CARDS_PER_COLUMN)
+    board, columns = services.board_columns(principal, board, filters, per_column=CARDS_PER_COLUMN)
     for column in columns:  # the board's script counts these with the cards it shows
         column["unrendered"] = column["total"] - len(column["tasks"])
     context = {

@@ -260,3 +260,38 @@ def test_the_navigation_badge_counts_the_persons_due_and_overdue_fristen(anna, m
     make_frist("später", 20)
     _overdue(due)
     assert fristen.nav_badge(anna) == 1
+
+
+def test_the_client_and_case_pickers_offer_those_with_fristen_and_at_most_a_page(
+    web, make_frist, monkeypatch
+):
+    from apps.calendar import fristen_views
+
+    monkeypatch.setattr(fristen_views, "FILTER_CHOICES", 2)
+    clients = [ClientFactory(name=f"Mandant {c}") for c in "ABC"]
+    idle = ClientFactory(name="Ohne Fristen")
+    cases = [
+        Case.objects.create(reference=f"AZ-{i}", subject="Sache", client=c) for i, c in enumerate(clients)
+    ]
+    for client, case in zip(clients, cases, strict=True):
+        make_frist(f"Frist {client.name}", 10, client_id=client.pk, case_id=case.pk)
+    hint = "Mehr als hier aufgeführt"
+
+    def offered(response, name):
+        return [label for _, label, _ in response.context[name]]
+
+    page = web.get(URL)
+    assert offered(page, "clients") == [f"{c.name} ({c.client_number})" for c in clients[:2]]
+    assert offered(page, "cases") == ["AZ-0 Sache", "AZ-1 Sache"]
+    assert page.content.decode().count(hint) == 2
+    # The chosen client (past the first page) is always offered, and its cases alone.
+    chosen = web.get(URL, {"client": clients[2].pk, "case": cases[2].pk})
+    labels = offered(chosen, "clients")
+    assert f"Mandant C ({clients[2].client_number})" in labels and len(labels) == 2
+    assert [s for _, _, s in chosen.context["clients"]].count(True) == 1
+    assert offered(chosen, "cases") == ["AZ-2 Sache"] and chosen.context["cases"][0][2] is True
+    assert not chosen.context["cases_more"]
+    assert idle.name not in chosen.content.decode()
+    monkeypatch.setattr(fristen_views, "FILTER_CHOICES", 100)
+    everything = web.get(URL)
+    assert len(offered(everything, "clients")) == 3 and hint not in everything.content.decode()

@@ -217,3 +217,7 @@ def test_the_board_counts_each_column_with_its_status(chef, statuses):
     with CaptureQueriesContext(connection) as none:
         assert all(t.status.key == "offen" and t.board.pk == board.pk for t in by_key["offen"]["tasks"])
     assert len(none) == 0
+    with CaptureQueriesContext(connection) as read_board:  # the page passes the board it listed
+        again, same = tasks.board_columns(principal, board, TaskFilter(), per_column=3)
+    assert len(read_board) == 2 and again is board
+    assert [c["total"] for c in same] == [c["total"] for c in columns]
