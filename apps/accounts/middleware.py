@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import zoneinfo
 
+from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 
@@ -51,12 +52,12 @@ class _Preparing:
         self.prepare(request)
         return self.get_response(request)
 
-    def prepare(self, request) -> None:
+    def prepare(self, request: HttpRequest) -> None:
         raise NotImplementedError
 
 
 class UserPreferencesMiddleware(_Preparing):
-    def prepare(self, request) -> None:
+    def prepare(self, request: HttpRequest) -> None:
         activate_preferences(request)
 
 
@@ -76,5 +77,5 @@ def attach_principal(request) -> None:
 
 
 class PrincipalMiddleware(_Preparing):
-    def prepare(self, request) -> None:
+    def prepare(self, request: HttpRequest) -> None:
         attach_principal(request)

@@ -163,11 +163,11 @@ class Paging:
     def window(self) -> dict[str, int]:
         return {"limit": self.per_page, "offset": self.offset}
 
-    def page(self, total: int) -> Page:
+    def page(self, total: int) -> Page[int]:
         return Paginator(range(total), self.per_page).get_page(self.number)
 
 
-def paged(request, per_page: int, param: str = "page") -> Paging:
+def paged(request: HttpRequest, per_page: int, param: str = "page") -> Paging:
     """The window of a paginated list page (`?page=`, or `?<param>=`, through `page_number`)."""
     return Paging(page_number(request, param), per_page)
 
