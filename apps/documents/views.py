@@ -3,6 +3,7 @@ public share view. Every write goes through the services; views only parse input
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -313,7 +315,7 @@ def delete(request, document_id: int):
 
 
 # --- public share view (no login) ---------------------------------------------------------------
-def _public_headers(response: HttpResponse) -> HttpResponse:
+def _public_headers(response: HttpResponseBase) -> HttpResponseBase:
     response["X-Content-Type-Options"] = "nosniff"
     response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex, nofollow"
@@ -321,26 +323,33 @@ def _public_headers(response: HttpResponse) -> HttpResponse:
     return response
 
 
-@login_not_required
-@never_cache
-@require_GET
-def public_share(request, token: str):
-    document = sharing.resolve_public(token)
-    if document is None:
-        raise Http404
+def _public(view: Callable[[Any, Document, str], HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """A page of a public share link: no login, GET only, never cached, the public headers. The
+    view gets the shared document; a token that shares nothing (unknown, revoked, expired) is 404."""
+
+    @login_not_required
+    @never_cache
+    @require_GET
+    @functools.wraps(view)
+    def shared(request, token: str) -> HttpResponseBase:
+        document = sharing.resolve_public(token)
+        if document is None:
+            raise Http404
+        return _public_headers(view(request, document, token))
+
+    return shared
+
+
+@_public
+def public_share(request, document: Document, token: str) -> HttpResponse:
     response = render(request, "documents/public_share.html", {"document": document, "token": token})
     response["Content-Security-Policy"] = (
         "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
     )
-    return _public_headers(response)
+    return response
 
 
-@login_not_required
-@never_cache
-@require_GET
-def public_share_file(request, token: str):
-    document = sharing.resolve_public(token)
-    if document is None:
-        raise Http404
+@_public
+def public_share_file(request, document: Document, token: str) -> HttpResponseBase:
     inline = web.query(request, FileView).inline
-    return _public_headers(file_response(document, as_attachment=not inline))
+    return file_response(document, as_attachment=not inline)
