@@ -478,7 +478,8 @@ def _django_order(item) -> int:
 
 def pytest_collection_modifyitems(config, items):
     """Under xdist, SLOW_FIRST's tests first within each of pytest-django's groups, which it has
-    sorted the items into already (if they are not in its order, nothing is moved)."""
+    sorted the items into already (if they are not in its order, nothing is moved), then the
+    browser tests."""
     if not hasattr(config, "workerinput"):
         return
     from django.test import TransactionTestCase
@@ -491,8 +492,14 @@ def pytest_collection_modifyitems(config, items):
     if groups != sorted(groups):
         return
     rank = {path: i for i, path in enumerate(SLOW_FIRST)}
+
+    def slowness(path: str) -> int:
+        # The browser tests (5-30 s each) right after SLOW_FIRST's, together: a worker runs them
+        # one after another on its one Chromium (tests/e2e/conftest.py).
+        return rank.get(path, len(rank) + (0 if path.startswith("tests/e2e/") else 1))
+
     keys = {
-        id(item): (group, rank.get(item.nodeid.split("::")[0], len(rank)))
+        id(item): (group, slowness(item.nodeid.split("::")[0]))
         for item, group in zip(items, groups, strict=True)
     }
     items.sort(key=lambda item: keys[id(item)])
