@@ -129,14 +129,14 @@ def summary(principal: Principal, filters: FristenFilter | None = None) -> dict[
     today_start = _midnight(today, principal)
     week_end = _midnight(today + dt.timedelta(days=7 - today.weekday()), principal)
     open_ = _narrowed(principal, FristenFilter(**{**filters.__dict__, "status": Status.OPEN}))
-    counts = open_.aggregate(
-        open=Count("id"),
-        overdue=Count("id", filter=Q(start__lt=today_start)),
-        this_week=Count("id", filter=Q(start__gte=today_start, start__lt=week_end)),
-        critical=Count("id", filter=Q(criticality__in=("high", "critical"))),
+    # The Vorfristen join repeats a Frist once per Vorfrist: the Fristen are counted distinct.
+    return open_.aggregate(
+        open=Count("id", distinct=True),
+        overdue=Count("id", filter=Q(start__lt=today_start), distinct=True),
+        this_week=Count("id", filter=Q(start__gte=today_start, start__lt=week_end), distinct=True),
+        critical=Count("id", filter=Q(criticality__in=("high", "critical")), distinct=True),
+        pre_deadlines_today=Count("pre_deadlines", filter=Q(pre_deadlines__due_date=today), distinct=True),
     )
-    counts["pre_deadlines_today"] = PreDeadline.objects.filter(due_date=today, event__in=open_).count()
-    return counts
 
 
 def nav_badge(user) -> int:

@@ -221,3 +221,31 @@ def test_the_board_counts_each_column_with_its_status(chef, statuses):
         again, same = tasks.board_columns(principal, board, TaskFilter(), per_column=3)
     assert len(read_board) == 2 and again is board
     assert [c["total"] for c in same] == [c["total"] for c in columns]
+
+
+# --- the Fristen summary ----------------------------------------------------------------------
+def test_the_fristen_summary_is_one_query_and_counts_each_frist_once(chef):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from apps.calendar import fristen
+    from tests.notifications.fristen_rows import frist
+
+    today = timezone.localdate()
+    frist(
+        "Heute",
+        today,
+        responsible=chef,
+        pre=[today, today - dt.timedelta(days=2), today - dt.timedelta(days=1)],
+    )
+    frist("Überfällig", today - dt.timedelta(days=3), responsible=chef, pre=[today], criticality="critical")
+    frist("Später", today + dt.timedelta(days=40), responsible=chef, pre=[today + dt.timedelta(days=30)])
+    frist("Erledigt", today, responsible=chef, status="done", pre=[today])
+    principal = Principal.for_user(chef)
+    with CaptureQueriesContext(connection) as queries:
+        counts = fristen.summary(principal, fristen.FristenFilter(person_id=chef.pk))
+    assert len(queries) == 1
+    assert counts["open"] == 3 and counts["overdue"] == 1 and counts["critical"] == 1
+    assert counts["pre_deadlines_today"] == 2  # the open Fristen's Vorfristen due today
+    assert counts["this_week"] == 1
