@@ -1,9 +1,11 @@
-"""Forms of the Kalender pages. They parse input; `apps.calendar.services` validates and writes."""
+"""Forms of the Kalender pages. The entry editor validates through the operations' input models
+(`EventCreate`, `EventUpdate`: the same the tools and the REST API take; `InputModelForm`);
+`apps.calendar.services` checks what only it can (people, cases, the Fristenbuch) and writes."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import cast
+from typing import Any, ClassVar, cast
 
 from django import forms
 from django.utils import timezone
@@ -11,12 +13,18 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from pydantic import ValidationError
 
-from apps.calendar.contracts import REPEAT_MAX_INTERVAL, REPEAT_MAX_OCCURRENCES, Recurrence
+from apps.calendar.contracts import (
+    REPEAT_MAX_INTERVAL,
+    REPEAT_MAX_OCCURRENCES,
+    EventCreate,
+    EventUpdate,
+    Recurrence,
+)
 from apps.calendar.models import DESCRIPTION_MAX, TITLE_MAX, CalendarEvent
 from apps.calendar.recurrence import zone
 from apps.core import validation
 from apps.core.errors import DomainError
-from apps.core.surfaces.forms import BaselineEditor, BoundedDateField, add_model_errors
+from apps.core.surfaces.forms import BaselineEditor, BoundedDateField, InputModelForm, add_model_errors
 from apps.core.surfaces.web import form_errors
 from apps.core.timezones import in_zone
 from apps.deadlines.models import DeadlineRule
@@ -56,16 +64,19 @@ EDITOR_FIELDS = {
     "trigger_date": "trigger_date",
 }
 REFERENCE_FIELDS = frozenset({"client_id", "responsible_id", "deputy_id", "case_id"})
-# Service fields whose errors belong on an editor field of another name (`client_id` → `client`
-# is `form_errors`' own rule).
-ERROR_FIELDS = {
-    "attendee_ids": "attendees",
-    "rrule": "repeat",
-    "recurrence_until": "repeat_until",
-    "responsible_id": "responsible",
-    "deputy_id": "deputy",
-    "case_id": "case",
+# Editor fields named otherwise in `EventCreate`/`EventUpdate`: the input model's and the
+# service's errors on these show on the editor field (the picker builds `rrule` and
+# `recurrence_until`).
+MODEL_FIELDS = {
+    "attendees": "attendee_ids",
+    "client": "client_id",
+    "repeat": "rrule",
+    "repeat_until": "recurrence_until",
+    "responsible": "responsible_id",
+    "deputy": "deputy_id",
+    "case": "case_id",
 }
+ERROR_FIELDS = {model: name for name, model in MODEL_FIELDS.items()}
 
 
 # The picker's fields and the `Recurrence` input model's names for them; the model builds the
@@ -141,12 +152,17 @@ MOMENT_ATTRS = {
 }
 
 
-class EventForm(BaselineEditor):
-    """Create and edit. Editing saves only the fields the person changed against their hidden
-    `base_<field>` (see BaselineEditor), so a save never reverts a change someone else (or the
-    copilot) made meanwhile to a field this person did not touch."""
+class EventForm(BaselineEditor, InputModelForm):
+    """ "Neuer Termin / neue Frist": every field, validated as an `EventCreate` like the tool's
+    and the API's (`self.validated`). Fields declared here carry the page's labels, choices and
+    pickers; a field added to the contract is derived from it (`DERIVED_FIELDS`)."""
 
-    EDITOR_FIELDS = EDITOR_FIELDS
+    input_model: ClassVar[type[EventCreate] | type[EventUpdate]] = EventCreate
+    MODEL_FIELDS = MODEL_FIELDS
+    DERIVED_FIELDS = "__all__"
+    # The author's own zone; the baselines guard an edit instead of a version.
+    NOT_DERIVED = frozenset({"time_zone", "expected_version"})
+    validated: EventCreate | EventUpdate
     # Shown only while the kind is "deadline" (static/js/calendar-form.js).
     DEADLINE_ONLY = ("responsible", "deputy", "case", "pre_deadlines", "reason", "keep_non_working_day",
                      "legal_basis", "criticality", *FRISTENRECHNER_FIELDS)  # fmt: skip
@@ -272,12 +288,16 @@ class EventForm(BaselineEditor):
         return timezone.localdate().isoformat()
 
     def clean(self):
-        """The picker through the `Recurrence` input model, even when other fields are wrong, so
-        every error shows at once; its RRULE is kept in `self.recurrence` for saving."""
-        cleaned = super().clean()
+        """First the picker through the `Recurrence` input model (its RRULE is kept in
+        `self.recurrence`), then the entry through the operation's input model; both even when
+        other fields are wrong, so every error shows at once."""
+        self._clean_recurrence(self.cleaned_data)
+        return super().clean()
+
+    def _clean_recurrence(self, cleaned: dict[str, Any]) -> None:
         repeat = cleaned.get("repeat") or "none"
         if repeat == "custom" or cleaned.get("kind") == "deadline" or "repeat" in self.errors:
-            return cleaned
+            return
         values: dict = {"frequency": repeat}
         if repeat != "none":
             for name in PICKER_FIELDS[1:]:
@@ -288,7 +308,6 @@ class EventForm(BaselineEditor):
             self.recurrence = Recurrence.model_validate(values)
         except ValidationError as exc:
             add_model_errors(self, exc, RECURRENCE_FIELDS)
-        return cleaned
 
     def clean_pre_deadlines(self) -> list[str] | None:
         text = (self.cleaned_data.get("pre_deadlines") or "").strip()
@@ -352,13 +371,19 @@ class EventForm(BaselineEditor):
             "pre_deadlines": ", ".join(p.due_date.isoformat() for p in event.pre_deadlines.all()),
             "rule_code": event.rule_code,
             "trigger_date": event.trigger_date.isoformat() if event.trigger_date else "",
+            **{name: _shown(getattr(event, name, None)) for name in EventForm.derived_names()},
         }
 
+    def model_values(self) -> dict[str, Any]:
+        """What `EventCreate` validates: every field, as the service takes it."""
+        return self.create_values()
+
     def create_values(self) -> dict:
-        """Every field, as the service takes it (an empty end: the default duration)."""
+        """Every field, as the service takes it (an empty end: the default duration; an empty
+        field the contract cannot take as null: its default)."""
         values = {
             service: self._for_service(service, self.cleaned_data.get(name))
-            for name, service in EDITOR_FIELDS.items()
+            for name, service in self.EDITOR_FIELDS.items()
         }
         if not values["end"]:
             values["end"] = None
@@ -375,11 +400,9 @@ class EventForm(BaselineEditor):
                 values.pop(name)
         elif self.cleaned_data.get("pre_deadlines") is None:
             values.pop("pre_deadlines")  # left empty: the default Vorfrist (the rule's lead time)
-        if values.get("trigger_date") is None:
-            values.pop("trigger_date", None)
         if not values.get("responsible_id"):
             values.pop("responsible_id", None)  # the author
-        return values
+        return {k: v for k, v in values.items() if v is not None or k in EventCreate.NULLABLE}
 
     def changes(self) -> dict:
         """The fields the person changed, as the service takes them."""
@@ -424,3 +447,29 @@ class EventForm(BaselineEditor):
             renamed = {ERROR_FIELDS.get(field, field): message for field, message in fields.items()}
             exc = type(exc)(exc.message, details={**exc.details, "field_errors": renamed})
         form_errors(self, exc)
+
+
+class EventEditForm(EventForm):
+    """The editor of an entry: only the fields the person changed against their hidden
+    `base_<field>` are saved (see BaselineEditor), as an `EventUpdate` validated like the tool's
+    and the API's, so a save never reverts a change someone else (or the copilot) made meanwhile
+    to a field this person did not touch."""
+
+    input_model = EventUpdate
+
+    def model_values(self) -> dict[str, Any]:
+        """The changed fields and the Fristenbuch reason."""
+        return {**self.changes(), "reason": self.cleaned_data.get("reason") or ""}
+
+
+# Every field the editor saves: those above and those derived from the contract.
+EventForm.EDITOR_FIELDS = {**EDITOR_FIELDS, **{name: name for name in EventForm.derived_names()}}
+
+
+def _shown(value: Any) -> str:
+    """A row's value as the editor's baseline holds it (a yes/no as a ticked box, none as "")."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "on" if value else ""
+    return value.isoformat() if isinstance(value, dt.date) else str(value)

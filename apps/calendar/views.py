@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -20,11 +21,10 @@ from django.views.decorators.http import require_POST
 from apps.accounts.principal import Principal
 from apps.calendar import feed, fristen_views, lifecycle, services
 from apps.calendar.contracts import CalendarPageQuery, EventCreate, EventMove, EventUpdate
-from apps.calendar.forms import LOCAL_FORMAT, EventForm
+from apps.calendar.forms import LOCAL_FORMAT, EventEditForm, EventForm
 from apps.calendar.records import Occurrence, countdown_days, detail_url, event_record, is_critical_soon
 from apps.clients.services import client_choices
 from apps.core.errors import DomainError
-from apps.core.inputs import build
 from apps.core.origin import Origin
 from apps.core.surfaces import web
 from apps.core.surfaces.web import domain_errors, reported
@@ -278,7 +278,7 @@ def create_page(request):
         form = EventForm(_editor_data(request), people=_people(), clients=clients, cases=cases)
         if form.is_valid() and not _warn_non_working(form):
             try:
-                data = build(EventCreate, **form.create_values())
+                data = cast(EventCreate, form.validated)
                 event = services.create_event(principal, data, origin=Origin.of_request(request, "page"))
             except DomainError as exc:
                 form.show_refusal(exc)
@@ -311,20 +311,19 @@ def detail_page(request, event_id: int):
     event = services.get_event(principal, event_id)
     clients, cases = client_choices(principal), _cases(principal)
     people = _people()
-    form = EventForm(
+    form = EventEditForm(
         people=people, clients=clients, cases=cases, initial=EventForm.values_of(event), event=event
     )
     if request.method == "POST":
-        form = EventForm(_editor_data(request), people=people, clients=clients, cases=cases, event=event)
+        form = EventEditForm(_editor_data(request), people=people, clients=clients, cases=cases, event=event)
         moved = form.is_bound and (
             form.is_changed("start") or form.is_changed("kind") or "shift_to" in form.data
         )
         if form.is_valid() and not (moved and _warn_non_working(form)):
-            changes = form.changes()
+            data = cast(EventUpdate, form.validated)
             try:
-                if changes:
-                    reason = form.cleaned_data.get("reason") or ""
-                    services.update_event(principal, event.pk, build(EventUpdate, **changes, reason=reason))
+                if data.changes():
+                    services.update_event(principal, event.pk, data)
             except DomainError as exc:
                 form.show_refusal(exc)
             else:
