@@ -14,12 +14,11 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
-from pydantic import ValidationError
 
 from apps.core.errors import DomainError
 from apps.core.surfaces import web
 from apps.review import services
-from apps.review.contracts import Decide, QueueFilter
+from apps.review.contracts import DecidePosted, QueueFilter
 from apps.review.errors import NotAReviewer
 
 PAGE_SIZE = 20
@@ -67,20 +66,10 @@ def queue(request):
 
 def decide_from_post(request) -> None:
     """Parse and carry out one (bulk) decision; report what happened as messages."""
-    post = request.POST
     try:
-        data = Decide.model_validate(
-            {
-                "kind": post.get("kind", ""),
-                "ids": post.getlist("ids"),
-                "decision": post.get("decision", ""),
-                "text": post.get("text") if post.get("decision") == "edit" else None,
-                "note": post.get("note", ""),
-            }
-        )
-    except ValidationError as exc:
-        fields = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
-        if "ids" in fields:
+        data = web.posted_form(request, DecidePosted)
+    except DomainError as exc:
+        if "ids" in {name.split(".")[0] for name in exc.field_errors}:
             messages.error(request, _("Please select at least one item."))
         else:
             messages.error(request, _("The decision could not be read; please try again."))

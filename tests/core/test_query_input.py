@@ -51,3 +51,38 @@ def test_the_start_pages_prompt_is_trimmed_and_cut_as_before():
     assert web.posted(posted, AskPrompt).prompt == "x" * PROMPT_MAX
     assert web.posted(RequestFactory().post("/", {"prompt": "  "}), AskPrompt).prompt == ""
     assert web.posted(RequestFactory().post("/", {}), AskPrompt).prompt == ""
+
+
+def test_a_bulk_decision_reads_its_checkboxes_and_keeps_the_text_only_for_edit():
+    from apps.core.errors import InvalidInput
+    from apps.review.contracts import DecidePosted
+
+    form = {"kind": "memory", "ids": ["3", "5"], "decision": "reject", "text": "x", "note": ""}
+    data = web.posted_form(RequestFactory().post("/", form), DecidePosted)
+    assert (data.ids, data.decision, data.text, data.note) == ([3, 5], "reject", None, "")
+    edited = web.posted_form(
+        RequestFactory().post("/", {**form, "decision": "edit", "text": ""}), DecidePosted
+    )
+    assert edited.text == ""  # an empty correction is the service's to refuse, as before
+    assert (
+        web.posted_form(RequestFactory().post("/", {"decision": "approve", "ids": "1"}), DecidePosted).kind
+        == ""
+    )
+    with pytest.raises(InvalidInput) as none_chosen:
+        web.posted_form(RequestFactory().post("/", {"kind": "memory", "decision": "approve"}), DecidePosted)
+    assert "ids" in none_chosen.value.field_errors
+
+
+@pytest.mark.django_db
+def test_the_review_page_says_what_was_missing(client, boss):
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    client.force_login(boss)
+    url = reverse("review:decide")
+    none = client.post(url, {"kind": "learning", "decision": "approve"}, follow=True)
+    unreadable = client.post(url, {"kind": "learning", "ids": ["1"], "decision": "vielleicht"}, follow=True)
+    with translation.override(boss.language):
+        assert [str(m) for m in none.context["messages"]] == [gettext("Please select at least one item.")]
+        expected = gettext("The decision could not be read; please try again.")
+        assert [str(m) for m in unreadable.context["messages"]] == [expected]

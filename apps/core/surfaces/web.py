@@ -21,7 +21,7 @@ import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_origin
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -257,4 +257,17 @@ def posted(request: HttpRequest, model: type[QueryModel], **names: str) -> Query
     …), which `@domain_errors` answers like any other."""
     fields = names or {name: name for name in model.model_fields}
     values = {field: request.POST[name] for name, field in fields.items() if request.POST.get(name, "") != ""}
+    return build(model, **values)
+
+
+def posted_form(request: HttpRequest, model: type[QueryModel]) -> QueryModel:
+    """A whole posted form (a bulk decision's checkboxes and fields) through the operation's input
+    model: every model field under its own name, a `list[...]` field with every value posted under
+    it, empty values kept (the model says what an empty value means); a field not posted takes the
+    model's default. A bad value raises its field's domain error, as in `posted`."""
+    values: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        if name in request.POST:
+            many = get_origin(info.annotation) is list
+            values[name] = request.POST.getlist(name) if many else request.POST[name]
     return build(model, **values)
