@@ -208,7 +208,7 @@ def _move_subtree(folder: Folder, old_path: str) -> None:
 
 
 @transaction.atomic
-def folder_contents(principal: Principal, folder_id: Any) -> tuple[Folder, int, int]:
+def folder_contents(principal: Principal, folder_id: int) -> tuple[Folder, int, int]:
     """A folder (the principal may delete) with the number of documents and subfolders a
     recursive delete would remove with it."""
     folder = get_folder(principal, folder_id, action="delete")
@@ -217,7 +217,7 @@ def folder_contents(principal: Principal, folder_id: Any) -> tuple[Folder, int, 
     return folder, documents, subtree.count() - 1
 
 
-def delete_folder(principal: Principal, folder_id: Any, *, recursive: bool = False) -> int:
+def delete_folder(principal: Principal, folder_id: int, *, recursive: bool = False) -> int:
     """A folder with content is deleted only with `recursive`; then its documents go too (files
     removed after commit, the knowledge store told inside the transaction)."""
     folder = get_folder(principal, folder_id, action="delete", for_update=True)

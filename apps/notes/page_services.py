@@ -75,7 +75,7 @@ def _font_size(value: Any) -> int | None:
     return value
 
 
-def get_page(principal: Principal, page_id: Any, *, for_update: bool = False) -> NotePage:
+def get_page(principal: Principal, page_id: int, *, for_update: bool = False) -> NotePage:
     qs = visible_pages(principal).select_related("note")
     if for_update:
         qs = qs.select_for_update(of=("self",))
@@ -149,7 +149,7 @@ def update_page(principal: Principal, page_id: int, data: NotePageUpdate) -> Not
 
 
 @transaction.atomic
-def delete_page(principal: Principal, page_id: Any) -> int:
+def delete_page(principal: Principal, page_id: int) -> int:
     """A note keeps at least one page."""
     page = get_page(principal, page_id, for_update=True)
     if not page.note.pages.exclude(pk=page.pk).exists():
