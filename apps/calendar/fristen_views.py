@@ -22,6 +22,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+from pydantic import BaseModel
 
 from apps.calendar import fristen, fristenbuch, lifecycle, services
 from apps.calendar.contracts import (
@@ -308,38 +309,36 @@ def _answer(request, done_message: str, failed: DomainError | None):
     return redirect(web.came_from(request, reverse("calendar:deadlines")))
 
 
+def _lifecycle(request, event_id: int, model: type[BaseModel], change, done: str, **fields: str):
+    """A Frist's lifecycle action from the list: the POST through its input `model` (`fields`: form
+    field → model field), the change through the lifecycle service `change`; `done` (with its
+    `%(title)s`) is the notice, a refusal the page's error notice."""
+    try:
+        event = change(request.principal, event_id, web.posted(request, model, **fields))
+    except DomainError as exc:
+        return _answer(request, "", exc)
+    return _answer(request, done % {"title": event.title}, None)
+
+
 @require_POST
 def complete(request, event_id: int):
-    failed = None
-    try:
-        done = web.posted(request, DeadlineComplete, how="how", link="link")
-        event = lifecycle.complete_deadline(request.principal, event_id, done)
-    except DomainError as exc:
-        failed, event = exc, None
-    return _answer(request, _("“%(title)s” is done.") % {"title": event.title} if event else "", failed)
+    done = _("“%(title)s” is done.")
+    return _lifecycle(
+        request, event_id, DeadlineComplete, lifecycle.complete_deadline, done, how="how", link="link"
+    )
 
 
 @require_POST
 def cancel(request, event_id: int):
-    failed = None
-    try:
-        body = web.posted(request, DeadlineCancel, reason="reason")
-        event = lifecycle.cancel_deadline(request.principal, event_id, body)
-    except DomainError as exc:
-        failed, event = exc, None
-    return _answer(request, _("“%(title)s” was cancelled.") % {"title": event.title} if event else "", failed)
+    done = _("“%(title)s” was cancelled.")
+    return _lifecycle(request, event_id, DeadlineCancel, lifecycle.cancel_deadline, done, reason="reason")
 
 
 @require_POST
 def reopen(request, event_id: int):
     """A done or cancelled Frist open again; without a reason it is refused and says so."""
-    failed = None
-    try:
-        body = web.posted(request, DeadlineReopen, reason="reason")
-        event = lifecycle.reopen_deadline(request.principal, event_id, body)
-    except DomainError as exc:
-        failed, event = exc, None
-    return _answer(request, _("“%(title)s” is open again.") % {"title": event.title} if event else "", failed)
+    done = _("“%(title)s” is open again.")
+    return _lifecycle(request, event_id, DeadlineReopen, lifecycle.reopen_deadline, done, reason="reason")
 
 
 @web.domain_errors
