@@ -1,12 +1,16 @@
-"""Forms of the Mandanten pages. They parse input; `apps.clients.services` validates and writes."""
+"""Forms of the Mandanten pages. They validate through the operations' input models
+(`InputModelForm`); `apps.clients.services` checks what only it can (a taken number, a stale
+version) and writes."""
 
 from __future__ import annotations
+
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.clients import numbering
-from apps.clients.contracts import REFERENCE_MAX, CaseCreate
+from apps.clients.contracts import REFERENCE_MAX, CaseCreate, ClientEdit, ClientPageCreate
 from apps.clients.models import NAME_MAX, NOTES_MAX, SUBJECT_MAX, Client
 from apps.clients.office_settings import OfficeSettings
 from apps.core.surfaces.forms import BaselineEditor, InputModelForm
@@ -30,11 +34,14 @@ EDITOR_FIELDS = {
 }
 
 
-class ClientForm(BaselineEditor):
-    """Create and edit. When editing, only the fields the person changed are saved (see
-    `BaselineEditor`), on top of the version the editor started from."""
+class ClientForm(BaselineEditor, InputModelForm):
+    """ "Neuer Mandant": every field, validated as a `ClientPageCreate` (the tool's and the API's
+    `ClientCreate` with the "always neutralize" switch). Fields declared here carry the page's
+    labels and choices; a field added to the contract is derived from it (`DERIVED_FIELDS`)."""
 
-    EDITOR_FIELDS = EDITOR_FIELDS
+    input_model: ClassVar[type[ClientPageCreate] | type[ClientEdit]] = ClientPageCreate
+    MODEL_FIELDS = {"responsible": "responsible_id", "version": "expected_version"}
+    DERIVED_FIELDS = "__all__"
 
     name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
     client_number = forms.CharField(
@@ -86,22 +93,41 @@ class ClientForm(BaselineEditor):
             self.fields["version"] = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
             self.initial["version"] = client.version
 
-    @staticmethod
-    def values_of(client: Client) -> dict[str, str]:
-        values = {
-            name: getattr(client, name)
-            for name in EDITOR_FIELDS
-            if name not in ("responsible", "neutralize_always")
-        }
-        values["responsible"] = str(client.responsible_id or "")
-        values["neutralize_always"] = "on" if client.neutralize_always else ""
+    @classmethod
+    def values_of(cls, client: Client) -> dict[str, str]:
+        """The client's current values as the editor shows them (none as "", a yes as "on")."""
+        return {name: _shown(getattr(client, field)) for name, field in cls.EDITOR_FIELDS.items()}
+
+    def model_values(self) -> dict[str, Any]:
+        """What `ClientPageCreate` validates: every field (an empty text as "", an empty choice
+        of a person as None)."""
+        values = {}
+        for name, service in self.EDITOR_FIELDS.items():
+            value = self.cleaned_data.get(name)
+            values[service] = self.empty_value(name) if value in ("", None) else value
         return values
 
-    def all_values(self) -> dict:
-        values = {service: self.cleaned_data.get(name) or "" for name, service in EDITOR_FIELDS.items()}
-        values["responsible_id"] = values["responsible_id"] or None
-        values["neutralize_always"] = bool(self.cleaned_data.get("neutralize_always"))
-        return values
+
+class ClientEditForm(ClientForm):
+    """The client page's editor: only the fields the person changed are saved (see
+    `BaselineEditor`), as a `ClientEdit` on top of the version the editor started from."""
+
+    input_model = ClientEdit
+
+    def model_values(self) -> dict[str, Any]:
+        return {**self.changed_against_baseline(), "expected_version": self.cleaned_data.get("version")}
+
+
+# Every field the editor saves: those above and those derived from the contract.
+ClientForm.EDITOR_FIELDS = {**EDITOR_FIELDS, **{name: name for name in ClientForm.derived_names()}}
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "on" if value else ""
+    return str(value)
 
 
 class CaseForm(InputModelForm):

@@ -28,10 +28,9 @@ from apps.clients.contracts import (
     ClientPageCreate,
 )
 from apps.clients.errors import CaseNotFound
-from apps.clients.forms import CaseForm, ClientForm
+from apps.clients.forms import CaseForm, ClientEditForm, ClientForm
 from apps.clients.models import Case, Client
 from apps.core.errors import DomainError, VersionConflict
-from apps.core.inputs import build
 from apps.core.surfaces import web
 from apps.core.surfaces.web import domain_errors, form_errors, querystring_without_page, reported
 
@@ -70,7 +69,7 @@ def create_page(request):
     form = ClientForm(web.submitted(request), people=_people())
     if form.is_bound and form.is_valid():
         try:
-            client = services.create_client(request.principal, build(ClientPageCreate, **form.all_values()))
+            client = services.create_client(request.principal, cast(ClientPageCreate, form.validated))
         except DomainError as exc:
             form_errors(form, exc)
         else:
@@ -79,12 +78,12 @@ def create_page(request):
     return render(request, "clients/form.html", {"form": form})
 
 
-def _rebased_after_conflict(form: ClientForm, current: Client) -> ClientForm:
+def _rebased_after_conflict(form: ClientEditForm, current: Client) -> ClientEditForm:
     """A stale save was refused: keep what the user typed in the fields they changed, show the
     current value everywhere else, and move the baseline and version to the current record, so
     saving again stores exactly the user's own edits on top of the other change."""
     data = form.data.copy()
-    now = ClientForm.values_of(current)
+    now = ClientEditForm.values_of(current)
     for name, value in now.items():
         submitted = data.get(name, "").replace("\r\n", "\n")
         base = data.get(f"base_{name}", submitted).replace("\r\n", "\n")
@@ -92,7 +91,7 @@ def _rebased_after_conflict(form: ClientForm, current: Client) -> ClientForm:
             data[name] = value
         data[f"base_{name}"] = value
     data["version"] = str(current.version)
-    return ClientForm(data, people=form.people, client=current)
+    return ClientEditForm(data, people=form.people, client=current)
 
 
 @domain_errors
@@ -100,12 +99,11 @@ def detail_page(request, client_id: int):
     principal = request.principal
     client = services.get_client(principal, client_id)
     people = list(_people())
-    form = ClientForm(web.submitted(request), people=people, client=client)
+    form = ClientEditForm(web.submitted(request), people=people, client=client)
     if form.is_bound and form.is_valid():
-        changes = form.changed_against_baseline()
+        edit = cast(ClientEdit, form.validated)
         try:
-            if changes:
-                edit = build(ClientEdit, **changes, expected_version=form.cleaned_data.get("version"))
+            if edit.changes():
                 services.update_client(principal, client.pk, edit)
         except VersionConflict:
             client = services.get_client(principal, client.pk)
