@@ -1,5 +1,5 @@
 """Output shapes of people, as every domain names them (assignee, author, responsible …), and the
-input of inviting a colleague."""
+inputs of inviting a colleague and of a person's own preferences."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db.models import Model
 from django.utils.translation import gettext as _
-from pydantic import BeforeValidator, Field, field_validator
+from pydantic import BeforeValidator, Field, StrictBool, field_validator
 from pydantic_core import PydanticCustomError
 
-from apps.accounts.models import ServicePrincipal
-from apps.core.contracts import Input, Output
+from apps.accounts.models import ServicePrincipal, User, validate_time_zone
+from apps.core.contracts import Input, Output, choices_enum
+
+Language = choices_enum("Language", User.Language)
 
 
 class PersonRef(Output):
@@ -70,6 +72,27 @@ class ServicePrincipalSave(Input):
     kind: ServicePrincipalKind = "automation"
     is_active: bool = True
     description: str = Field(default="", max_length=2000)
+
+
+class PreferencesUpdate(Input):
+    """A person's own preferences (the settings page; the header's language switch sends the
+    language with the zone kept). The two switches change only when sent, and only as yes/no."""
+
+    language: Language = Field(description="The language of the pages.")
+    time_zone: str = Field(max_length=64, description="IANA time zone, e.g. Europe/Berlin.")
+    mute_toasts: StrictBool | None = Field(default=None, description="No pop-up notices of others' changes.")
+    morning_digest: StrictBool | None = Field(
+        default=None, description="The 07:00 overview of today's Fristen and overdue tasks."
+    )
+
+    @field_validator("time_zone")
+    @classmethod
+    def _a_known_zone(cls, value: str) -> str:
+        try:
+            validate_time_zone(value)
+        except ValidationError as exc:
+            raise PydanticCustomError("invalid_time_zone", exc.messages[0].replace("{", "(")) from None
+        return value
 
 
 class LanguageSwitch(Input):

@@ -3,7 +3,7 @@ import zoneinfo
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.accounts.contracts import ColleagueInvite
+from apps.accounts.contracts import ColleagueInvite, PreferencesUpdate
 from apps.accounts.models import User
 from apps.core.surfaces.forms import InputModelForm
 
@@ -11,7 +11,14 @@ from apps.core.surfaces.forms import InputModelForm
 COMMON_TIME_ZONES = sorted(z for z in zoneinfo.available_timezones() if "/" in z and not z.startswith("Etc/"))
 
 
-class PreferencesForm(forms.Form):
+class PreferencesForm(InputModelForm):
+    """A person's own settings: validated by `PreferencesUpdate`, which the language switch and
+    every other caller of `services.update_preferences` build too."""
+
+    input_model = PreferencesUpdate
+    DERIVED_FIELDS = "__all__"
+    validated: PreferencesUpdate
+
     language = forms.ChoiceField(label=_("Language"), choices=User.Language.choices)
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=[(z, z) for z in COMMON_TIME_ZONES])
     mute_toasts = forms.BooleanField(

@@ -6,15 +6,14 @@ import secrets
 from typing import Any
 
 from django.contrib.auth.tokens import default_token_generator
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from apps.accounts.contracts import ColleagueInvite, ServicePrincipalSave
-from apps.accounts.models import ServicePrincipal, User, validate_time_zone
+from apps.accounts.contracts import ColleagueInvite, PreferencesUpdate, ServicePrincipalSave
+from apps.accounts.models import ServicePrincipal, User
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.db.saving import save_unique
@@ -36,35 +35,18 @@ def active_person_id(value: Any, field: str) -> int | None:
 
 
 @transaction.atomic
-def update_preferences(
-    principal: Principal,
-    *,
-    language: str,
-    time_zone: str,
-    mute_toasts: bool | None = None,
-    morning_digest: bool | None = None,
-) -> User:
+def update_preferences(principal: Principal, data: PreferencesUpdate) -> User:
     """A user changes their own language, time zone and (when sent) whether live notices are
-    muted and whether the morning overview comes (`invalid_input` names the bad field)."""
+    muted and whether the morning overview comes (the validated `PreferencesUpdate`)."""
     if not principal.is_user:
         raise Forbidden(_("Only a signed-in person has preferences."))
-    validation.choice(language, "language", User.Language.values)
-    try:
-        validate_time_zone(time_zone)
-    except ValidationError as exc:
-        raise InvalidInput.field("time_zone", exc.messages[0]) from None
-    for name, value in (("mute_toasts", mute_toasts), ("morning_digest", morning_digest)):
-        if value is not None and not isinstance(value, bool):
-            raise InvalidInput.field(name, _("must be true or false"))
     user = User.objects.select_for_update().get(pk=principal.user.pk)
-    user.language, user.time_zone = language, time_zone
+    user.language, user.time_zone = str(data.language), data.time_zone
     fields = ["language", "time_zone"]
-    if mute_toasts is not None:
-        user.mute_toasts = mute_toasts
-        fields.append("mute_toasts")
-    if morning_digest is not None:
-        user.morning_digest = morning_digest
-        fields.append("morning_digest")
+    for name in ("mute_toasts", "morning_digest"):
+        if getattr(data, name) is not None:
+            setattr(user, name, getattr(data, name))
+            fields.append(name)
     user.save(update_fields=fields)
     return user
 

@@ -9,10 +9,11 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from apps.accounts import services
-from apps.accounts.contracts import LanguageSwitch
+from apps.accounts.contracts import LanguageSwitch, PreferencesUpdate
 from apps.accounts.forms import PreferencesForm
 from apps.accounts.models import User
 from apps.core.errors import DomainError
+from apps.core.inputs import build
 from apps.core.surfaces import web
 from apps.core.surfaces.web import domain_errors, form_errors
 
@@ -23,7 +24,7 @@ def settings_page(request):
         form = PreferencesForm(request.POST)
         if form.is_valid():
             try:
-                services.update_preferences(request.principal, **form.cleaned_data)
+                services.update_preferences(request.principal, form.validated)
             except DomainError as exc:
                 form_errors(form, exc)
             else:
@@ -52,7 +53,9 @@ def switch_language(request):
     language = web.posted(request, LanguageSwitch).language
     user = request.user
     if user.is_authenticated and language in User.Language.values:
-        services.update_preferences(request.principal, language=language, time_zone=user.time_zone)
+        services.update_preferences(
+            request.principal, build(PreferencesUpdate, language=language, time_zone=user.time_zone)
+        )
         response = HttpResponseRedirect(web.back_target(request, "/"))
         response.set_cookie("django_language", language, samesite="Lax")
         return response

@@ -9,8 +9,10 @@ import pytest
 from django.urls import reverse
 
 from apps.accounts import services
+from apps.accounts.contracts import PreferencesUpdate
 from apps.accounts.principal import Principal
 from apps.core.errors import InvalidInput
+from apps.core.inputs import build
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +54,9 @@ def test_a_bad_time_zone_keeps_the_mute_setting_as_it_was(web, user):
 def test_the_language_switch_leaves_the_mute_setting_alone(user):
     user.mute_toasts = True
     user.save()
-    services.update_preferences(Principal.for_user(user), language="it", time_zone=user.time_zone)
+    services.update_preferences(
+        Principal.for_user(user), build(PreferencesUpdate, language="it", time_zone=user.time_zone)
+    )
     user.refresh_from_db()
     assert (user.language, user.mute_toasts) == ("it", True)
 
@@ -60,7 +64,8 @@ def test_the_language_switch_leaves_the_mute_setting_alone(user):
 def test_a_non_boolean_mute_is_refused(user):
     with pytest.raises(InvalidInput):
         services.update_preferences(
-            Principal.for_user(user), language="de", time_zone="Europe/Berlin", mute_toasts="yes"
+            Principal.for_user(user),
+            build(PreferencesUpdate, language="de", time_zone="Europe/Berlin", mute_toasts="yes"),
         )
 
 

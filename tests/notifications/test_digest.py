@@ -13,8 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.accounts import services
+from apps.accounts.contracts import PreferencesUpdate
 from apps.accounts.principal import Principal
 from apps.core.errors import InvalidInput
+from apps.core.inputs import build
 from apps.notifications import digest, jobs
 from apps.notifications.models import Notification
 from apps.notifications.services import notify
@@ -151,7 +153,8 @@ def test_who_turned_the_digest_off_gets_none(client, anna, ben):
 def test_the_setting_takes_only_true_or_false(anna):
     with pytest.raises(InvalidInput) as error:
         services.update_preferences(
-            Principal.for_user(anna), language="de", time_zone="Europe/Berlin", morning_digest="no"
+            Principal.for_user(anna),
+            build(PreferencesUpdate, language="de", time_zone="Europe/Berlin", morning_digest="no"),
         )
     assert "morning_digest" in error.value.field_errors
     anna.refresh_from_db()
