@@ -7,8 +7,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from apps.core.errors import DomainError
+from apps.core.inputs import build
 from apps.core.surfaces.admin_bases import NoAddMixin, ReadOnlyAdmin, ReadOnlyInline, ServiceAdmin
 from apps.wiki import proposals, services
+from apps.wiki.contracts import WikiProposalReject
 from apps.wiki.models import WikiPage, WikiProposal, WikiRevision
 
 
@@ -80,10 +82,10 @@ class WikiProposalAdmin(ReadOnlyAdmin):
 
     @admin.action(description=gettext_lazy("Reject the selected proposals"))
     def reject(self, request, queryset):
-        reason = _("Rejected in the administration.")
+        reason = build(WikiProposalReject, reason=_("Rejected in the administration."))
         self._decide(
             request,
             queryset,
-            lambda principal, pk: proposals.reject_proposal(principal, pk, reason=reason),
+            lambda principal, pk: proposals.reject_proposal(principal, pk, reason),
             lambda n: ngettext("%(n)d proposal rejected.", "%(n)d proposals rejected.", n),
         )

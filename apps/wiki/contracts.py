@@ -16,6 +16,8 @@ from apps.core.outputs import RowOutput
 from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX, WikiRevision
 from apps.wiki.records import snippet_text
 
+REASON_MAX = 2000  # a rejected proposal's reason
+
 # Markdown keeps its leading indentation (a code block may open the page).
 Body = Annotated[str, StringConstraints(strip_whitespace=False, max_length=BODY_MAX)]
 
@@ -149,6 +151,13 @@ class WikiProposalCreate(Input):
         min_length=1, max_length=BODY_MAX, description="The complete new page text in Markdown."
     )
     comment: str | None = Field(default=None, max_length=COMMENT_MAX, description="Why, for the reviewer.")
+
+
+class WikiProposalReject(Input):
+    """A reviewer rejects a proposal (review queue, proposals page, admin): the reason goes to
+    whoever proposed it."""
+
+    reason: str = Field(min_length=1, max_length=REASON_MAX, description="Why the proposal is rejected.")
 
 
 class WikiPreview(Input):

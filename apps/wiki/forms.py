@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.surfaces.forms import InputModelForm
-from apps.wiki.contracts import WikiPageCreate, WikiPageUpdate
+from apps.wiki.contracts import REASON_MAX, WikiPageCreate, WikiPageUpdate, WikiProposalReject
 from apps.wiki.models import BODY_MAX, COMMENT_MAX, SLUG_MAX, TITLE_MAX
 
 
@@ -59,5 +59,14 @@ class PageEditForm(PageForm):
         return values
 
 
-class RejectForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+class RejectForm(InputModelForm):
+    """Reject a proposal: validated by `WikiProposalReject`, like the review queue's and the
+    admin's rejections."""
+
+    input_model = WikiProposalReject
+    DERIVED_FIELDS = "__all__"
+    validated: WikiProposalReject
+
+    reason = forms.CharField(
+        label=_("Reason"), max_length=REASON_MAX, widget=forms.Textarea(attrs={"rows": 2})
+    )

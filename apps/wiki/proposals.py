@@ -16,6 +16,7 @@ from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
 from apps.wiki import events
+from apps.wiki.contracts import WikiProposalReject
 from apps.wiki.errors import PageNotFound, ProposalConflict, ProposalNotFound, ProposalNotPending
 from apps.wiki.models import COMMENT_MAX, TITLE_MAX, WikiPage, WikiProposal
 from apps.wiki.services import (
@@ -29,7 +30,6 @@ from apps.wiki.services import (
 )
 
 MAX_PAGE = 100
-REASON_MAX = 2000
 
 
 def _with_relations(qs: QuerySet[WikiProposal]) -> QuerySet[WikiProposal]:
@@ -190,9 +190,10 @@ def accept_proposal(principal: Principal, proposal_id: Any) -> tuple[WikiProposa
 
 
 @transaction.atomic
-def reject_proposal(principal: Principal, proposal_id: Any, *, reason: str) -> WikiProposal:
+def reject_proposal(principal: Principal, proposal_id: Any, data: WikiProposalReject) -> WikiProposal:
+    """Reject a pending proposal with the validated reason (`WikiProposalReject`)."""
     proposal = _pending(principal, proposal_id)
-    proposal.reason = validation.text(reason, "reason", max_length=REASON_MAX, required=True)
+    proposal.reason = data.reason
     _decide(proposal, WikiProposal.Status.REJECTED, principal.user)
     events.proposal_changed(proposal, "wiki.proposal.rejected")
     return proposal

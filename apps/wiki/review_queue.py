@@ -8,8 +8,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from apps.core import validation
+from apps.core.inputs import build
 from apps.core.review_queues import QueueFilter, QueueKind
 from apps.wiki import proposals as wiki
+from apps.wiki.contracts import WikiProposalReject
 from apps.wiki.diff import diff_lines, proposal_review
 
 
@@ -48,7 +50,7 @@ class WikiProposals(QueueKind):
             reason = note or text or ""
             if not reason.strip():
                 raise validation.invalid("note", _("Please give a reason for the rejection."))
-            wiki.reject_proposal(principal, item_id, reason=reason)
+            wiki.reject_proposal(principal, item_id, build(WikiProposalReject, reason=reason))
 
 
 def _base_body(proposal) -> str:

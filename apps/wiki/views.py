@@ -181,7 +181,7 @@ def reject(request, proposal_id: int):
         messages.error(request, _("Please give a reason for the rejection."))
         return redirect("wiki:proposals")
     with reported(request) as outcome:
-        proposals.reject_proposal(request.principal, proposal_id, reason=form.cleaned_data["reason"])
+        proposals.reject_proposal(request.principal, proposal_id, form.validated)
     if not outcome.failed:
         messages.success(request, _("The proposal was rejected."))
     return redirect("wiki:proposals")

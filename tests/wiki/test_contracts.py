@@ -2,6 +2,7 @@
 
 import pytest
 
+from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.tools.dispatcher import dispatch
 from apps.wiki import contracts as c
@@ -26,7 +27,7 @@ def test_decided_proposals_revisions_and_events_match_the_output_models(as_anna,
     accepted, _ = proposals.propose_change(as_anna, slug="posteingang", body="Angenommen")
     rejected, _ = proposals.propose_change(as_anna, title="Neue Seite", body="Abgelehnt")
     _, page = proposals.accept_proposal(as_ben, accepted.pk)
-    rejected = proposals.reject_proposal(as_ben, rejected.pk, reason="Nein")
+    rejected = proposals.reject_proposal(as_ben, rejected.pk, build(c.WikiProposalReject, reason="Nein"))
     for proposal in (proposals.get_proposal(as_ben, accepted.pk), rejected):
         c.WikiProposalOut.model_validate(c.WikiProposalOut.record(proposal))
     for revision in services.list_revisions(as_ben, page):

@@ -90,7 +90,7 @@ def test_revisions_and_proposals_in_every_state(as_anna, as_ben, anna, handbook)
     rejected, _ = proposals.propose_change(as_anna, title="Neue Seite", body="Abgelehnt")
     pending, _ = proposals.propose_change(Principal.for_service(service), slug="datenschutz", body="Offen")
     _, page = proposals.accept_proposal(as_ben, accepted.pk)
-    proposals.reject_proposal(as_ben, rejected.pk, reason="Nein")
+    proposals.reject_proposal(as_ben, rejected.pk, build(c.WikiProposalReject, reason="Nein"))
     for proposal_id in (accepted.pk, rejected.pk, pending.pk):
         row = proposals.get_proposal(as_ben, proposal_id)
         same(c.WikiProposalOut.record(row), proposal_record(row))

@@ -6,7 +6,7 @@ from apps.core.errors import Forbidden, InvalidInput, VersionConflict
 from apps.core.inputs import build
 from apps.mutations.models import MutationEvent
 from apps.wiki import proposals, services
-from apps.wiki.contracts import WikiPageCreate, WikiPageUpdate, WikiSearch
+from apps.wiki.contracts import WikiPageCreate, WikiPageUpdate, WikiProposalReject, WikiSearch
 from apps.wiki.errors import ProposalConflict, ProposalNotPending, SlugTaken
 from apps.wiki.models import WikiPage, WikiProposal, WikiRevision
 
@@ -91,7 +91,7 @@ def test_proposal_accepted_becomes_a_revision(
     assert page.body == new_body and page.revision_number == 2
     assert page.current_revision.proposal_id == proposal.pk and page.current_revision.author == ben
     with pytest.raises(ProposalNotPending):
-        proposals.reject_proposal(as_ben, proposal.pk, reason="zu spät")
+        proposals.reject_proposal(as_ben, proposal.pk, build(WikiProposalReject, reason="zu spät"))
     assert MutationEvent.objects.filter(topic="wiki.proposal.updated").count() == 2
 
 
@@ -102,8 +102,10 @@ def test_proposal_for_a_new_page_and_rejection(as_anna, as_ben, as_robot, handbo
     assert page.slug == "kanzleikueche" and page.revision_number == 1
     other, _ = proposals.propose_change(as_anna, page_id=handbook["daten"].pk, body="Alles egal.")
     with pytest.raises(InvalidInput):
-        proposals.reject_proposal(as_ben, other.pk, reason=" ")
-    rejected = proposals.reject_proposal(as_ben, other.pk, reason="Widerspricht der DSGVO")
+        proposals.reject_proposal(as_ben, other.pk, build(WikiProposalReject, reason=" "))
+    rejected = proposals.reject_proposal(
+        as_ben, other.pk, build(WikiProposalReject, reason="Widerspricht der DSGVO")
+    )
     assert rejected.status == "rejected" and rejected.reason == "Widerspricht der DSGVO"
     assert WikiPage.objects.get(slug="datenschutz").body == "Mandantendaten bleiben in der Kanzlei."
 
