@@ -28,6 +28,10 @@ def server(transactional_db, tmp_path):
     with Django's async-safety checks, which only this test process switches off."""
     with live_daphne(tmp_path, {ASYNC_UNSAFE: ""}) as live:
         yield live.url
+        # SIGTERM's graceful shutdown (tests/core/test_launcher_supervision.py) cost each browser
+        # test seconds of a busy core and checks nothing here; its database sessions end with it.
+        live.process.kill()
+        live.process.wait()
 
 
 class SharedChromium:
