@@ -208,22 +208,6 @@ Offset = Annotated[int, Field(ge=0, le=BIGINT_MAX)]
 Position = Annotated[int, Field(ge=0, le=INTEGER_MAX)]
 
 
-def partial_changes(
-    model: BaseModel, values: dict[str, Any], *, explicit_null_clears: bool
-) -> dict[str, Any]:
-    """The fields of `values` (a partial update's dump) that change: on the REST surface
-    (`explicit_null_clears`) every field sent, an explicit null included; from a tool, which sends
-    every field with null for "unchanged", the non-null ones. Each of the model's `clear_fields`
-    then changes to None."""
-    given = (
-        model.model_fields_set if explicit_null_clears else {k for k, v in values.items() if v is not None}
-    )
-    changes = {k: values[k] for k in given if k in values}
-    for name in getattr(model, "clear_fields", ()):
-        changes[name] = None
-    return changes
-
-
 class PageInput(Input):
     """Pagination every list operation accepts."""
 

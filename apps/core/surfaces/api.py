@@ -15,8 +15,9 @@ The operation's summary is the first paragraph of the method's docstring (there:
 its description the rest (or `summary=` / `description=`); its tag is the app's (its
 `DomainApp.api_tag`, else the app label) unless `tags=` says otherwise.
 
-`listed` answers a list operation in the one pagination shape, `updated` hands a PATCH body to
-the domain's update service (its changes and `expected_version`).
+`listed` answers a list operation in the one pagination shape. A PATCH hands its validated body
+to the domain's update service as is (`update(principal, id, body)`); the model says which fields
+changed (`body.changes()`, see docs/declared-once.md).
 
 `request.principal` is resolved once by the accounts middleware and the API authentication
 classes. A `DomainError` becomes `{"code", "message", "details"}` with its HTTP status here.
@@ -155,14 +156,6 @@ def listed(key: str, record: Callable[[Any], Any], found: tuple[Sequence[Any], i
 def sliced(rows: Any, query: Any) -> tuple[Sequence[Any], int]:
     """A queryset's `(rows, total)` for the page `query` asks for, as a list service answers it."""
     return rows[query.offset : query.offset + query.limit], rows.count()
-
-
-def updated(update: Callable[..., Any], request, record_id: Any, body: Any, **options: Any) -> Any:
-    """A PATCH body through the domain's update service: `update(principal, id, changes,
-    expected_version=…)` with the body's changes (`body.changes(**options)`)."""
-    return update(
-        request.principal, record_id, body.changes(**options), expected_version=body.expected_version
-    )
 
 
 def refusal(description: str) -> OpenApiResponse:
