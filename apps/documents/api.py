@@ -95,9 +95,7 @@ class DocumentShareView(ApiView):
     )
     def post(self, request, document_id: int, body: c.ShareCreate):
         """Create the public share link (201), or return the active one (200)"""
-        share, token, created = sharing.create_share(
-            request.principal, document_id, expires_in_days=body.expires_in_days
-        )
+        share, token, created = sharing.create_share(request.principal, document_id, body)
         result = c.ShareResult(share=share_record(share, token), created=created)
         return Response(result.model_dump(mode="json"), status=201 if created else 200)
 

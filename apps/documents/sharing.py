@@ -12,7 +12,6 @@ import datetime as dt
 import hashlib
 import re
 import secrets
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -20,10 +19,10 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
-from apps.core import validation
 from apps.documents import events
+from apps.documents.contracts import ShareCreate
 from apps.documents.errors import ShareNotFound
-from apps.documents.models import MAX_EXPIRY_DAYS, Document, ShareLink
+from apps.documents.models import Document, ShareLink
 from apps.documents.records import active_share_q
 from apps.documents.services import get_document
 
@@ -46,26 +45,16 @@ def active_share(document: Document) -> ShareLink | None:
 
 
 @transaction.atomic
-def create_share(
-    principal: Principal, document_id: Any, *, expires_in_days: int | None = None
-) -> tuple[ShareLink, str, bool]:
-    """Returns (link, token, created). An active link is returned as it is (not extended)."""
+def create_share(principal: Principal, document_id: int, data: ShareCreate) -> tuple[ShareLink, str, bool]:
+    """Returns (link, token, created). An active link is returned as it is (not extended); a new
+    one expires after `data.expires_in_days` (the contract bounds it), or never."""
     document = get_document(principal, document_id, action="change", for_update=True, with_text=False)
     existing = active_share(document)
     if existing is not None:
         return existing, token_for(existing), False
     expires_at = None
-    if expires_in_days is not None:
-        try:
-            days = int(expires_in_days)
-        except (TypeError, ValueError):
-            raise validation.invalid("expires_in_days", _("must be a number")) from None
-        if not 1 <= days <= MAX_EXPIRY_DAYS:
-            raise validation.invalid(
-                "expires_in_days",
-                _("must be between 1 and %(n)d") % {"n": MAX_EXPIRY_DAYS},
-            )
-        expires_at = timezone.now() + dt.timedelta(days=days)
+    if data.expires_in_days is not None:
+        expires_at = timezone.now() + dt.timedelta(days=data.expires_in_days)
     # An expired link still holds the one-active slot until it is closed here.
     ShareLink.objects.filter(document=document, revoked_at__isnull=True).update(revoked_at=timezone.now())
     share = ShareLink(document=document, nonce=secrets.token_hex(32), expires_at=expires_at)
@@ -83,7 +72,7 @@ def create_share(
 
 
 @transaction.atomic
-def revoke_share(principal: Principal, document_id: Any) -> int:
+def revoke_share(principal: Principal, document_id: int) -> int:
     document = get_document(principal, document_id, action="change", for_update=True, with_text=False)
     revoked = ShareLink.objects.filter(document=document, revoked_at__isnull=True).update(
         revoked_at=timezone.now()

@@ -184,9 +184,7 @@ def delete_document(ctx: ToolContext, args: c.DocumentId) -> dict:
 )
 def create_share(ctx: ToolContext, args: c.ShareCreateFor) -> dict:
     """Create the public read-only share link of a document, or return the active one."""
-    share, token, created = sharing.create_share(
-        ctx.principal, args.document_id, expires_in_days=args.expires_in_days
-    )
+    share, token, created = sharing.create_share(ctx.principal, args.document_id, args)
     return {"share": share_record(share, token), "created": created}
 
 

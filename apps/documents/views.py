@@ -280,9 +280,9 @@ def download(request, document_id: int):
 @require_POST
 @domain_errors
 def create_share(request, document_id: int):
-    days = web.posted(request, ShareCreate).expires_in_days
+    data = web.posted(request, ShareCreate)
     return _act_and_return(
-        request, document_id, "share", lambda p: sharing.create_share(p, document_id, expires_in_days=days)
+        request, document_id, "share", lambda p: sharing.create_share(p, document_id, data)
     )
 
 

@@ -21,6 +21,7 @@ from apps.documents.contracts import (
     DocumentUpdate,
     FolderCreate,
     FolderOut,
+    ShareCreate,
 )
 from apps.documents.records import detailed_record, extraction_record
 from tests.factories import ServicePrincipalFactory
@@ -94,7 +95,7 @@ def test_documents_in_every_shape(as_anna, meier):
     ]
     services.update_document(as_anna, made[0].pk, build(DocumentUpdate, tax_fields={"Steuerjahr": 2025}))
     processing.run_extraction(made[1].pk)
-    sharing.create_share(as_anna, made[1].pk)
+    sharing.create_share(as_anna, made[1].pk, build(ShareCreate))
     for document in made:
         for row in (document, services.get_document(as_anna, document.pk)):
             same = json.dumps(DocumentOut.record(row), ensure_ascii=False)

@@ -6,7 +6,9 @@ from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from apps.core.inputs import build
 from apps.documents import folders, sharing
+from apps.documents.contracts import ShareCreate
 from apps.documents.models import Document, Folder
 from tests.documents.factories import DocumentFactory, FolderFactory, pdf_bytes
 
@@ -142,7 +144,7 @@ def test_public_share_view_trusts_nobody(client, as_anna, django_capture_on_comm
         mime_type="application/pdf",
         file=ContentFile(pdf_bytes(), name="bescheid.pdf"),  # inline only for what really is a PDF
     )
-    _, token, _ = sharing.create_share(as_anna, doc.pk)
+    _, token, _ = sharing.create_share(as_anna, doc.pk, build(ShareCreate))
     page = client.get(reverse("documents:public-share", args=[token]))
     assert page.status_code == 200 and doc.title.encode() in page.content
     assert page["X-Content-Type-Options"] == "nosniff" and "noindex" in page["X-Robots-Tag"]
@@ -162,7 +164,7 @@ def test_public_share_view_trusts_nobody(client, as_anna, django_capture_on_comm
 
 def test_public_html_is_never_served_inline(client, as_anna):
     doc = DocumentFactory(original_filename="x.html", mime_type="text/html")
-    _, token, _ = sharing.create_share(as_anna, doc.pk)
+    _, token, _ = sharing.create_share(as_anna, doc.pk, build(ShareCreate))
     response = client.get(reverse("documents:public-share-file", args=[token]) + "?inline=1")
     assert response["Content-Disposition"].startswith("attachment")
     assert (

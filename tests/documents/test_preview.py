@@ -11,7 +11,9 @@ import pytest
 from django.core.files.base import ContentFile
 from django.urls import reverse
 
+from apps.core.inputs import build
 from apps.documents import sharing
+from apps.documents.contracts import ShareCreate
 from apps.documents.preview import preview_for
 from apps.documents.responses import sniff
 from tests.documents.factories import DocumentFactory, pdf_bytes
@@ -100,7 +102,7 @@ def test_markup_is_never_served_inline(web, anna, client, name, mime, data):
     """The XSS attack: whatever the name or stored type says, markup is a sandboxed download of
     an opaque type — on the preview, the download and the public link's ?inline=1."""
     document = _doc(anna, name, mime, data)
-    _, token, _ = sharing.create_share(sharing_principal(anna), document.pk)
+    _, token, _ = sharing.create_share(sharing_principal(anna), document.pk, build(ShareCreate))
     for response in (
         _preview(web, document),
         web.get(reverse("documents:download", args=[document.pk])),

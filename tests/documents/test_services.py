@@ -15,6 +15,7 @@ from apps.documents.contracts import (
     DocumentUpload,
     FolderCreate,
     FolderUpdate,
+    ShareCreate,
 )
 from apps.documents.errors import (
     DocumentNotFound,
@@ -249,9 +250,9 @@ def test_share_link_lifecycle(as_anna, as_ben, django_capture_on_commit_callback
     home = folders.ensure_home_folder(as_anna)
     doc = upload(as_anna, "a.txt", b"a", django_capture_on_commit_callbacks, folder_id=home.pk)
     with pytest.raises(DocumentNotFound):
-        sharing.create_share(as_ben, doc.pk)
-    share, token, created = sharing.create_share(as_anna, doc.pk, expires_in_days=7)
-    again, token2, created2 = sharing.create_share(as_anna, doc.pk)
+        sharing.create_share(as_ben, doc.pk, build(ShareCreate))
+    share, token, created = sharing.create_share(as_anna, doc.pk, build(ShareCreate, expires_in_days=7))
+    again, token2, created2 = sharing.create_share(as_anna, doc.pk, build(ShareCreate))
     assert created and not created2 and token == token2 and again.pk == share.pk
     assert token not in share.token_hash and share.token_hash != token
     assert sharing.resolve_public(token).pk == doc.pk
@@ -263,7 +264,7 @@ def test_share_link_lifecycle(as_anna, as_ben, django_capture_on_commit_callback
 
     with pytest.raises(ShareNotFound):
         sharing.revoke_share(as_anna, doc.pk)
-    _, new_token, _ = sharing.create_share(as_anna, doc.pk)
+    _, new_token, _ = sharing.create_share(as_anna, doc.pk, build(ShareCreate))
     assert new_token != token and ShareLink.objects.filter(document=doc).count() == 2
 
 
@@ -273,14 +274,14 @@ def test_expired_share_is_dead_and_replaced(as_anna, django_capture_on_commit_ca
     from django.utils import timezone
 
     doc = upload(as_anna, "a.txt", b"a", django_capture_on_commit_callbacks)
-    share, token, _ = sharing.create_share(as_anna, doc.pk, expires_in_days=1)
+    share, token, _ = sharing.create_share(as_anna, doc.pk, build(ShareCreate, expires_in_days=1))
     ShareLink.objects.filter(pk=share.pk).update(expires_at=timezone.now() - dt.timedelta(seconds=1))
     assert sharing.resolve_public(token) is None
-    _, fresh, created = sharing.create_share(as_anna, doc.pk)
+    _, fresh, created = sharing.create_share(as_anna, doc.pk, build(ShareCreate))
     assert created and fresh != token
     other = upload(as_anna, "b.txt", b"b", django_capture_on_commit_callbacks)
     with pytest.raises(InvalidInput):
-        sharing.create_share(as_anna, other.pk, expires_in_days=999)
+        sharing.create_share(as_anna, other.pk, build(ShareCreate, expires_in_days=999))
     assert not ShareLink.objects.filter(document=other).exists()
 
 
