@@ -206,14 +206,21 @@ def test_note_editor_comes_before_the_lists_on_the_phone(server, browser, office
     for lists in ("#note-folders", ".notes-list"):
         assert editor_box["y"] + editor_box["height"] <= phone.locator(lists).bounding_box()["y"], lists
     assert phone.locator("#page-body").bounding_box()["y"] < PHONE["height"]
-    small = phone.evaluate(SMALL_TARGETS, [".notes-list, #note-folders", TOUCH])
+    small = phone.evaluate(SMALL_TARGETS, [".notes-list, #note-folders, .page-head", TOUCH])
     assert not small, small
+    # "Alle Notizen ↓" at the top jumps past the editor to the list, below the sticky header.
+    phone.locator(".notes-to-list").tap()
+    assert wait_for(lambda: phone.evaluate("window.scrollY") > 0, timeout=5)
+    top = phone.locator("#notes-q").bounding_box()["y"]
+    header = phone.locator(".topbar").bounding_box()
+    assert header["y"] + header["height"] <= top < PHONE["height"], (header, top)
     phone.context.close()
 
     desktop = _desktop(browser).new_page()
     log_in(desktop, server, office["user"].email)
     desktop.goto(f"{server}/notizen/{note.pk}/")
     desktop.locator("#note-editor").wait_for(timeout=5000)
+    assert not desktop.locator(".notes-to-list").is_visible()  # the list is beside the editor
     # The desktop keeps its three columns: folders | list | editor.
     assert (
         desktop.locator("#note-folders").bounding_box()["x"]
