@@ -12,7 +12,8 @@ from __future__ import annotations
 import datetime as dt
 from urllib.parse import urlencode
 
-from django.db.models import Count, Q, Window
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
 from django.urls import reverse
 from django.utils import timezone
 
@@ -43,15 +44,14 @@ def build(principal: Principal, *, office: bool = False) -> dict:
     # The totals of the overdue and this-week cards are the summary's (the same filters), so
     # each card's number and the figure above it can never disagree.
     counts = fristen.summary(principal, FristenFilter(person_id=user.pk))
-    overdue = FristenFilter(person_id=user.pk, due_to=today - dt.timedelta(days=1))
-    week = FristenFilter(person_id=user.pk, due_from=today, due_to=sunday)
+    overdue, week = _due_cards(principal, today, sunday)
     return {
         "today": today,
         "week_end": sunday,
         "counts": counts,
         "appointments": _appointments(principal, today),
-        "overdue": {"rows": _deadlines(principal, overdue, today), "total": counts["overdue"]},
-        "week": {"rows": _deadlines(principal, week, today), "total": counts["this_week"]},
+        "overdue": {"rows": overdue, "total": counts["overdue"]},
+        "week": {"rows": week, "total": counts["this_week"]},
         "pre_deadlines": _pre_deadlines(principal, today, sunday),
         "tasks": _tasks(principal, today),
         "documents": _documents(principal),
@@ -98,12 +98,22 @@ def _appointments(principal: Principal, today: dt.date) -> list[dict]:
     ]
 
 
-def _deadlines(principal: Principal, filters: FristenFilter, today: dt.date) -> list:
-    rows = list(fristen.deadlines_for(principal, filters).select_related("client")[:SHOWN])
-    for event in rows:
+def _due_cards(principal: Principal, today: dt.date, sunday: dt.date) -> tuple[list, list]:
+    """The overdue card's and this week's card's first rows, in one query: the person's open
+    Fristen due until Sunday (the overdue ones are those before today), numbered by due order
+    within each card, the first SHOWN of each."""
+    mine = fristen.deadlines_for(principal, FristenFilter(person_id=principal.user.pk, due_to=sunday))
+    numbered = mine.annotate(
+        card_rank=Window(
+            RowNumber(), partition_by=[F("is_overdue")], order_by=[F("start").asc(), F("id").asc()]
+        )
+    )
+    overdue, week = [], []
+    for event in numbered.filter(card_rank__lte=SHOWN).select_related("client").order_by("start", "id"):
         event.days = (event.start.astimezone(principal.time_zone).date() - today).days
         event.late = max(0, -event.days)
-    return rows
+        (overdue if event.is_overdue else week).append(event)
+    return overdue, week
 
 
 def _pre_deadlines(principal: Principal, today: dt.date, sunday: dt.date) -> dict:

@@ -360,7 +360,10 @@ def create_task(principal: Principal, data: TaskCreate, *, origin: Origin = INTE
     task.follow_up_date = _follow_up(status, task.follow_up_date)
     _link(principal, task, {"client_id": data.client_id, "case_id": data.case_id})
     save_unique(task, lambda: validation.invalid("source_id", _("this origin already has a task")))
-    task = get_task(principal, task.pk)
+    # The row as saved is the answer: its board, status and author are at hand (the board was
+    # checked visible above), so it is not read back; only a named assignee is loaded.
+    if task.assignee_id is not None:
+        task.assignee = get_user_model().objects.get(pk=task.assignee_id)
     events.task_changed(task, "aufgaben.task.created")
     return task
 

@@ -249,3 +249,55 @@ def test_the_fristen_summary_is_one_query_and_counts_each_frist_once(chef):
     assert counts["open"] == 3 and counts["overdue"] == 1 and counts["critical"] == 1
     assert counts["pre_deadlines_today"] == 2  # the open Fristen's Vorfristen due today
     assert counts["this_week"] == 1
+
+
+# --- a new task -------------------------------------------------------------------------------
+def test_a_new_task_answers_as_it_reads_back_without_reading_it_back(chef, statuses):
+    import datetime as dt
+
+    from apps.clients.models import Case
+    from apps.tasks.contracts import TaskOut
+
+    principal = Principal.for_user(chef)
+    board = tasks.create_board(principal, build(BoardCreate, name="Kanzlei"))
+    mandant = clients.create_client(principal, build(ClientCreate, name="Muster GmbH", kind="company"))
+    akte = Case.objects.create(reference="AZ-7", subject="Einspruch", client=mandant)
+    colleague = UserFactory(full_name="Carla Kollegin")
+    full = build(
+        TaskCreate,
+        title="Belege anfordern",
+        board_id=board.pk,
+        assignee_id=colleague.pk,
+        case_id=akte.pk,
+        due_date=dt.date(2031, 5, 6),
+        description="bis Freitag",
+    )
+    for data in (full, build(TaskCreate, title="Nur ein Titel", board_id=board.pk)):
+        created = tasks.create_task(principal, data)
+        with CaptureQueriesContext(connection) as answering:
+            answer = TaskOut.of(created).model_dump(mode="json")
+        assert len(answering) == 0
+        assert answer == TaskOut.of(tasks.get_task(principal, created.pk)).model_dump(mode="json")
+    assert answer["assignee"] is None and answer["case"] is None
+
+
+# --- the dashboard's Fristen cards ------------------------------------------------------------
+def test_the_overdue_and_week_cards_come_from_one_query_each_in_due_order(chef):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from apps.dashboard import today as heute
+    from tests.notifications.fristen_rows import frist
+
+    day = timezone.localdate()
+    late = [frist(f"Ü{i}", day - dt.timedelta(days=i), responsible=chef) for i in range(1, 11)]
+    due = [frist(f"H{i}", day, responsible=chef) for i in range(10)]
+    frist("Nächste Woche", day + dt.timedelta(days=8), responsible=chef)
+    principal = Principal.for_user(chef)
+    with CaptureQueriesContext(connection) as queries:
+        overdue, week = heute._due_cards(principal, day, day + dt.timedelta(days=6 - day.weekday()))
+    assert len(queries) == 1
+    assert [e.title for e in overdue] == [e.title for e in reversed(late)][: heute.SHOWN]
+    assert [e.title for e in week] == [e.title for e in due][: heute.SHOWN]
+    assert overdue[0].late == 10 and week[0].days == 0 and week[0].late == 0
