@@ -16,8 +16,9 @@ from apps.accounts.contracts import ColleagueInvite, PreferencesUpdate, ServiceP
 from apps.accounts.models import ServicePrincipal, User
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.db.lookup import delete_existing, new_or_existing
 from apps.core.db.saving import save_unique
-from apps.core.errors import Forbidden, InvalidInput, NotFound
+from apps.core.errors import Forbidden, InvalidInput
 
 
 def active_person_id(value: Any, field: str) -> int | None:
@@ -85,13 +86,7 @@ def save_service_principal(
     """An admin adds a service principal (principal_id None) or changes one; a taken name is
     `invalid_input` on `name`. Deactivating takes effect on its next tool call."""
     require_office_admin(principal)
-    row = (
-        ServicePrincipal()
-        if principal_id is None
-        else ServicePrincipal.objects.filter(pk=principal_id).first()
-    )
-    if row is None:
-        raise NotFound(_("There is no service principal with id %(id)s.") % {"id": principal_id})
+    row = new_or_existing(ServicePrincipal, principal_id, _("There is no service principal with id %(id)s."))
     row.name, row.kind, row.is_active, row.description = (
         data.name,
         data.kind,
@@ -106,8 +101,7 @@ def save_service_principal(
 def delete_service_principal(principal: Principal, principal_id: int) -> None:
     """Rows made through it keep their record (their link becomes empty)."""
     require_office_admin(principal)
-    if not ServicePrincipal.objects.filter(pk=principal_id).delete()[0]:
-        raise NotFound(_("There is no service principal with id %(id)s.") % {"id": principal_id})
+    delete_existing(ServicePrincipal, principal_id, _("There is no service principal with id %(id)s."))
 
 
 def require_office_admin(principal: Principal) -> User:

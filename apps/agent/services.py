@@ -48,7 +48,8 @@ from apps.agent.errors import (
 )
 from apps.agent.models import ChatSession, Message, MoAPreset, Run, RunEvent
 from apps.core import queue
-from apps.core.errors import Forbidden, InvalidInput, NotFound
+from apps.core.db.lookup import delete_existing, new_or_existing
+from apps.core.errors import Forbidden, InvalidInput
 from apps.documents import services as documents
 from apps.documents.errors import DocumentNotFound
 from apps.llm.models import ModelConfig
@@ -720,9 +721,7 @@ def save_moa_preset(principal: Principal, data: MoAPresetSave, preset_id: int | 
             "reference_model_ids",
             _("There is no model with id %(id)s.") % {"id": ", ".join(map(str, missing))},
         )
-    preset = MoAPreset() if preset_id is None else MoAPreset.objects.filter(pk=preset_id).first()
-    if preset is None:
-        raise NotFound(_("There is no Mixture-of-Agents preset with id %(id)s.") % {"id": preset_id})
+    preset = new_or_existing(MoAPreset, preset_id, _("There is no Mixture-of-Agents preset with id %(id)s."))
     preset.slug, preset.name, preset.prompt, preset.enabled = data.slug, data.name, data.prompt, data.enabled
     preset.aggregator_id = data.aggregator_id
     try:
@@ -738,5 +737,4 @@ def save_moa_preset(principal: Principal, data: MoAPresetSave, preset_id: int | 
 def delete_moa_preset(principal: Principal, preset_id: int) -> None:
     """Runs that used the preset keep their record (their link becomes empty)."""
     require_office_admin(principal)
-    if not MoAPreset.objects.filter(pk=preset_id).delete()[0]:
-        raise NotFound(_("There is no Mixture-of-Agents preset with id %(id)s.") % {"id": preset_id})
+    delete_existing(MoAPreset, preset_id, _("There is no Mixture-of-Agents preset with id %(id)s."))

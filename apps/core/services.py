@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 
 from apps.core import plugins
 from apps.core.contracts import InstanceSettingSave
+from apps.core.db.lookup import delete_existing, new_or_existing
 from apps.core.db.saving import save_unique
-from apps.core.errors import Forbidden, InvalidInput, NotFound
+from apps.core.errors import Forbidden, InvalidInput
 from apps.core.models import Heartbeat, InstanceSetting
 
 # An `apps.accounts.principal.Principal` (core imports no app).
@@ -109,9 +110,7 @@ def save_instance_setting(
     its key; a taken key is `invalid_input` on `key`."""
     _require_admin(principal)
     value = checked_setting_value(data.key, data.value)
-    row = InstanceSetting() if setting_id is None else InstanceSetting.objects.filter(pk=setting_id).first()
-    if row is None:
-        raise NotFound(_("There is no instance setting with id %(id)s.") % {"id": setting_id})
+    row = new_or_existing(InstanceSetting, setting_id, _("There is no instance setting with id %(id)s."))
     row.key, row.value = data.key, value
     save_unique(row, lambda: InvalidInput.field("key", _("is already used by another setting")))
     return row
@@ -121,8 +120,7 @@ def save_instance_setting(
 def delete_instance_setting(principal: Principal, setting_id: int) -> None:
     """The app's default applies again (`get_setting`'s default)."""
     _require_admin(principal)
-    if not InstanceSetting.objects.filter(pk=setting_id).delete()[0]:
-        raise NotFound(_("There is no instance setting with id %(id)s.") % {"id": setting_id})
+    delete_existing(InstanceSetting, setting_id, _("There is no instance setting with id %(id)s."))
 
 
 def _require_admin(principal: Principal) -> None:

@@ -9,17 +9,19 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.accounts.services import require_office_admin
+from apps.core.db.lookup import existing
 from apps.core.db.saving import save_unique
-from apps.core.errors import Conflict, InvalidInput, NotFound
+from apps.core.errors import Conflict, InvalidInput
 from apps.llm.contracts import ModelSave, ProviderSave
 from apps.llm.models import ModelConfig, Provider
 
 
 def _provider(provider_id: int, field: str = "provider_id") -> Provider:
-    provider = Provider.objects.filter(pk=provider_id).first()
-    if provider is None:
-        raise NotFound.field(field, _("There is no model provider with id %(id)s.") % {"id": provider_id})
-    return provider
+    return existing(Provider, provider_id, _("There is no model provider with id %(id)s."), field=field)
+
+
+def _model(model_pk: int) -> ModelConfig:
+    return existing(ModelConfig, model_pk, _("There is no model with id %(id)s."), field="id")
 
 
 def save_provider(principal: Principal, data: ProviderSave, provider_id: int | None = None) -> Provider:
@@ -44,12 +46,7 @@ def save_model(principal: Principal, data: ModelSave, model_pk: int | None = Non
     has is `invalid_input` on `model_id`."""
     require_office_admin(principal)
     _provider(data.provider_id)
-    if model_pk:
-        model = ModelConfig.objects.filter(pk=model_pk).first()
-        if model is None:
-            raise NotFound.field("id", _("There is no model with id %(id)s.") % {"id": model_pk})
-    else:
-        model = ModelConfig()
+    model = _model(model_pk) if model_pk else ModelConfig()
     for name in ModelSave.model_fields:
         setattr(model, name, getattr(data, name))
     save_unique(
@@ -61,10 +58,7 @@ def save_model(principal: Principal, data: ModelSave, model_pk: int | None = Non
 @transaction.atomic
 def delete_model(principal: Principal, model_pk: int) -> None:
     require_office_admin(principal)
-    model = ModelConfig.objects.filter(pk=model_pk).first()
-    if model is None:
-        raise NotFound.field("id", _("There is no model with id %(id)s.") % {"id": model_pk})
-    _deleted(model)
+    _deleted(_model(model_pk))
 
 
 def _deleted(row: Provider | ModelConfig) -> None:
