@@ -10,6 +10,8 @@ number of queries does not depend on how many rows there are.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
+from typing import Any
 from urllib.parse import urlencode
 
 from django.db.models import Count, F, Q, Window
@@ -108,8 +110,12 @@ def _due_cards(principal: Principal, today: dt.date, sunday: dt.date) -> tuple[l
             RowNumber(), partition_by=[F("is_overdue")], order_by=[F("start").asc(), F("id").asc()]
         )
     )
-    overdue, week = [], []
-    for event in numbered.filter(card_rank__lte=SHOWN).select_related("client").order_by("start", "id"):
+    overdue: list[Any] = []
+    week: list[Any] = []
+    rows: Iterable[Any] = (
+        numbered.filter(card_rank__lte=SHOWN).select_related("client").order_by("start", "id")
+    )
+    for event in rows:  # a CalendarEvent with is_overdue, given its days (and days late) here
         event.days = (event.start.astimezone(principal.time_zone).date() - today).days
         event.late = max(0, -event.days)
         (overdue if event.is_overdue else week).append(event)
