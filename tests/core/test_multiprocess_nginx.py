@@ -196,7 +196,7 @@ def test_nginx_two_daphne_two_workers_beat_and_redis(tmp_path):
                 app_name=web1.application_name,
                 clients=8,
                 sockets=16,
-                duration=20,
+                duration=10,  # as tests/core/test_load.py; the load saturates both cores
                 drain=20,
                 layer="redis (own redis-server), through nginx",
                 log=web1.log,
