@@ -3,7 +3,7 @@ inputs of inviting a colleague and of a person's own preferences."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -15,7 +15,12 @@ from pydantic_core import PydanticCustomError
 from apps.accounts.models import ServicePrincipal, User, validate_time_zone
 from apps.core.contracts import Input, Output, choices_enum
 
-Language = choices_enum("Language", User.Language)
+# The languages are the model's choices; a type checker sees them themselves (it cannot follow an
+# enum built by a call).
+if TYPE_CHECKING:
+    Language = User.Language
+else:
+    Language = choices_enum("UserLanguage", User.Language)
 
 
 class PersonRef(Output):
