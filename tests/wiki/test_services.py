@@ -134,3 +134,19 @@ def test_only_people_decide_on_proposals(as_anna, as_robot, handbook):
         proposals.accept_proposal(as_robot, proposal.pk)
     with pytest.raises(InvalidInput):
         proposals.propose_change(as_anna, slug="posteingang", body=handbook["post"].body)
+
+
+def test_a_rejection_reason_is_checked_by_its_input_model(as_anna, as_ben, handbook):
+    """The page form, the review queue and the admin reject through `WikiProposalReject`."""
+    from apps.wiki.forms import RejectForm
+
+    proposal, _ = proposals.propose_change(as_anna, page_id=handbook["daten"].pk, body="Alles egal.")
+    form = RejectForm({"reason": "  Widerspricht der DSGVO  "})
+    assert form.is_valid() and form.validated == WikiProposalReject(reason="Widerspricht der DSGVO")
+    too_long = RejectForm({"reason": "x" * 2001})
+    assert not too_long.is_valid() and list(too_long.errors) == ["reason"]
+    with pytest.raises(InvalidInput) as error:
+        build(WikiProposalReject, reason="x" * 2001)
+    assert list(error.value.field_errors) == ["reason"]
+    rejected = proposals.reject_proposal(as_ben, proposal.pk, form.validated)
+    assert rejected.status == "rejected" and rejected.reason == "Widerspricht der DSGVO"
