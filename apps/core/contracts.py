@@ -20,7 +20,7 @@ import types
 import typing
 from decimal import Decimal
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, cast
+from typing import Annotated, Any, ClassVar, Self, cast
 
 from django.db.models import TextChoices
 from pydantic import (
@@ -33,6 +33,7 @@ from pydantic import (
     WithJsonSchema,
     create_model,
     field_validator,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -125,6 +126,18 @@ class RestBody(Input):
         if value is None and info.field_name not in cls.NULLABLE:
             raise ValueError("This field may not be null.")
         return value
+
+
+class NullIsUnchanged(Input):
+    """Mixed in first by a tool's form of a change: its strict schema sends every field, null
+    meaning "unchanged", so the nulls leave the fields set (a `changes()` reads only what was set)."""
+
+    @model_validator(mode="after")
+    def _null_is_unchanged(self) -> Self:
+        self.__pydantic_fields_set__.difference_update(
+            name for name in list(self.__pydantic_fields_set__) if getattr(self, name) is None
+        )
+        return self
 
 
 def legacy_alias(name: str, legacy: str) -> AliasChoices:

@@ -10,14 +10,23 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic import AliasChoices, Field, field_validator
 
 from apps.accounts.contracts import AsPerson, AsServiceName
 from apps.clients.contracts import AsCase, AsClient, ClientRef
 from apps.clients.records import client_ref
-from apps.core.contracts import Input, Output, PageInput, legacy_alias, paged, query_field, wrapped
+from apps.core.contracts import (
+    Input,
+    NullIsUnchanged,
+    Output,
+    PageInput,
+    legacy_alias,
+    paged,
+    query_field,
+    wrapped,
+)
 from apps.core.outputs import RowOutput
 from apps.documents.models import FOLDER_NAME_MAX, MARKDOWN_MAX, MAX_EXPIRY_DAYS, TITLE_MAX
 from apps.tools.confirmation import TokenArgs
@@ -353,17 +362,9 @@ class FolderUpdate(Input):
         return self.remove_client or ("client_id" in self.model_fields_set and self.client_id is None)
 
 
-class FolderUpdateById(FolderUpdate):
-    # The tool's form: its strict schema sends every field, null meaning "unchanged", so the
-    # nulls leave the fields set (only move_to_root / remove_client move or unlink).
+class FolderUpdateById(NullIsUnchanged, FolderUpdate):
+    # The tool's form: nulls mean "unchanged" (only move_to_root / remove_client move or unlink).
     folder_id: int
-
-    @model_validator(mode="after")
-    def _null_is_unchanged(self) -> Self:
-        self.__pydantic_fields_set__.difference_update(
-            name for name in list(self.__pydantic_fields_set__) if getattr(self, name) is None
-        )
-        return self
 
 
 class FolderDelete(Input):

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints
 
 from apps.accounts.contracts import AsPerson, AsServiceName
 from apps.clients.contracts import AsCase
 from apps.core.contracts import (
     Input,
     MomentText,
+    NullIsUnchanged,
     Output,
     PageInput,
     Position,
@@ -247,17 +248,6 @@ class NoteUpdate(Input):
         `clear_fields` as None."""
         sent = self.model_fields_set - {"clear_fields", "expected_version", "note_id"}
         return self.model_dump(mode="json", include=sent) | dict.fromkeys(self.clear_fields)
-
-
-class NullIsUnchanged(Input):
-    # A tool's form of a change: its strict schema sends every field, null meaning "unchanged",
-    # so the nulls leave the fields set (`changes()` reads only what was set).
-    @model_validator(mode="after")
-    def _null_is_unchanged(self) -> Self:
-        self.__pydantic_fields_set__.difference_update(
-            name for name in list(self.__pydantic_fields_set__) if getattr(self, name) is None
-        )
-        return self
 
 
 class NoteUpdateById(NullIsUnchanged, NoteUpdate):

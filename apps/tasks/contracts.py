@@ -15,6 +15,7 @@ from apps.clients.contracts import AsCase, AsClient
 from apps.core.contracts import (
     Date,
     Input,
+    NullIsUnchanged,
     Output,
     PageInput,
     Position,
@@ -240,17 +241,10 @@ class TaskUpdate(Input):
         return {name: getattr(self, name) for name in sent} | dict.fromkeys(self.clear_fields)
 
 
-class TaskUpdateById(TaskUpdate):
+class TaskUpdateById(NullIsUnchanged, TaskUpdate):
     """The tool's form of a change: its strict schema sends every field, null meaning "unchanged"."""
 
     task_id: int
-
-    @model_validator(mode="after")
-    def _null_is_unchanged(self) -> TaskUpdateById:
-        self.__pydantic_fields_set__.difference_update(
-            name for name in list(self.__pydantic_fields_set__) if getattr(self, name) is None
-        )
-        return self
 
 
 class TaskMove(Input):
