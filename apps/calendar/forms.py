@@ -371,7 +371,7 @@ class EventForm(BaselineEditor, InputModelForm):
             "pre_deadlines": ", ".join(p.due_date.isoformat() for p in event.pre_deadlines.all()),
             "rule_code": event.rule_code,
             "trigger_date": event.trigger_date.isoformat() if event.trigger_date else "",
-            **{name: _shown(getattr(event, name, None)) for name in EventForm.derived_names()},
+            **{name: EventForm.shown(getattr(event, name, None)) for name in EventForm.derived_names()},
         }
 
     def model_values(self) -> dict[str, Any]:
@@ -464,12 +464,3 @@ class EventEditForm(EventForm):
 
 # Every field the editor saves: those above and those derived from the contract.
 EventForm.EDITOR_FIELDS = {**EDITOR_FIELDS, **{name: name for name in EventForm.derived_names()}}
-
-
-def _shown(value: Any) -> str:
-    """A row's value as the editor's baseline holds it (a yes/no as a ticked box, none as "")."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "on" if value else ""
-    return value.isoformat() if isinstance(value, dt.date) else str(value)

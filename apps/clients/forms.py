@@ -96,7 +96,7 @@ class ClientForm(BaselineEditor, InputModelForm):
     @classmethod
     def values_of(cls, client: Client) -> dict[str, str]:
         """The client's current values as the editor shows them (none as "", a yes as "on")."""
-        return {name: _shown(getattr(client, field)) for name, field in cls.EDITOR_FIELDS.items()}
+        return {name: cls.shown(getattr(client, field)) for name, field in cls.EDITOR_FIELDS.items()}
 
     def model_values(self) -> dict[str, Any]:
         """What `ClientPageCreate` validates: every field (an empty text as "", an empty choice
@@ -120,14 +120,6 @@ class ClientEditForm(ClientForm):
 
 # Every field the editor saves: those above and those derived from the contract.
 ClientForm.EDITOR_FIELDS = {**EDITOR_FIELDS, **{name: name for name in ClientForm.derived_names()}}
-
-
-def _shown(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "on" if value else ""
-    return str(value)
 
 
 class CaseForm(InputModelForm):

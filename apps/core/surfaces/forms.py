@@ -84,6 +84,16 @@ class BaselineEditor(forms.Form):
         """What an emptied field is saved as: None for references and dates, "" for text."""
         return "" if isinstance(self.fields[name], forms.CharField) else None
 
+    @staticmethod
+    def shown(value: Any) -> str:
+        """A row's value as the editor shows it and its baseline holds it: a date in ISO form, a
+        yes as a ticked box ("on"), a no and none as ""."""
+        if value is None or value is False:
+            return ""
+        if value is True:
+            return "on"
+        return value.isoformat() if isinstance(value, dt.date) else str(value)
+
 
 class InputModelForm(forms.Form):
     """A form whose `clean()` also validates through `input_model`; the validated model instance
