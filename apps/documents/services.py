@@ -23,6 +23,7 @@ from apps.clients.errors import CaseNotFound, ClientNotFound
 from apps.clients.models import Case, Client
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
+from apps.core.db.narrowing import narrowed
 from apps.core.db.paging import total_of
 from apps.core.db.search import search
 from apps.core.db.versioning import Versioned
@@ -124,12 +125,8 @@ def list_documents(principal: Principal, filters: DocumentFilter) -> tuple[list[
     qs: QuerySet[Document] = visible_documents(principal)
     if filters.folder_id is not None:
         qs = qs.filter(folder=get_folder(principal, filters.folder_id))
-    if filters.client_id is not None:
-        qs = qs.filter(clients__id=filters.client_id)
-    if filters.case_id is not None:
-        qs = qs.filter(case_id=filters.case_id)
-    if filters.extraction_status:
-        qs = qs.filter(extraction_status=filters.extraction_status)
+    qs = narrowed(qs, clients__id=filters.client_id, case_id=filters.case_id)
+    qs = narrowed(qs, extraction_status=filters.extraction_status)
     if filters.query:
         qs = search(qs, filters.query)
     limit, offset = filters.limit, filters.offset

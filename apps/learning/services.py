@@ -19,6 +19,7 @@ from apps.accounts.principal import Principal
 from apps.accounts.services import require_office_admin
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
+from apps.core.db.narrowing import narrowed
 from apps.core.db.saving import save_unique
 from apps.core.db.search import WORD
 from apps.core.errors import DomainError, Forbidden
@@ -160,16 +161,8 @@ def reviewable(
     qs = LearningObject.objects.select_related("conflicts_with", "decided_by").prefetch_related(
         Prefetch("evidence", queryset=latest, to_attr="latest_evidence")
     )
-    if f.created_after is not None:
-        qs = qs.filter(created_at__gte=f.created_after)
-    if f.created_before is not None:
-        qs = qs.filter(created_at__lt=f.created_before)
-    if f.status:
-        qs = qs.filter(status=f.status)
-    if f.kind:
-        qs = qs.filter(kind=f.kind)
-    if f.staged_reason:
-        qs = qs.filter(staged_reason=f.staged_reason)
+    qs = narrowed(qs, created_at__gte=f.created_after, created_at__lt=f.created_before)
+    qs = narrowed(qs, status=f.status, kind=f.kind, staged_reason=f.staged_reason)
     qs = ranked(qs, f.query) if f.query else qs.order_by("created_at", "id")
     return list(qs[f.offset : f.offset + f.limit]), qs.count()
 
@@ -202,10 +195,7 @@ def decisions(
     """The audit trail, newest first: the curator's decisions are what a reviewer checks."""
     require_reviewer(principal)
     qs = LearningDecision.objects.select_related("learning_object", "decided_by", "reverted_by")
-    if actor:
-        qs = qs.filter(actor=actor)
-    if object_id is not None:
-        qs = qs.filter(learning_object_id=object_id)
+    qs = narrowed(qs, actor=actor, learning_object_id=object_id)
     if not include_reverted:
         qs = qs.filter(reverted_at__isnull=True)
     limit, offset = validation.page(limit, offset, MAX_PAGE)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.db.narrowing import narrowed
 from apps.knowledge import embeddings
 from apps.memory import search
 from apps.memory.contracts import (
@@ -223,11 +224,6 @@ def list_memory(
     if where.blocked:
         return [], 0, where.notices
     qs = usable(where.reader, f.scope)
-    if f.kind:
-        qs = qs.filter(kind=f.kind)
-    if f.subject_client_id is not None:
-        qs = qs.filter(subject_client_id=f.subject_client_id)
-    if f.query:
-        qs = qs.filter(text__icontains=f.query)
+    qs = narrowed(qs, kind=f.kind, subject_client_id=f.subject_client_id, text__icontains=f.query)
     rows = list(with_relations(qs).order_by("-updated_at", "-id")[f.offset : f.offset + f.limit])
     return rows, qs.count(), where.notices

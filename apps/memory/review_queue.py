@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy
 
 from apps.accounts.principal import Principal
+from apps.core.db.narrowing import narrowed
 from apps.core.inputs import build
 from apps.core.review_queues import QueueFilter, QueueKind
 from apps.memory import services as memory
@@ -24,20 +25,11 @@ SUBJECTS = {
 
 
 def filtered(qs: QuerySet, f: QueueFilter) -> QuerySet:
-    if f.scope:
-        qs = qs.filter(scope=f.scope)
     if f.subject:
         qs = qs.filter(**SUBJECTS[f.subject])
-    if f.source:
-        qs = qs.filter(source_kind=f.source)
     after, before = f.created_window()
-    if after is not None:
-        qs = qs.filter(created_at__gte=after)
-    if before is not None:
-        qs = qs.filter(created_at__lt=before)
-    if f.q:
-        qs = qs.filter(text__icontains=f.q)
-    return qs
+    qs = narrowed(qs, created_at__gte=after, created_at__lt=before)
+    return narrowed(qs, scope=f.scope, source_kind=f.source, text__icontains=f.q)
 
 
 class PendingMemories(QueueKind):

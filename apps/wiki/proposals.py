@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.principal import Principal
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
+from apps.core.db.narrowing import narrowed
 from apps.wiki import events
 from apps.wiki.contracts import WikiProposalReject
 from apps.wiki.errors import PageNotFound, ProposalConflict, ProposalNotFound, ProposalNotPending
@@ -56,10 +57,7 @@ def list_proposals(
         qs = qs.exclude(status=WikiProposal.Status.PENDING)
     elif status:
         qs = qs.filter(status=status)
-    if created_after is not None:
-        qs = qs.filter(created_at__gte=created_after)
-    if created_before is not None:
-        qs = qs.filter(created_at__lt=created_before)
+    qs = narrowed(qs, created_at__gte=created_after, created_at__lt=created_before)
     limit, offset = validation.page(limit, offset, MAX_PAGE)
     order = ("-decided_at", "-id") if decided else ("created_at", "id")
     rows = list(_with_relations(qs).order_by(*order)[offset : offset + limit])
