@@ -54,6 +54,8 @@ def http_status_for(result: ToolResult) -> int:
 
 
 def context_for(request) -> ToolContext:
+    """The call's context. The credential's user row was read (and refused when disabled) while
+    authenticating this request, so the dispatcher is told not to read its active flag again."""
     principal = request.principal
     principal.user  # noqa: B018 (resolves the lazy principal: a disabled account is refused here)
     scopes = getattr(request.auth, "scopes", None)  # an API key's (device tokens have none)
@@ -63,6 +65,7 @@ def context_for(request) -> ToolContext:
         scopes=frozenset(scopes) if scopes is not None else None,
         api_key=request.auth.prefix if scopes is not None else None,
         time_zone=request.headers.get("X-User-Timezone") or None,
+        active_checked=True,
     )
 
 

@@ -32,6 +32,9 @@ class ToolContext:
     scopes: frozenset[str] | None = None
     api_key: str | None = None  # that key's public prefix (never the secret), e.g. a memory's source
     time_zone: str | None = None  # X-User-Timezone, when the client sent one
+    # The surface read the principal's active flag while authenticating this very request (the
+    # REST API): the dispatcher need not read it again. Runs, which last, leave it False.
+    active_checked: bool = False
     # Nobody is present to decide (automations, channels, embeds): the instance's headless rule
     # applies to what would otherwise wait for a person's approval.
     headless: bool = False

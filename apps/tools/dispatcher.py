@@ -117,7 +117,8 @@ def _check_module(t: Tool) -> ToolResult | None:
 
 def _check_principal(t: Tool, ctx: ToolContext) -> ToolResult | None:
     try:
-        ctx.principal.refresh_active()
+        if not ctx.active_checked:
+            ctx.principal.refresh_active()
     except PrincipalError:
         return ToolResult.failure("forbidden", _("This identity is disabled and may not use tools."))
     if ctx.surface not in t.surfaces:

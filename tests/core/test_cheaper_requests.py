@@ -301,3 +301,24 @@ def test_the_overdue_and_week_cards_come_from_one_query_each_in_due_order(chef):
     assert [e.title for e in overdue] == [e.title for e in reversed(late)][: heute.SHOWN]
     assert [e.title for e in week] == [e.title for e in due][: heute.SHOWN]
     assert overdue[0].late == 10 and week[0].days == 0 and week[0].late == 0
+
+
+# --- a tool call over REST --------------------------------------------------------------------
+def test_a_rest_tool_call_reads_the_active_flag_once_and_a_run_each_call(chef, statuses):
+    from apps.tools.context import ToolContext
+    from apps.tools.dispatcher import dispatch
+
+    client = key_client(chef)
+    body = json.dumps({"tool": "aufgaben_list_tasks", "arguments": {"limit": 5}})
+    call = lambda: client.post("/api/v1/tools/execute", body, content_type="application/json")  # noqa: E731
+    assert call().status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert call().json()["ok"] is True
+    assert not [q for q in queries.captured_queries if q["sql"].startswith("SELECT is_active")]
+    # A run's context is not checked by a request: each call reads the flag, and a disabled
+    # person's next call is refused.
+    ctx = ToolContext(principal=Principal.for_user(chef))
+    assert dispatch("aufgaben_list_tasks", {"limit": 5}, ctx).ok
+    type(chef).objects.filter(pk=chef.pk).update(is_active=False)
+    assert dispatch("aufgaben_list_tasks", {"limit": 5}, ctx).code == "forbidden"
+    assert call().status_code == 401  # and the key of a disabled creator is refused at once

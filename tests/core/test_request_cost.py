@@ -95,7 +95,7 @@ def pick(name, client, api_client):
     return client if name.startswith("page") else api_client
 
 
-def measure(client, method, path, headers, body):
+def measure(client, method, path, headers, body, times=20):
     def call():
         if method == "post":
             return client.post(path, body, content_type="application/json", **headers)
@@ -107,7 +107,7 @@ def measure(client, method, path, headers, body):
         response = call()
     assert response.status_code == 200, (path, response.content[:300])
     sql = [q["sql"] for q in queries.captured_queries]
-    return sql, cost(call)
+    return sql, cost(call, times) if times else (0.0, 0.0)
 
 
 def cost(call, times: int = 20) -> tuple[float, float]:
@@ -168,18 +168,23 @@ CEILINGS = {
     "REST /api/v1/notifications": 3,
     "REST /api/v1/tasks/boards": 2,
     "REST /api/v1/tasks/": 4,
-    "tool aufgaben_list_tasks": 9,
-    "tool aufgaben_create_task": 15,
+    "tool aufgaben_list_tasks": 8,
+    "tool aufgaben_create_task": 14,
 }
 
 
-def test_query_ceilings_per_route(client, api_client, office):
-    counts = {}
+def test_query_ceilings_per_route(client, api_client, office, monkeypatch):
+    from apps.core.surfaces import navigation
+
+    # The badges' memo entry of the first page must outlive the test on a slow machine (it is
+    # counted anew after BADGE_TTL, which would land in whichever route is measured then).
+    monkeypatch.setattr(navigation, "BADGE_TTL", 3600.0)
+    counts, statements = {}, {}
     for name, (method, path, headers, body) in routes(office).items():
-        sql, _ = measure(pick(name, client, api_client), method, path, headers, body)
-        counts[name] = len(sql)
+        sql, _ = measure(pick(name, client, api_client), method, path, headers, body, times=0)
+        counts[name], statements[name] = len(sql), [q[:100] for q in sql]
     over = {name: (n, CEILINGS[name]) for name, n in counts.items() if n > CEILINGS[name]}
-    assert not over, f"queries above the ceiling (measured, ceiling): {over}"
+    assert not over, f"queries above the ceiling (measured, ceiling): {over} {[statements[n] for n in over]}"
 
 
 def page_queries(client, path="/aufgaben/"):
