@@ -63,7 +63,6 @@ EDITOR_FIELDS = {
     "rule_code": "rule_code",
     "trigger_date": "trigger_date",
 }
-REFERENCE_FIELDS = frozenset({"client_id", "responsible_id", "deputy_id", "case_id"})
 # Editor fields named otherwise in `EventCreate`/`EventUpdate`: the input model's and the
 # service's errors on these show on the editor field (the picker builds `rrule` and
 # `recurrence_until`).
@@ -176,15 +175,15 @@ class EventForm(BaselineEditor, InputModelForm):
     all_day = forms.BooleanField(label=_("All day"), required=False)
     location = forms.CharField(label=_("Location"), max_length=300, required=False)
     visibility = forms.ChoiceField(label=_("Visible to"), choices=CalendarEvent.Visibility.choices)
-    attendees = forms.MultipleChoiceField(
-        label=_("Attendees"), required=False, widget=forms.CheckboxSelectMultiple
+    attendees = forms.TypedMultipleChoiceField(
+        coerce=int, label=_("Attendees"), required=False, widget=forms.CheckboxSelectMultiple
     )
     conference_url = forms.CharField(label=_("Conference link"), max_length=500, required=False)
     conference_provider = forms.CharField(label=_("Conference provider"), max_length=60, required=False)
     criticality = forms.ChoiceField(label=_("Criticality"), choices=CalendarEvent.Criticality.choices)
     legal_basis = forms.CharField(label=_("Legal basis"), max_length=300, required=False)
     source_label = forms.CharField(label=_("Origin"), max_length=200, required=False)
-    client = forms.ChoiceField(label=_("Client"), required=False)
+    client = forms.TypedChoiceField(label=_("Client"), coerce=int, required=False, empty_value=None)
     # The picker only parses; the `Recurrence` input model checks ranges and combinations.
     repeat = forms.ChoiceField(label=_("Repeats"), required=False, choices=REPEAT_CHOICES)
     repeat_interval = forms.IntegerField(
@@ -200,7 +199,9 @@ class EventForm(BaselineEditor, InputModelForm):
         required=False,
         widget=forms.NumberInput(attrs={"min": 1, "max": REPEAT_MAX_OCCURRENCES, "inputmode": "numeric"}),
     )
-    remind_minutes_before = forms.ChoiceField(label=_("Reminder"), required=False)
+    remind_minutes_before = forms.TypedChoiceField(
+        label=_("Reminder"), coerce=int, required=False, empty_value=None
+    )
     description = forms.CharField(
         label=_("Description"),
         max_length=DESCRIPTION_MAX,
@@ -208,9 +209,9 @@ class EventForm(BaselineEditor, InputModelForm):
         widget=forms.Textarea(attrs={"rows": 5}),
     )
     # Fristen only (the page hides them for appointments).
-    responsible = forms.ChoiceField(label=_("Responsible"), required=False)
-    deputy = forms.ChoiceField(label=_("Deputy"), required=False)
-    case = forms.ChoiceField(label=_("Case"), required=False)
+    responsible = forms.TypedChoiceField(label=_("Responsible"), coerce=int, required=False, empty_value=None)
+    deputy = forms.TypedChoiceField(label=_("Deputy"), coerce=int, required=False, empty_value=None)
+    case = forms.TypedChoiceField(label=_("Case"), coerce=int, required=False, empty_value=None)
     pre_deadlines = forms.CharField(
         label=_("Vorfristen"),
         required=False,
@@ -426,13 +427,7 @@ class EventForm(BaselineEditor, InputModelForm):
 
     @staticmethod
     def _for_service(service_field: str, value):
-        if service_field == "remind_minutes_before":
-            return int(value) if value not in (None, "") else None
-        if service_field == "attendee_ids":
-            return [int(pk) for pk in value or ()]
-        if service_field in REFERENCE_FIELDS:
-            return int(value) if value else None
-        if service_field == "pre_deadlines":
+        if service_field in ("attendee_ids", "pre_deadlines"):
             return value or []
         if service_field == "rule_code":
             return value or ""
