@@ -6,6 +6,7 @@ cancelling one's own job are for admins (403 otherwise)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -126,70 +127,60 @@ def status_json(request):
     return response
 
 
-def _act(
-    request, action: Callable[[], Any], done: str | Callable[[Any], str], back: str = "knowledge:manage"
-) -> HttpResponse:
-    """One POST action of the Wissen pages. htmx gets the jobs partial (a refusal answers with its
-    status through `@domain_errors`); a page gets the outcome as a message on the Wissen page."""
-    if request.htmx:
-        action()
-        return render(request, "knowledge/_jobs.html", _jobs_context(request.principal))
-    with reported(request) as outcome:
-        result = action()
-    if not outcome.failed:
-        messages.success(request, done(result) if callable(done) else done)
-    return redirect(back)
+def _action(
+    done: Any, back: str = "knowledge:manage", *, admin: bool = True
+) -> Callable[[Callable[..., Any]], Callable[..., HttpResponse]]:
+    """One POST action of the Wissen pages: the decorated function calls the service, `done` is
+    the success message (or makes it from the result). Admins only unless `admin=False`. htmx
+    gets the jobs partial (a refusal answers with its status through `@domain_errors`); a page
+    gets the outcome as a message on the Wissen page `back`."""
+
+    def decorate(action: Callable[..., Any]) -> Callable[..., HttpResponse]:
+        @require_POST
+        @domain_errors
+        @wraps(action)
+        def view(request, **ids: int) -> HttpResponse:
+            if admin:
+                _admin_only(request)
+            if request.htmx:
+                action(request, **ids)
+                return render(request, "knowledge/_jobs.html", _jobs_context(request.principal))
+            with reported(request) as outcome:
+                result = action(request, **ids)
+            if not outcome.failed:
+                messages.success(request, done(result) if callable(done) else done)
+            return redirect(back)
+
+        return view
+
+    return decorate
 
 
-@require_POST
-@domain_errors
+@_action(gettext_lazy("The indexing job stops after its current step."), back="knowledge:index", admin=False)
 def cancel_job(request, job_id: int):
-    return _act(
-        request,
-        lambda: services.cancel_job(request.principal, job_id),
-        _("The indexing job stops after its current step."),
-        back="knowledge:index",
-    )
+    return services.cancel_job(request.principal, job_id)
 
 
-@require_POST
-@domain_errors
+@_action(gettext_lazy("The file is queued for indexing."))
 def reindex_file(request, file_id: int):
-    _admin_only(request)
-    return _act(
-        request,
-        lambda: services.reindex_file(request.principal, file_id),
-        _("The file is queued for indexing."),
-    )
+    return services.reindex_file(request.principal, file_id)
 
 
-@require_POST
-@domain_errors
+def _switched(result) -> str:
+    rule, changed = result
+    if rule.enabled:
+        return _("Indexing is on for this folder; %(n)s files queued.") % {"n": changed}
+    return _("Indexing is off for this folder; %(n)s files removed from the index.") % {"n": changed}
+
+
+@_action(_switched)
 def set_consent(request):
-    _admin_only(request)
-
-    def switched(result) -> str:
-        rule, changed = result
-        if rule.enabled:
-            return _("Indexing is on for this folder; %(n)s files queued.") % {"n": changed}
-        return _("Indexing is off for this folder; %(n)s files removed from the index.") % {"n": changed}
-
-    return _act(
-        request,
-        lambda: switching.set_consent(request.principal, web.posted(request, ConsentSwitch)),
-        switched,
-    )
+    return switching.set_consent(request.principal, web.posted(request, ConsentSwitch))
 
 
-@require_POST
-@domain_errors
+@_action(gettext_lazy("The folder inherits its switch again."))
 def clear_consent(request, rule_id: int):
-    _admin_only(request)
-    return _act(
-        request,
-        lambda: switching.clear_rule(request.principal, rule_id),
-        _("The folder inherits its switch again."),
-    )
+    return switching.clear_rule(request.principal, rule_id)
 
 
 @require_POST
