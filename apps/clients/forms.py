@@ -59,7 +59,7 @@ class ClientForm(BaselineEditor, InputModelForm):
     postal_code = forms.CharField(label=_("Postal code"), max_length=20, required=False)
     city = forms.CharField(label=_("City"), max_length=120, required=False)
     country = forms.CharField(label=_("Country"), max_length=80, required=False)
-    responsible = forms.ChoiceField(label=_("Responsible"), required=False)
+    responsible = forms.TypedChoiceField(label=_("Responsible"), coerce=int, required=False, empty_value=None)
     notes = forms.CharField(
         label=_("Notes"), max_length=NOTES_MAX, required=False, widget=forms.Textarea(attrs={"rows": 5})
     )
