@@ -20,7 +20,7 @@ from apps.core.contracts import page
 from apps.core.origin import Origin
 from apps.core.surfaces.api import listed
 from apps.tools.context import ToolContext
-from apps.tools.registry import WITH_LIVE, tool
+from apps.tools.registry import WITH_LIVE, staged_tool, tool
 
 
 @tool(name="calendar_list_events", output=c.EventPage, surfaces=WITH_LIVE, read_only=True)
@@ -80,14 +80,7 @@ def _cancel_preview(args: c.DeadlineCancelById, ctx: ToolContext) -> str:
     }
 
 
-@tool(
-    name="calendar_delete_event",
-    output=c.EventDeleted,
-    read_only=False,
-    operation="delete",
-    default="stage",
-    preview=_delete_preview,
-)
+@staged_tool(name="calendar_delete_event", operation="delete", output=c.EventDeleted, preview=_delete_preview)
 def delete_event(ctx: ToolContext, args: c.EventId) -> dict:
     """Delete an appointment for good. Fristen are never deleted (deadline_not_deletable): cancel them with
     calendar_cancel_deadline."""
@@ -120,13 +113,8 @@ def reopen_deadline(ctx: ToolContext, args: c.DeadlineReopenById) -> dict:
     return {"event": event_record(lifecycle.reopen_deadline(ctx.principal, args.event_id, args))}
 
 
-@tool(
-    name="calendar_cancel_deadline",
-    output=c.EventResult,
-    read_only=False,
-    operation="cancel",
-    default="stage",
-    preview=_cancel_preview,
+@staged_tool(
+    name="calendar_cancel_deadline", operation="cancel", output=c.EventResult, preview=_cancel_preview
 )
 def cancel_deadline(ctx: ToolContext, args: c.DeadlineCancelById) -> dict:
     """Cancel (strike) an open Frist that no longer applies, with the reason. Fristen are never deleted; the

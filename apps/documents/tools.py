@@ -17,7 +17,7 @@ from apps.documents.errors import FolderProtected
 from apps.documents.records import detailed_record, share_record
 from apps.tools import confirmation
 from apps.tools.context import ToolContext
-from apps.tools.registry import WITH_LIVE, tool
+from apps.tools.registry import WITH_LIVE, staged_tool, tool
 
 
 @tool(name="documents_list", output=c.DocumentPage, surfaces=WITH_LIVE, read_only=True)
@@ -158,12 +158,10 @@ def move_document(ctx: ToolContext, args: c.DocumentMove) -> dict:
     return {"document": c.DocumentOut.record(document)}
 
 
-@tool(
+@staged_tool(
     name="documents_delete",
-    output=c.Deleted,
-    read_only=False,
     operation="delete",
-    default="stage",
+    output=c.Deleted,
     preview=_delete_preview,
     scope=_folder_of_document,
 )
@@ -173,12 +171,10 @@ def delete_document(ctx: ToolContext, args: c.DocumentId) -> dict:
 
 
 # A public link makes the document readable outside the office: an external side effect.
-@tool(
+@staged_tool(
     name="documents_create_share",
-    output=c.ShareResult,
-    read_only=False,
     operation="share",
-    default="stage",
+    output=c.ShareResult,
     preview=_share_preview,
     scope=_folder_of_document,
 )

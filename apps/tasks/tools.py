@@ -15,7 +15,7 @@ from apps.core.surfaces.api import listed
 from apps.tasks import contracts as c
 from apps.tasks import services
 from apps.tools.context import ToolContext
-from apps.tools.registry import WITH_LIVE, tool
+from apps.tools.registry import WITH_LIVE, staged_tool, tool
 
 
 @tool(name="aufgaben_list_boards", output=c.BoardList, surfaces=WITH_LIVE, read_only=True)
@@ -78,12 +78,10 @@ def _board_of(args: c.TaskId, ctx: ToolContext) -> tuple[str, int]:
     return ("board", services.get_task(ctx.principal, args.task_id).board_id)
 
 
-@tool(
+@staged_tool(
     name="aufgaben_delete_task",
-    output=c.TaskDeleted,
-    read_only=False,
     operation="delete",
-    default="stage",
+    output=c.TaskDeleted,
     preview=_delete_preview,
     scope=_board_of,
 )

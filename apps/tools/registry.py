@@ -288,6 +288,30 @@ def tool(
     return decorate
 
 
+def staged_tool(
+    *,
+    name: str,
+    operation: str,
+    output: type[BaseModel],
+    preview: Callable[[BaseModel, Any], str],
+    scope: Callable[[BaseModel, Any], tuple[str, int] | None] | None = None,
+    **declared: Any,
+):
+    """A tool whose side effect waits for a person's decision unless a standing approval covers it
+    (deleting, cancelling, sharing): written, staged by default, with the preview the person reads
+    and the scope a standing approval may name."""
+    return tool(
+        name=name,
+        read_only=False,
+        operation=operation,
+        default="stage",
+        output=output,
+        preview=preview,
+        scope=scope,
+        **declared,
+    )
+
+
 def output_schema_of(name: str, model: type[BaseModel] | None) -> dict[str, Any] | None:
     """The JSON schema a successful output follows (what the output serializes to)."""
     if model is None:
