@@ -177,7 +177,7 @@ class DatabaseOutput(BaseModel):
     table: str | None = None
 
 
-@tool(  # type: ignore[untyped-decorator]  # apps.tools.registry.tool is not typed yet
+@tool(
     name="database",
     read_only=False,
     label=gettext_lazy("Database"),
@@ -320,7 +320,7 @@ def _truncated_notice(message: str) -> dict[str, Any]:
     return {"code": "result_truncated", "message": message}
 
 
-@tool(  # type: ignore[untyped-decorator]  # apps.tools.registry.tool is not typed yet
+@tool(
     name="filerw",
     read_only=False,
     label=gettext_lazy("Files"),

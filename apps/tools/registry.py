@@ -241,7 +241,7 @@ def tool(
     atomic: bool = True,
     label: Any = None,
     output: type[BaseModel] | None = None,
-):
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a tool. The handler is `(ctx, args) -> ToolOutput | JSON-able value`. `label`: the
     human name the chat shows for a call (e.g. `gettext_lazy("Create task")`). `output`: the
     pydantic model a successful call's output validates against (the domain's `Output` class).
@@ -293,10 +293,10 @@ def staged_tool(
     name: str,
     operation: str,
     output: type[BaseModel],
-    preview: Callable[[BaseModel, Any], str],
-    scope: Callable[[BaseModel, Any], tuple[str, int] | None] | None = None,
+    preview: Callable[..., str],
+    scope: Callable[..., tuple[str, int] | None] | None = None,
     **declared: Any,
-):
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A tool whose side effect waits for a person's decision unless a standing approval covers it
     (deleting, cancelling, sharing): written, staged by default, with the preview the person reads
     and the scope a standing approval may name."""
