@@ -5,8 +5,8 @@ beat, a redis-server of the test's own (broker, channel layer, cache) and the te
 
 - the load suite's mix (pages, REST, tool calls) through nginx: 0 errors, and both daphne
   processes served (nginx's log names the upstream of every request);
-- WebSockets connected through nginx to either daphne: every mutation event committed by a request
-  to either process arrives exactly once at every socket that may see it (sent vs received);
+- 2,000 WebSockets held through nginx, spread over both daphne: every mutation event committed by a
+  request to either process arrives exactly once at every socket that may see it (sent vs received);
 - a static file comes from nginx itself;
 - jobs (0.2 s each) enqueued before the load, one worker SIGKILLed with its pool mid-way: every
   job still done (the killed worker's unacknowledged ones go to the other after the lease).
@@ -44,13 +44,15 @@ pytestmark = [
 ]
 
 JOBS = 60
+SOCKETS = 2000  # held open through the load; each one counts the events it receives
 LEASE_SECONDS = 3  # a killed worker's unacknowledged jobs go to the other one after this
 
 NGINX_CONF = """
 worker_processes 1;
+worker_rlimit_nofile 16384;
 pid {tmp}/nginx.pid;
 error_log {tmp}/nginx-error.log warn;
-events {{ worker_connections 1024; }}
+events {{ worker_connections 8192; }}  # a WebSocket is two: client and upstream
 http {{
     include /etc/nginx/mime.types;
     client_body_temp_path {tmp}/body;
@@ -195,7 +197,7 @@ def test_nginx_two_daphne_two_workers_beat_and_redis(tmp_path):
                 port=port,
                 app_name=web1.application_name,
                 clients=8,
-                sockets=16,
+                sockets=SOCKETS,
                 duration=10,  # as tests/core/test_load.py; the load saturates both cores
                 drain=20,
                 layer="redis (own redis-server), through nginx",
@@ -213,14 +215,15 @@ def test_nginx_two_daphne_two_workers_beat_and_redis(tmp_path):
 
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/probe.txt", timeout=10) as response:
                 assert response.read() == b"statisch"
-            time.sleep(1)  # nginx logs a WebSocket when it closes
+            # nginx logs a WebSocket when it closes: every one of them went through it
+            wait_for(lambda: sum(_served_by(tmp_path, "/ws/").values()) >= SOCKETS, timeout=30)
             http_by = _served_by(tmp_path, "/api/")
             ws_by = _served_by(tmp_path, "/ws/")
     connection.close()
     shutil.rmtree(static_root, ignore_errors=True)
     print(
         f"\nthrough nginx: {result['requests']} requests, {result['errors']} errors, served by "
-        f"{dict(http_by)}; WebSockets {dict(ws_by)}; deliveries expected {result['expected']}, "
+        f"{dict(http_by)}; {SOCKETS} WebSockets held, by {dict(ws_by)}; deliveries expected {result['expected']}, "
         f"delivered {result['delivered']}, lost {result['lost']}, duplicated {result['duplicated']}; "
         f"{JOBS} jobs done {all_done_after:.1f} s after worker one was killed"
     )
@@ -231,4 +234,4 @@ def test_nginx_two_daphne_two_workers_beat_and_redis(tmp_path):
     )
     upstreams = {f"127.0.0.1:{web1.port}", f"127.0.0.1:{web2.port}"}
     assert set(http_by) == upstreams, http_by
-    assert set(ws_by) == upstreams, ws_by
+    assert set(ws_by) == upstreams and sum(ws_by.values()) == SOCKETS, ws_by
