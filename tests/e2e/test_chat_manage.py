@@ -69,7 +69,7 @@ def test_stop_title_rename_and_delete(server, fake_openai, page, anna_in_chat):
     assert mine.inner_text() == "Welche Fristen laufen ab?\nBitte mit Datum."
     assert mine.evaluate("el => getComputedStyle(el).whiteSpace") == "pre-wrap"
     page.locator(".bubble.assistant .answer", has_text="Drei Fristen").wait_for(timeout=20000)
-    assert not stop.is_visible()
+    stop.wait_for(state="hidden", timeout=5000)  # the run's end follows its last words
     page.locator("#chat-title", has_text="Fristen dieser Woche").wait_for(timeout=20000)
     page.locator(f'#chat-list li[data-record-id="{session.pk}"]', has_text="Fristen dieser Woche").wait_for(
         timeout=5000

@@ -10,7 +10,7 @@ from django.db import connection
 
 from apps.mutations import actions
 from apps.mutations.services import record_mutation as record_in_this_thread
-from tests.e2e.conftest import browser, server  # noqa: F401 - the e2e fixtures
+from tests.e2e.conftest import browser, server, shared_chromium  # noqa: F401 - the e2e fixtures
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.e2e
