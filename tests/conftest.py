@@ -441,7 +441,12 @@ def pytest_configure(config):
 # other has nothing to do.
 SLOW_FIRST = (
     "tests/core/test_multiprocess_nginx.py",
+    "tests/e2e/test_layout.py",
+    "tests/core/test_launcher_supervision.py",
     "tests/core/test_benches.py",
+    "tests/core/test_fault_pool_child_killed.py",
+    "tests/core/test_domain_template_installed.py",
+    "tests/agent/test_fault_worker_lost.py",
     "tests/core/test_launcher_web_processes.py",
     "tests/core/test_fault_database_restart.py",
     "tests/core/test_schemathesis.py",

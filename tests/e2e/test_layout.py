@@ -175,34 +175,51 @@ def note_violations(page, where: str, found: dict) -> None:
         found[where] = violations
 
 
-def test_every_page_fits_a_phone_and_the_desktop_without_accessibility_violations(
-    server, browser, office, tmp_path
-):
-    admin, chat = office
-    shots = screenshot_dir(tmp_path)
-    phone = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
-    page = phone.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    log_in(page, server, admin.email)
-    values = samples(admin, chat)
-    pages = full_pages(page, server, values)
-    assert {"/", "/aufgaben/", "/kalender/", "/mandanten/", f"/chat/{chat.pk}/"} <= set(pages), pages
-    screenshots = key_pages(values, pages)
+class Office:
+    """The signed-in admin's pages, their sample rows and the screenshots to take."""
 
-    violations = {}
-    for path in pages:
+    def __init__(self, browser, server, office, tmp_path, **context) -> None:
+        admin, chat = office
+        self.shots = screenshot_dir(tmp_path)
+        self.context = browser.new_context(locale="de-DE", **context)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.violations: dict = {}
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        log_in(self.page, server, admin.email)
+        values = samples(admin, chat)
+        self.pages = full_pages(self.page, server, values)
+        assert {"/", "/aufgaben/", "/kalender/", "/mandanten/", f"/chat/{chat.pk}/"} <= set(self.pages), (
+            self.pages
+        )
+        self.screenshots = key_pages(values, self.pages)
+        assert {"dashboard", "board", "client", "chat"} <= set(self.screenshots), self.screenshots
+
+    def shoot(self, server, suffix: str) -> None:
+        for name, path in self.screenshots.items():
+            open_page(self.page, f"{server}{path}")
+            self.page.screenshot(path=str(self.shots / f"{name}-{suffix}.png"), full_page=True)
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == [], self.errors
+        assert self.violations == {}, self.violations
+
+
+# Phone and desktop are two tests, so the test processes run them side by side (each walks every page).
+def test_every_page_fits_a_phone_without_accessibility_violations(server, browser, office, tmp_path):
+    walk = Office(browser, server, office, tmp_path, viewport=PHONE, has_touch=True)
+    page = walk.page
+    for path in walk.pages:
         open_page(page, f"{server}{path}")
         assert_fits(page, path)
         assert_navigation_opens_and_closes(page, path)
-        note_violations(page, f"{path} (phone)", violations)
+        note_violations(page, f"{path} (phone)", walk.violations)
         # The narrowest phones in use (360 px) too: the same page, narrower (CSS reflows).
         page.set_viewport_size(SMALL_PHONE)
         assert_fits(page, f"{path} at 360 px")
         page.set_viewport_size(PHONE)
-    for name, path in screenshots.items():
-        open_page(page, f"{server}{path}")
-        page.screenshot(path=str(shots / f"{name}-phone-390x844.png"), full_page=True)
+    walk.shoot(server, "phone-390x844")
 
     # Keyboard: Enter opens the menu, focus walks into it, Escape closes it and returns focus.
     open_page(page, f"{server}/aufgaben/")
@@ -238,31 +255,26 @@ def test_every_page_fits_a_phone_and_the_desktop_without_accessibility_violation
     # The board swipes column by column.
     open_page(page, f"{server}/aufgaben/")
     assert page.evaluate("getComputedStyle(document.querySelector('.kanban')).scrollSnapType").startswith("x")
-    phone.close()
+    walk.close()
 
-    desktop = browser.new_context(viewport=DESKTOP, locale="de-DE")
-    page = desktop.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    log_in(page, server, admin.email)
-    for path in pages:
+
+def test_every_page_fits_the_desktop_without_accessibility_violations(server, browser, office, tmp_path):
+    walk = Office(browser, server, office, tmp_path, viewport=DESKTOP)
+    page = walk.page
+    for path in walk.pages:
         open_page(page, f"{server}{path}")
         assert_fits(page, path)
         assert not page.locator("[data-nav-toggle]").is_visible(), path
         assert page.locator(".mainnav a").first.is_visible(), path
-        note_violations(page, f"{path} (desktop)", violations)
+        note_violations(page, f"{path} (desktop)", walk.violations)
         # A tablet in portrait: the collapsed navigation, tables in their own scroll box.
         page.set_viewport_size(TABLET)
         assert_fits(page, f"{path} at 820 px")
         page.set_viewport_size(DESKTOP)
-    for name, path in screenshots.items():
-        open_page(page, f"{server}{path}")
-        page.screenshot(path=str(shots / f"{name}-desktop-1366x800.png"), full_page=True)
+    walk.shoot(server, "desktop-1366x800")
     # The pages one sees signed out.
-    desktop.clear_cookies()
+    walk.context.clear_cookies()
     for path in ("/accounts/login/", "/gibt-es-nicht/"):
         open_page(page, f"{server}{path}")
-        note_violations(page, path, violations)
-    desktop.close()
-    assert errors == [], errors
-    assert violations == {}, violations
-    assert {"dashboard", "board", "client", "chat"} <= set(screenshots), screenshots
+        note_violations(page, path, walk.violations)
+    walk.close()
