@@ -4,6 +4,7 @@ time zone."""
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Callable
 
 from django.http import HttpRequest
 from django.utils import timezone, translation
@@ -43,7 +44,9 @@ def activate_preferences(request, user=None) -> None:
 
 
 class _Preparing:
-    """A middleware that prepares the request (`prepare`) before the view answers it."""
+    """A middleware that prepares the request (its `prepare` function) before the view answers it."""
+
+    prepare: Callable[[HttpRequest], None]
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -52,13 +55,9 @@ class _Preparing:
         self.prepare(request)
         return self.get_response(request)
 
-    def prepare(self, request: HttpRequest) -> None:
-        raise NotImplementedError
-
 
 class UserPreferencesMiddleware(_Preparing):
-    def prepare(self, request: HttpRequest) -> None:
-        activate_preferences(request)
+    prepare = staticmethod(activate_preferences)
 
 
 def principal_of(request) -> Principal | None:
@@ -77,5 +76,4 @@ def attach_principal(request) -> None:
 
 
 class PrincipalMiddleware(_Preparing):
-    def prepare(self, request: HttpRequest) -> None:
-        attach_principal(request)
+    prepare = staticmethod(attach_principal)
