@@ -42,21 +42,16 @@ os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_load")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 from _setup import bench_database, disconnect_everybody_else, parse, point_channel_layer_at_bench_database  # noqa: I001
 from _loadgen import LoadPlan, healthz_rate, prepare, run_load
+from _webprocs import daphne_env, web_processes
 
 import argparse
-import contextlib
-import http.client
-import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import psutil
 
 from clapilot import webpool
-from tests.live import ROOT, OwnRedis, child_env, database_url, stop
+from tests.live import OwnRedis
 
 
 def numbers(text: str) -> list[int]:
@@ -111,89 +106,6 @@ ARGS = parse_args()
 APP_NAME = f"clapilot-bench-load-{os.getpid()}"
 
 
-def daphne_env(redis_url: str | None) -> dict[str, str]:
-    env = {
-        "DATABASE_URL": database_url(),
-        "DEBUG": "0",
-        "LOG_LEVEL": "WARNING",
-        "PGAPPNAME": APP_NAME,  # every session of every web process carries it (counted by run_load)
-        # 50 clients share a handful of keys: the per-key limit is not what this measures.
-        "CLAPILOT_API_KEY_RATE": "10000000/min",
-        "REDIS_URL": redis_url or "",  # "" removes it: the embedded channels-postgres layer
-    }
-    if ARGS.pool_size is not None:
-        env["CLAPILOT_DB_POOL_SIZE"] = str(ARGS.pool_size)
-    return env
-
-
-def serving(processes: list[subprocess.Popen], port: int) -> bool:
-    """Every process holds a client connection on the port: each accepts, so each serves."""
-    for process in processes:
-        try:
-            connections = psutil.Process(process.pid).net_connections()
-        except psutil.Error:
-            return False
-        if not any(c.status == psutil.CONN_ESTABLISHED and c.laddr.port == port for c in connections):
-            return False
-    return True
-
-
-def wait_all_serving(processes: list[subprocess.Popen], port: int, log: Path, timeout: float = 300) -> None:
-    """Until every web process answered: keep-alive connections are opened (and held) until
-    each process holds one; RuntimeError if one exits or it takes longer than `timeout`."""
-    deadline = time.monotonic() + timeout
-    held: list[http.client.HTTPConnection] = []
-    try:
-        while not serving(processes, port):
-            if any(p.poll() is not None for p in processes) or time.monotonic() > deadline:
-                raise RuntimeError(
-                    f"the web processes did not all start: {log.read_text(errors='replace')[-3000:]}"
-                )
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            try:
-                conn.request("GET", "/healthz")
-                conn.getresponse().read()
-                held.append(conn)
-            except (OSError, http.client.HTTPException):
-                conn.close()
-                time.sleep(0.2)
-    finally:
-        for conn in held:
-            conn.close()
-
-
-@contextlib.contextmanager
-def web_processes(workdir: Path, count: int, redis_url: str | None) -> Iterator[tuple[int, Path]]:
-    """`count` daphne processes on one listening socket (as `make run` starts them); yields the
-    port and the processes' shared log."""
-    listener = webpool.open_listener("127.0.0.1", 0)
-    port = listener.getsockname()[1]
-    log = workdir / f"daphne-x{count}.log"
-    argv = webpool.daphne_argv(listener, python=sys.executable)
-    processes: list[subprocess.Popen] = []
-    try:
-        with log.open("w") as out:
-            for _ in range(count):
-                processes.append(
-                    subprocess.Popen(
-                        argv,
-                        cwd=ROOT,
-                        env=child_env({}, daphne_env(redis_url)),
-                        stdout=out,
-                        stderr=subprocess.STDOUT,
-                        pass_fds=(listener.fileno(),),
-                    )
-                )
-        wait_all_serving(processes, port, log)
-        yield port, log
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            stop(process)
-        listener.close()
-
-
 def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="clapilot-load-"))
     redis = OwnRedis(workdir) if ARGS.redis else None
@@ -215,7 +127,11 @@ def run_bench(workdir: Path, redis_url: str | None) -> int:
     failed = False
     try:
         for web in ARGS.web:
-            with web_processes(workdir, web, redis_url) as (port, log):
+            with web_processes(workdir, web, daphne_env(APP_NAME, redis_url, ARGS.pool_size)) as (
+                port,
+                log,
+                _,
+            ):
                 for clients in ARGS.clients:
                     print(f"\n=== {web} web process{'es' if web > 1 else ''}, {clients} clients")
                     plan = LoadPlan(
