@@ -88,6 +88,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--pool-size", type=int, default=None, help="CLAPILOT_DB_POOL_SIZE of each web process"
     )
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of the mix first, not counted")
     parser.add_argument("--drain", type=float, default=30.0, help="seconds to wait for late events")
     tiny = {
         "clients": [2],
@@ -97,6 +98,7 @@ def parse_args() -> argparse.Namespace:
         "duration": 2.0,
         "healthz": 1.0,
         "drain": 15.0,
+        "warmup": 0.5,
     }
     return parse(parser, tiny)
 
@@ -141,6 +143,7 @@ def run_bench(workdir: Path, redis_url: str | None) -> int:
                         sockets=ARGS.sockets,
                         duration=ARGS.duration,
                         drain=ARGS.drain,
+                        warmup=ARGS.warmup,
                         layer=layer,
                         log=log,
                         pool_size=ARGS.pool_size,

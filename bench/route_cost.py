@@ -3,7 +3,8 @@
 Starts one daphne process (as `make run` does, clapilot/webpool.py) against a throwaway copy of the
 schema, then asks each route of bench/load.py's mix --requests times in a row from one keep-alive
 client (after --warmup untimed ones) and prints the web process's CPU time per request (user +
-system, from /proc) and the wall time per request. No concurrency: this is the cost of a request,
+system, from /proc), the wall time per request, and the wall time of the first request after the
+warm-up (with --warmup 0: what the first visitor after a start waits). No concurrency: this is the cost of a request,
 the figure the load bench's throughput is made of (issue #28); /healthz is the floor every request
 pays (the server, the ASGI handler, the middleware).
 
@@ -105,13 +106,16 @@ def main() -> int:
 
 def measure(port: int, web: psutil.Process, table: list) -> int:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    print(f"{'route':30} {'CPU ms/request':>14} {'wall ms/request':>15}")
+    print(f"{'route':30} {'CPU ms/request':>14} {'wall ms/request':>15} {'first ms':>12}")
     mix = []
     for name, method, path, headers, body in table:
         if ARGS.only not in name:
             continue
         for _ in range(ARGS.warmup):
-            status = ask(conn, method, path, headers, body)
+            ask(conn, method, path, headers, body)
+        first = time.perf_counter()
+        status = ask(conn, method, path, headers, body)
+        first = time.perf_counter() - first
         # /healthz answers 503 in a bench: no worker heartbeat, which is an answer too.
         if status not in (200, 503):
             print(f"{name}: HTTP {status}")
@@ -123,7 +127,7 @@ def measure(port: int, web: psutil.Process, table: list) -> int:
         cpu = (after.user + after.system - before.user - before.system) / ARGS.requests * 1000
         if name != "GET /healthz":
             mix.append(cpu)
-        print(f"{name:30} {cpu:14.1f} {wall / ARGS.requests * 1000:15.1f}", flush=True)
+        print(f"{name:30} {cpu:14.1f} {wall / ARGS.requests * 1000:15.1f} {first * 1000:12.1f}", flush=True)
     if mix:
         print(f"{'mean of the mix':30} {sum(mix) / len(mix):14.1f}")
     conn.close()
