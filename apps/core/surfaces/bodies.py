@@ -30,6 +30,7 @@ from django.http import JsonResponse
 from django.utils.translation import gettext as _
 
 from apps.core.errors import PayloadTooLarge
+from apps.core.surfaces.resolving import RememberedResolution
 
 
 def body_size(body_file) -> int:
@@ -65,7 +66,9 @@ def too_large(limit: int) -> JsonResponse:
     )
 
 
-class BodyMeasuringASGIHandler(ASGIHandler):
+class BodyMeasuringASGIHandler(RememberedResolution, ASGIHandler):
+    """The web process's handler (clapilot/asgi.py); resolved paths remembered (resolving.py)."""
+
     def create_request(self, scope, body_file):
         size = body_size(body_file)
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
