@@ -17,6 +17,7 @@ from apps.core.origin import Origin
 from apps.core.surfaces import web
 from apps.core.surfaces.web import domain_errors, form_errors, querystring_without_page, reported
 from apps.tasks import services
+from apps.tasks.cards import CardRenderer, card_html
 from apps.tasks.contracts import CommentCreate, TaskMove, TaskOut, TaskPageFilter
 from apps.tasks.forms import BoardForm, QuickAddForm, TaskEditForm
 
@@ -36,8 +37,10 @@ def board_page(request):
     board = next((b for b in boards if b.pk == web.id_param(request, "board")), boards[0])
     filters = web.query(request, TaskPageFilter)
     board, columns = services.board_columns(principal, board, filters, per_column=CARDS_PER_COLUMN)
+    card = CardRenderer()
     for column in columns:  # the board's script counts these with the cards it shows
         column["unrendered"] = column["total"] - len(column["tasks"])
+        column["cards"] = card.many(column["tasks"])
     context = {
         "boards": boards,
         "board": board,
@@ -110,7 +113,7 @@ def detail_page(request, task_id: int):
 def card_partial(request, task_id: int):
     """One card, re-rendered for live updates (permission-checked like any read)."""
     task = services.get_task(request.principal, task_id)
-    return render(request, "tasks/_card.html", {"task": task})
+    return HttpResponse(card_html(task))
 
 
 @domain_errors(json=True)
@@ -135,7 +138,7 @@ def quick_add(request):
             return redirect(back)
         return HttpResponse(exc.message, status=exc.http_status)
     if request.htmx:
-        return render(request, "tasks/_card.html", {"task": task})
+        return HttpResponse(card_html(task))
     if back:
         messages.success(request, _("Task created."))
         return redirect(back)
