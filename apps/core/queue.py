@@ -16,7 +16,6 @@ import logging
 import os
 import threading
 from collections import deque
-from functools import partial
 from importlib import import_module
 from typing import Any
 
@@ -64,7 +63,12 @@ def enqueue(task_name: str, *args: Any, queue: str | None = None, **kwargs: Any)
     """Send the job once the current transaction commits (at once outside one). A broker that
     fails then is logged, never raised into the committed request, and the job is sent again
     once the broker is back (see the module's docstring)."""
-    transaction.on_commit(partial(send_or_keep, (task_name, args, queue, kwargs)), robust=True)
+    job = (task_name, args, queue, kwargs)
+
+    def send_after_commit() -> None:  # a function: Django logs a robust callback's __qualname__
+        send_or_keep(job)
+
+    transaction.on_commit(send_after_commit, robust=True)
 
 
 def send_or_keep(job: _Job) -> bool:

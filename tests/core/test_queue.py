@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from django.db import transaction
 
+import apps.ops.jobs  # noqa: F401  (registers the heartbeat job, still named after its old module)
 from apps.core import queue
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,3 +110,14 @@ def test_an_error_of_the_job_itself_is_not_sent_again(monkeypatch):
     with pytest.raises(ValueError):
         queue.send_or_keep(("apps.core.jobs.heartbeat", ("c",), None, {}))
     assert queue.pending_redrive() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_error_of_the_job_at_commit_is_logged_not_raised_into_the_committed_request(monkeypatch, caplog):
+    def delay(*args, **kwargs):
+        raise ValueError("a bug, not a broker away")
+
+    monkeypatch.setattr(queue.task_named("apps.core.jobs.heartbeat"), "delay", delay)
+    with transaction.atomic():
+        queue.enqueue("apps.core.jobs.heartbeat", component="bug")
+    assert "a bug, not a broker away" in caplog.text and queue.pending_redrive() == 0
