@@ -31,6 +31,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from apps.clients.models import Client
 from apps.memory import checks, dedup, events, similarity, subjects
 from apps.memory.audit import audit, dispute
 from apps.memory.models import Assertion, Memory, MemoryRevision, MemorySource, Review
@@ -52,12 +53,15 @@ def run(memory_id: int) -> str | None:
     """Check one stored memory; returns "created", "merged", "conflict", "unchecked" (no vector),
     "decided" (a person decided meanwhile: their decision stands) or None (nothing to check:
     checked already, or gone)."""
-    seen = with_relations(Memory.objects.defer("embedding")).filter(pk=memory_id, checking=True).first()
+    # Two columns, not the memory with its relations: the embedding reads the text and whose
+    # client it is about (the neutralization gate). The full row is read once, locked, below.
+    seen = Memory.objects.filter(pk=memory_id, checking=True).values_list("text", "subject_client_id").first()
     if seen is None:
         return None
+    text, client_id = seen
     # The slow part (the embedding provider) holds no lock: a reviewer is never kept waiting on it.
-    vector, model = similarity.embed(seen.text, _subject(seen))
-    return _conclude(memory_id, seen.text, vector, model)
+    vector, model = similarity.embed(text, checks.Subject(client=Client(pk=client_id) if client_id else None))
+    return _conclude(memory_id, text, vector, model)
 
 
 @transaction.atomic
