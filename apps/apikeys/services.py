@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from apps.apikeys import errors
 from apps.apikeys.models import ApiKey, DeviceToken, RateWindow, Scope
+from apps.core.db.prepared import Prepared
 
 if TYPE_CHECKING:
     from apps.accounts.models import User
@@ -76,14 +77,15 @@ def _matches(secret: str, stored_hash: str) -> bool:
     return hmac.compare_digest(hash_secret(secret), stored_hash)
 
 
-def _presented(raw: str, kind: str, rows: QuerySet, hash_field: str, invalid: type[Exception]) -> Any:
+def _presented(raw: str, kind: str, by_prefix: Prepared, hash_field: str, invalid: type[Exception]) -> Any:
     """The row whose prefix and secret `raw` presents, else `invalid()`: an unknown prefix still
     costs one hash comparison, so a wrong and an unknown credential take the same time."""
     parts = _split(raw, kind)
     if parts is None:
         raise invalid()
     prefix, secret = parts
-    row = rows.filter(prefix=prefix).first()
+    found = by_prefix(prefix=prefix)
+    row = found[0] if found else None
     if row is None:
         _matches(secret, _DUMMY_HASH)
         raise invalid()
@@ -228,14 +230,23 @@ def revoke_api_key(
     return key
 
 
+# The lookups of every authenticated API request, compiled once (apps.core.db.prepared): the row
+# is read anew on each request, so a revoked or expired key, or a deactivated creator, is refused
+# on the very next request.
+_API_KEY_BY_PREFIX = Prepared(
+    lambda prefix: ApiKey.objects.select_related("created_by").filter(prefix=prefix)[:1], prefix=str
+)
+_DEVICE_TOKEN_BY_PREFIX = Prepared(
+    lambda prefix: DeviceToken.objects.select_related("user").filter(prefix=prefix)[:1], prefix=str
+)
+
+
 def authenticate_api_key(raw: str) -> ApiKey:
     """Resolve a presented key to its active row (creator loaded), or raise a CredentialError.
 
     Why a key was refused (revoked, expired, owner inactive) is only told to a caller who holds
     the correct secret; a wrong or unknown key always reads `api_key_invalid`."""
-    key = _presented(
-        raw, API_KEY_PREFIX, ApiKey.objects.select_related("created_by"), "secret_hash", errors.InvalidApiKey
-    )
+    key = _presented(raw, API_KEY_PREFIX, _API_KEY_BY_PREFIX, "secret_hash", errors.InvalidApiKey)
     if key.is_revoked:
         raise errors.RevokedApiKey()
     if key.is_expired:
@@ -323,11 +334,7 @@ def revoke_device_tokens_as_admin(principal: Principal, token_ids: Iterable[int]
 def authenticate_device_token(raw: str) -> DeviceToken:
     """Resolve a presented device token to its active row (user loaded), or raise."""
     token = _presented(
-        raw,
-        DEVICE_TOKEN_PREFIX,
-        DeviceToken.objects.select_related("user"),
-        "token_hash",
-        errors.InvalidDeviceToken,
+        raw, DEVICE_TOKEN_PREFIX, _DEVICE_TOKEN_BY_PREFIX, "token_hash", errors.InvalidDeviceToken
     )
     if token.is_revoked:
         raise errors.RevokedDeviceToken()
