@@ -2,10 +2,19 @@
 embedded database broker ("before": kombu's fixed 1 s polling sleep, prefetch 1, no batching of
 the memory check; "after": the broker that wakes on acknowledgements and the configuration of
 `--concurrency`/`--prefetch`) and through Redis, side by side in one run (same machine load).
+Without `--redis` the bench starts a redis-server of its own on a free loopback port (none shared
+with other processes of the machine); `--redis URL` uses that server instead.
 
 For each configuration: jobs/s of a tiny job (one row written), and memory checks/s: `--checks`
-memories stored by 10 people, their check jobs sent at once, timed until none is `checking`. Then
-the time a job waits whose send failed (the broker away for `--outage` seconds): until it ran.
+memories stored by 10 people, their check jobs sent at once, timed until none is `checking`.
+Beside each rate, the CPU seconds per job of the worker (main process and pool) and of the
+servers it talks to (the embedded PostgreSQL, the bench's own Redis): on the shared machine the
+wall-clock rate follows everybody's load, the CPU cost does not, and `cores / CPU per job` is the
+rate the configuration reaches when it has the machine's cores to itself.
+
+Then, per broker, the wait of a job whose send failed (the broker away for `--outage` seconds,
+the queue idle): from its commit until it was sent again (`apps.core.queue`'s re-drive) and
+until it ran.
 
     .venv/bin/python bench/jobs.py [--checks 300] [--jobs 300] [--concurrency 2] [--prefetch 4]
         [--redis redis://127.0.0.1:6379/9] [--outage 3] [--only before,after,redis]
@@ -15,6 +24,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import socket
+import subprocess
 import tempfile
 import time
 import uuid
@@ -31,21 +43,64 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=300, help="tiny jobs per configuration")
     parser.add_argument("--concurrency", type=int, default=2, help="pool processes (after, redis)")
     parser.add_argument("--prefetch", type=int, default=4, help="prefetch multiplier (after, redis)")
-    parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9"))
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("BENCH_REDIS_URL", ""),
+        help="a Redis server's URL (default: a redis-server the bench starts)",
+    )
     parser.add_argument("--outage", type=float, default=3.0, help="seconds the broker is away")
     parser.add_argument("--only", default="before,after,redis", help="also: after-p1, after-c4")
     args = parse(parser, {"checks": 10, "jobs": 10, "outage": 1.0, "only": "after"})
     with tempfile.TemporaryDirectory(prefix="clapilot-bench-jobs-") as tmp, bench_database():
         try:
-            run(args, Path(tmp))
+            with redis_server(args, Path(tmp)) as (redis_url, redis_pid):
+                run(args, Path(tmp), redis_url, redis_pid)
         finally:
             disconnect_everybody_else()
 
 
-def run(args, tmp: Path) -> None:
+@contextmanager
+def redis_server(args, tmp: Path):
+    """(URL, pid of the server or None): `--redis`'s server, or one this bench starts when the
+    run needs Redis (None, None when it cannot)."""
+    if "redis" not in args.only.split(",") or args.redis:
+        yield args.redis or None, None
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        print("redis: no redis-server on PATH and no --redis: the Redis figures are left out")
+        yield None, None
+        return
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = ["--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"]
+    log = (tmp / "redis.log").open("w")
+    server = subprocess.Popen([binary, *config, "--dir", str(tmp)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_until(lambda: _listening(port) or server.poll() is not None, timeout=20)
+        if server.poll() is not None:
+            raise RuntimeError(
+                f"redis-server exited with {server.returncode}: {(tmp / 'redis.log').read_text()}"
+            )
+        yield f"redis://127.0.0.1:{port}/0", server.pid
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def run(args, tmp: Path, redis_url: str | None, redis_pid: int | None) -> None:
+    from django.conf import settings
     from django.db import connection
 
     from apps.accounts.models import User
+    from apps.memory.jobs import CHECK_BATCH
     from clapilot import broker
     from tests.faults import process_env
     from tests.live import database_url
@@ -57,6 +112,8 @@ def run(args, tmp: Path) -> None:
     ]
     database = database_url(connection.settings_dict)
     embedded = broker.url_for(connection.settings_dict)
+    # The servers whose CPU a job costs besides the worker's: only those no other process uses
+    database_pid = postmaster_pid() if settings.EMBEDDED_DATABASE else None
     after = ("--concurrency", str(args.concurrency), "--prefetch-multiplier", str(args.prefetch))
     configs = {
         "before": (
@@ -67,7 +124,7 @@ def run(args, tmp: Path) -> None:
             0,
         ),
         "after": (embedded, {}, after, "", None),
-        "redis": (args.redis, {"REDIS_URL": args.redis}, after, "", None),
+        "redis": (redis_url, {"REDIS_URL": redis_url or ""}, after, "", None),
         # variants of "after" for choosing the defaults
         "after-p1": (
             embedded,
@@ -84,20 +141,92 @@ def run(args, tmp: Path) -> None:
             None,
         ),
     }
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
+    cores = os.cpu_count() or 1
+    print(f"load average at start: {load()}; {cores} cores")
+    if database_pid is None:
+        print("(the database is not the embedded one: its CPU is left out of the CPU per job)")
     for name in args.only.split(","):
         url, extra_env, options, include, batch = configs[name]
+        if url is None:
+            print(f"{name}: no Redis server, left out")
+            continue
         env = process_env(database, **extra_env)
         includes = ",".join(filter(None, ["tests.core.fault_jobs", include]))
-        with on_queue(url) as queue, worker_on(tmp, env, queue, *options, "--include", includes):
-            tiny = tiny_jobs(args.jobs, queue)
-            checks = memory_checks(args.checks, people, batch, salt=name)
-            label = f"{name:6} ({'redis' if 'REDIS_URL' in extra_env else 'database'}, {' '.join(options)}"
-            label += ", check batch 0)" if batch == 0 else ", check batch 50)"
-            print(f"{label}: tiny jobs {tiny:.1f}/s, memory checks {checks:.1f}/s", flush=True)
-            if name == "after":
-                print(f"  failed enqueue: {failed_enqueue(args.outage, queue, url)}", flush=True)
-    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        is_redis = "REDIS_URL" in extra_env
+        servers = [pid for pid in (database_pid, redis_pid if is_redis else None) if pid]
+        label = f"{name:6} ({'redis' if is_redis else 'database'}, {' '.join(options)}"
+        label += f", check batch {CHECK_BATCH if batch is None else batch})"
+        with on_queue(url) as queue, worker_on(tmp, env, queue, *options, "--include", includes) as proc:
+            tiny_cpu, check_cpu = CpuMeter(proc.process.pid, servers), CpuMeter(proc.process.pid, servers)
+            tiny = tiny_jobs(args.jobs, queue, tiny_cpu)
+            checks = memory_checks(args.checks, people, batch, check_cpu, salt=name)
+            print(
+                f"{label}: load {load()}\n"
+                f"  tiny jobs {tiny:.1f}/s {tiny_cpu.per(args.jobs, cores)}\n"
+                f"  memory checks {checks:.1f}/s {check_cpu.per(args.checks, cores, 'check')}",
+                flush=True,
+            )
+            if name in ("after", "redis"):
+                print(f"  failed enqueue: {failed_enqueue(args.outage, queue, is_redis)}", flush=True)
+    print(f"load average at end: {load()}")
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def postmaster_pid() -> int | None:
+    """The embedded PostgreSQL's main process (its first line of postmaster.pid)."""
+    from clapilot import embedded_db
+
+    try:
+        return int((embedded_db.data_dir() / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process, of its children that ended, and of those that still run."""
+    import psutil
+
+    try:
+        main = psutil.Process(pid)
+        times = main.cpu_times()
+        total = times.user + times.system + times.children_user + times.children_system
+        children = main.children(recursive=True)
+    except psutil.Error:
+        return 0.0
+    for child in children:
+        try:
+            times = child.cpu_times()
+        except psutil.Error:  # it ended meanwhile: its time is in its parent's children_* now
+            continue
+        total += times.user + times.system
+    return total
+
+
+class CpuMeter:
+    """The CPU the worker (its first pid) and the servers use between `start()` and `stop()`."""
+
+    def __init__(self, worker: int, servers: list[int]):
+        self.pids = [worker, *servers]
+        self.started: list[float] = []
+        self.used: list[float] = []
+
+    def start(self) -> None:
+        self.started = [tree_cpu(pid) for pid in self.pids]
+
+    def stop(self) -> None:
+        self.used = [tree_cpu(pid) - start for pid, start in zip(self.pids, self.started, strict=True)]
+
+    def per(self, jobs: int, cores: int, what: str = "job") -> str:
+        worker, servers = self.used[0] / jobs, sum(self.used[1:]) / jobs
+        total = worker + servers
+        rate = f"{cores / total:.0f}/s" if total else "?"
+        return (
+            f"(CPU per {what}: worker {worker * 1000:.1f} ms + servers {servers * 1000:.1f} ms"
+            f" = {total * 1000:.1f} ms: {rate} with the {cores} cores to itself)"
+        )
 
 
 @contextmanager
@@ -134,7 +263,7 @@ def wait_until(done, timeout: float = 600.0) -> None:
         time.sleep(0.05)
 
 
-def tiny_jobs(count: int, queue: str) -> float:
+def tiny_jobs(count: int, queue: str, meter: CpuMeter) -> float:
     """Jobs/s of `tests.core.fault_jobs.mark` (one heartbeat row each): sent at once, timed until
     every row is there (after a warm-up of 10)."""
     from apps.core.models import Heartbeat
@@ -144,6 +273,7 @@ def tiny_jobs(count: int, queue: str) -> float:
     for i in range(10):
         send("tests.core.fault_jobs.mark", f"{prefix}w{i}")
     wait_until(lambda: Heartbeat.objects.filter(component__startswith=f"{prefix}w").count() == 10)
+    meter.start()
     started = time.perf_counter()
     for i in range(count):
         send("tests.core.fault_jobs.mark", f"{prefix}{i}")
@@ -155,10 +285,11 @@ def tiny_jobs(count: int, queue: str) -> float:
             >= count
         )
     )
+    meter.stop()
     return count / (time.perf_counter() - started)
 
 
-def memory_checks(count: int, people: list, batch: int | None, salt: str) -> float:
+def memory_checks(count: int, people: list, batch: int | None, meter: CpuMeter, salt: str) -> float:
     """Checks/s: `count` memories stored by the people in turn with their jobs held back, then the
     jobs sent at once (the backlog of stores outrunning the worker), timed until none is checking.
     `batch` 0: each job checks its own memory only (as before batching)."""
@@ -187,10 +318,12 @@ def memory_checks(count: int, people: list, batch: int | None, salt: str) -> flo
             store(services, people[i % len(people)], memory_text(rng, base + 10_000 + i)[1])
     finally:
         jobqueue.send = send
+    meter.start()
     started = time.perf_counter()
     for pk in held:
         send(CHECK_JOB, pk, **kwargs)
     wait_until(lambda: not Memory.objects.filter(checking=True).exists())
+    meter.stop()
     return len(held) / (time.perf_counter() - started)
 
 
@@ -202,28 +335,49 @@ def store(services, user, text: str) -> int:
     return services.store(Principal.for_user(user), build(MemoryStore, text=text, scope="personal")).memory.pk
 
 
-def failed_enqueue(outage: float, queue: str, url: str) -> str:
-    """A job enqueued while the broker is away (sends refused for `outage` seconds): the time from
-    its commit until it ran, and how long after the broker came back."""
+def idle(queue: str) -> None:
+    """Wait until the worker has run what was queued before (the memory checks' jobs that found
+    their memory done): a job sent now runs when it ran."""
+    from apps.core.models import Heartbeat
+    from apps.core.queue import send
+
+    key = f"{queue}-idle-{uuid.uuid4().hex[:6]}"
+    send("tests.core.fault_jobs.mark", key)
+    wait_until(lambda: Heartbeat.objects.filter(component=key).exists())
+
+
+def failed_enqueue(outage: float, queue: str, redis: bool) -> str:
+    """A job enqueued on the idle queue while the broker is away (sends refused for `outage`
+    seconds): the time from its commit until it was sent again and until it ran."""
     from django.db import transaction
 
     from apps.core import queue as jobqueue
     from apps.core.models import Heartbeat
     from tests.faults import broker_of
 
+    idle(queue)
     key = f"{queue}-failed"
-    with broker_of("clapilot-sqla+postgresql+psycopg://nobody@127.0.0.1:9/none"):
+    away = "redis://127.0.0.1:9/0" if redis else "clapilot-sqla+postgresql+psycopg://nobody@127.0.0.1:9/none"
+    resent: list[float] = []
+    with broker_of(away):
         started = time.perf_counter()
         with transaction.atomic():
             jobqueue.enqueue("tests.core.fault_jobs.mark", key)
         kept = jobqueue.pending_redrive()
         time.sleep(max(0.0, outage - (time.perf_counter() - started)))
     back = time.perf_counter()
-    wait_until(lambda: Heartbeat.objects.filter(component=key).exists(), timeout=120)
-    ran = time.perf_counter()
+
+    def ran() -> bool:
+        if not resent and jobqueue.pending_redrive() == 0:
+            resent.append(time.perf_counter())
+        return Heartbeat.objects.filter(component=key).exists()
+
+    wait_until(ran, timeout=120)
+    done = time.perf_counter()
+    sent_again = f"sent again {resent[0] - started:.1f} s after its commit" if resent else "never kept"
     return (
-        f"kept for re-drive: {kept}; ran {ran - started:.1f} s after its commit, "
-        f"{ran - back:.1f} s after the broker was back (outage {back - started:.1f} s, "
+        f"kept for re-drive: {kept}; {sent_again}, ran {done - started:.1f} s after its commit, "
+        f"{done - back:.1f} s after the broker was back (outage {back - started:.1f} s, "
         f"re-drive every {jobqueue.REDRIVE_SECONDS:.0f} s)"
     )
 
