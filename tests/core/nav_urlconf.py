@@ -1,0 +1,3 @@
+"""A URL conf without any page (tests/core/test_navigation_memo.py)."""
+
+urlpatterns: list = []
