@@ -5,17 +5,20 @@ Fristen through `apps.calendar.fristen`, the same query as the Fristenkontrolle 
 always show the same numbers; tasks through `apps.tasks.services.visible_tasks`, documents
 through `apps.documents.visibility`). Each list is a bounded page with its total, and the
 number of queries does not depend on how many rows there are.
+
+The page is the start page of every person, asked for far more often than any other: each card
+reads just the columns it shows (`values_list`, no model instances, no `select_related` of whole
+rows), and a card the Fristen summary already counted empty is not asked for at all.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
-from typing import Any
+from collections import defaultdict
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from django.db.models import Count, F, Q, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, Q, Window
 from django.urls import reverse
 from django.utils import timezone
 
@@ -25,10 +28,10 @@ from apps.calendar import services as calendar
 from apps.calendar.fristen import FristenFilter
 from apps.calendar.visibility import visible_events
 from apps.dashboard import office as office_view
+from apps.documents.models import Document
 from apps.documents.visibility import visible_documents
 from apps.notifications import services as notifications
 from apps.tasks import services as tasks
-from apps.tasks.records import with_relations as task_relations
 
 SHOWN = 8  # rows per card; the card's link opens the full list
 TASKS_DUE_WITHIN_DAYS = 7
@@ -46,7 +49,8 @@ def build(principal: Principal, *, office: bool = False) -> dict:
     # The totals of the overdue and this-week cards are the summary's (the same filters), so
     # each card's number and the figure above it can never disagree.
     counts = fristen.summary(principal, FristenFilter(person_id=user.pk))
-    overdue, week = _due_cards(principal, today, sunday)
+    overdue, week = _due_cards(principal, today, sunday, counts)
+    may_see_office = office_view.may_see_office(principal)
     return {
         "today": today,
         "week_end": sunday,
@@ -59,10 +63,8 @@ def build(principal: Principal, *, office: bool = False) -> dict:
         "documents": _documents(principal),
         "notifications": _notifications(principal),
         "links": _links(today, sunday),
-        "may_see_office": office_view.may_see_office(principal),
-        "office": office_view.build(principal, today, sunday)
-        if office and office_view.may_see_office(principal)
-        else None,
+        "may_see_office": may_see_office,
+        "office": office_view.build(principal, today, sunday) if office and may_see_office else None,
     }
 
 
@@ -84,41 +86,69 @@ def _links(today: dt.date, sunday: dt.date) -> dict:
 
 def _appointments(principal: Principal, today: dt.date) -> list[dict]:
     """Today's appointments the person takes part in (owner or attendee), series included: the
-    day's occurrences (one narrow query), then those entries that are theirs (one query)."""
+    day's occurrences (one narrow query), then those entries that are theirs (one query, none on
+    a day without any entry)."""
     begin = dt.datetime.combine(today, dt.time(0), tzinfo=principal.time_zone)
     occurrences = calendar.occurrence_rows(principal, begin, begin + dt.timedelta(days=1))
+    if not occurrences:
+        return []
     me = principal.user.pk
     mine = {
-        event.pk: event
-        for event in visible_events(principal)
+        pk: {"pk": pk, "title": title, "all_day": all_day, "location": location}
+        for pk, title, all_day, location in visible_events(principal)
         .filter(pk__in={pk for pk, _, _ in occurrences}, kind="event")
         .filter(Q(owner_id=me) | Q(attendees__id=me))
         .distinct()
+        .values_list("pk", "title", "all_day", "location")
     }
     return [{"event": mine[pk], "start": start, "end": end} for pk, start, end in occurrences if pk in mine][
         :APPOINTMENTS_MAX
     ]
 
 
-def _due_cards(principal: Principal, today: dt.date, sunday: dt.date) -> tuple[list, list]:
+@dataclass(slots=True)
+class DueRow:
+    """One Frist of the overdue or this week's card: what the card shows of it."""
+
+    pk: int
+    title: str
+    start: dt.datetime
+    responsible_id: int | None
+    client_name: str | None
+    is_overdue: bool
+    days: int  # from today to the due day (negative: overdue)
+    late: int  # days overdue, 0 when not
+
+
+DUE_FIELDS = ("pk", "title", "start", "responsible_id", "client__name")
+
+
+def _due_cards(
+    principal: Principal, today: dt.date, sunday: dt.date, counts: dict | None = None
+) -> tuple[list[DueRow], list[DueRow]]:
     """The overdue card's and this week's card's first rows, in one query: the person's open
-    Fristen due until Sunday (the overdue ones are those before today), numbered by due order
-    within each card, the first SHOWN of each."""
+    Fristen due until Sunday, split at today's midnight (where `deadlines_for` starts to call a
+    Frist overdue), the first SHOWN of each half in due order (two LIMITed index scans, one
+    UNION ALL). With the summary's `counts` (the same filters), a half it counted empty is not
+    asked for, and neither is the query when both are."""
+    want_overdue = counts is None or bool(counts["overdue"])
+    want_week = counts is None or bool(counts["this_week"])
+    if not (want_overdue or want_week):
+        return [], []
     mine = fristen.deadlines_for(principal, FristenFilter(person_id=principal.user.pk, due_to=sunday))
-    numbered = mine.annotate(
-        card_rank=Window(
-            RowNumber(), partition_by=[F("is_overdue")], order_by=[F("start").asc(), F("id").asc()]
-        )
-    )
-    overdue: list[Any] = []
-    week: list[Any] = []
-    rows: Iterable[Any] = (
-        numbered.filter(card_rank__lte=SHOWN).select_related("client").order_by("start", "id")
-    )
-    for event in rows:  # a CalendarEvent with is_overdue, given its days (and days late) here
-        event.days = (event.start.astimezone(principal.time_zone).date() - today).days
-        event.late = max(0, -event.days)
-        (overdue if event.is_overdue else week).append(event)
+    midnight = dt.datetime.combine(today, dt.time(0), tzinfo=principal.time_zone)
+    halves = []
+    if want_overdue:
+        halves.append(mine.filter(start__lt=midnight).values_list(*DUE_FIELDS)[:SHOWN])
+    if want_week:
+        halves.append(mine.filter(start__gte=midnight).values_list(*DUE_FIELDS)[:SHOWN])
+    query = halves[0].union(*halves[1:], all=True) if len(halves) > 1 else halves[0]
+    overdue: list[DueRow] = []
+    week: list[DueRow] = []
+    for pk, title, start, responsible_id, client_name in sorted(query, key=lambda row: (row[2], row[0])):
+        days = (start.astimezone(principal.time_zone).date() - today).days
+        row = DueRow(pk, title, start, responsible_id, client_name, start < midnight, days, max(0, -days))
+        (overdue if row.is_overdue else week).append(row)
     return overdue, week
 
 
@@ -139,32 +169,57 @@ def _pre_deadlines(principal: Principal, today: dt.date, sunday: dt.date) -> dic
 
 
 def _tasks(principal: Principal, today: dt.date) -> dict:
-    """The person's unfinished tasks due within a week (overdue ones first)."""
+    """The person's unfinished tasks due within a week (overdue ones first): the columns the card
+    shows, the card's total riding along (a window over all matches, before the LIMIT)."""
     qs = (
         tasks.visible_tasks(principal)
         .filter(assignee_id=principal.user.pk, due_date__lte=today + dt.timedelta(days=TASKS_DUE_WITHIN_DAYS))
         .exclude(status__category="done")
+        .annotate(card_total=Window(Count("id")))
+        .order_by("due_date", "id")
+        .values_list("pk", "title", "due_date", "status__name", "client__name", "card_total")
     )
-    # The card's total rides along with its rows (a window over all matches, before the LIMIT).
-    counted = qs.annotate(card_total=Window(Count("id")))
-    rows = list(task_relations(counted).order_by("due_date", "id")[:SHOWN])
-    for task in rows:
-        task.days = (task.due_date - today).days
-    return {"rows": rows, "total": rows[0].card_total if rows else 0}  # type: ignore[attr-defined]
+    found = list(qs[:SHOWN])
+    rows = [
+        {
+            "pk": pk,
+            "title": title,
+            "due_date": due_date,
+            "days": (due_date - today).days,
+            "status_name": status_name,
+            "client_name": client_name,
+        }
+        for pk, title, due_date, status_name, client_name, _total in found
+    ]
+    return {"rows": rows, "total": found[0][-1] if found else 0}
 
 
 def _documents(principal: Principal) -> dict:
-    """Documents of the clients the person is responsible for, changed in the last two weeks."""
+    """Documents of the clients the person is responsible for, changed in the last two weeks, with
+    the names of all their clients (one more query when there are any, as a prefetch would)."""
     since = timezone.now() - dt.timedelta(days=DOCUMENTS_WITHIN_DAYS)
     qs = (
         visible_documents(principal)
         .filter(clients__responsible_id=principal.user.pk, updated_at__gte=since)
         .distinct()
         .order_by("-updated_at", "-id")
-        .prefetch_related("clients")
+        .values_list("pk", "title", "updated_at")
     )
-    rows = list(qs[: SHOWN + 1])
-    return {"rows": rows[:SHOWN], "total": len(rows[:SHOWN]), "more": len(rows) > SHOWN}
+    found = list(qs[: SHOWN + 1])
+    shown = found[:SHOWN]
+    names: dict[int, list[str]] = defaultdict(list)
+    if shown:
+        links = Document.clients.through.objects.filter(document_id__in=[pk for pk, _, _ in shown])
+        # The clients' own order (name, id), as `document.clients.all` lists them.
+        for document_id, name in links.order_by("client__name", "client_id").values_list(
+            "document_id", "client__name"
+        ):
+            names[document_id].append(name)
+    rows = [
+        {"pk": pk, "title": title, "updated_at": updated_at, "client_names": names[pk]}
+        for pk, title, updated_at in shown
+    ]
+    return {"rows": rows, "total": len(rows), "more": len(found) > SHOWN}
 
 
 def _notifications(principal: Principal) -> dict:

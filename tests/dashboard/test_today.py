@@ -252,3 +252,25 @@ def test_the_bell_reuses_the_dashboards_notifications(client, anna):
         client.get(reverse("dashboard"))
     bell_queries = [q for q in ctx.captured_queries if "notifications_notification" in q["sql"]]
     assert len(bell_queries) == 1  # newest with the count, once for the page and its header bell
+
+
+def test_a_fristen_card_the_summary_counted_empty_is_not_asked_for(anna, ben):
+    from apps.dashboard import today as heute
+
+    day = timezone.localdate()
+    sunday = day + dt.timedelta(days=6 - day.weekday())
+    principal = Principal.for_user(anna)
+    mine = fristen.FristenFilter(person_id=anna.pk)
+    with CaptureQueriesContext(connection) as nothing:
+        assert heute._due_cards(principal, day, sunday, fristen.summary(principal, mine)) == ([], [])
+    assert len(nothing) == 1  # the summary alone
+    late = [frist(f"Ü{i}", day - dt.timedelta(days=i), responsible=anna) for i in (3, 1, 2)]
+    frist("Bens", day - dt.timedelta(days=1), responsible=ben)
+    counts = fristen.summary(principal, mine)
+    assert (counts["overdue"], counts["this_week"]) == (3, 0)
+    with CaptureQueriesContext(connection) as one:
+        overdue, week = heute._due_cards(principal, day, sunday, counts)
+    assert len(one) == 1 and week == []
+    assert [e.pk for e in overdue] == [late[0].pk, late[2].pk, late[1].pk]  # oldest first
+    assert [e.late for e in overdue] == [3, 2, 1] and all(e.is_overdue for e in overdue)
+    assert (overdue, week) == heute._due_cards(principal, day, sunday)  # the same rows, counts or not
