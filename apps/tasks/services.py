@@ -28,7 +28,8 @@ from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
 from apps.core.db.ordering import make_room, next_position
-from apps.core.db.paging import ids_and_total
+from apps.core.db.paging import ids_and_total, page_and_total, page_query
+from apps.core.db.prepared import SHAPE, Prepared
 from apps.core.db.saving import save_unique
 from apps.core.db.search import search
 from apps.core.db.versioning import Versioned
@@ -52,7 +53,14 @@ from apps.tasks.contracts import (
 from apps.tasks.errors import BoardNotFound, StatusNotFound, TaskNotFound
 from apps.tasks.models import Board, Comment, Task, TaskStatus
 from apps.tasks.records import with_relations
-from apps.tasks.visibility import EVERYONE, share_board, viewers, visible_boards
+from apps.tasks.visibility import (
+    EVERYONE,
+    share_board,
+    viewers,
+    visible_board_ids,
+    visible_board_list,
+    visible_boards,
+)
 
 TASK_VERSION = Versioned(
     "task", TaskOut.record, gettext_lazy("The task was changed by someone else in the meantime.")
@@ -72,7 +80,7 @@ def _require_admin(principal: Principal) -> None:
 
 # --- boards and statuses ----------------------------------------------------------------------
 def list_boards(principal: Principal) -> list[Board]:
-    return list(visible_boards(principal))
+    return visible_board_list(principal)
 
 
 def get_board(principal: Principal, board_id: int) -> Board:
@@ -178,8 +186,7 @@ def delete_status(principal: Principal, status_id: int) -> None:
 def visible_tasks(principal: Principal) -> QuerySet[Task]:
     """Tasks on boards the principal sees. The board ids are resolved first (an office has tens of
     boards, not thousands): a plain `IN (ids)` keeps the big task queries on simple index scans."""
-    board_ids = list(visible_boards(principal).values_list("id", flat=True))
-    return Task.objects.filter(board_id__in=board_ids)
+    return Task.objects.filter(board_id__in=visible_board_ids(principal))
 
 
 def get_task(principal: Principal, task_id: int, *, for_update: bool = False) -> Task:
@@ -193,6 +200,9 @@ def list_tasks(principal: Principal, filters: TaskFilter | None = None) -> tuple
     """A filtered page of visible tasks and the total count (two queries, whatever the page size:
     the page's ids with the total, then their rows); without filters the first page of all."""
     filters = filters if filters is not None else TaskFilter()
+    if _unfiltered(filters):
+        ids, total = _unfiltered_page(principal, offset=filters.offset, limit=filters.limit)
+        return _by_ids(ids), total
     qs = visible_tasks(principal)
     if filters.board_id is not None:
         qs = qs.filter(board=get_board(principal, filters.board_id))
@@ -216,9 +226,40 @@ def list_tasks(principal: Principal, filters: TaskFilter | None = None) -> tuple
     limit, offset = filters.limit, filters.offset
     # Pick the page on narrow rows first, then load the full records of just those ids: sorting
     # thousands of joined, wide rows is what makes a big board slow.
-    ids, total = ids_and_total(qs, ("status__sort_order", "position", "id"), offset=offset, limit=limit)
-    by_id = {t.pk: t for t in with_relations(Task.objects.filter(pk__in=ids))}
-    return [by_id[i] for i in ids], total
+    ids, total = ids_and_total(qs, TASK_ORDER, offset=offset, limit=limit)
+    return _by_ids(ids), total
+
+
+# The list the apps and tools ask for most (no filter but the page), compiled once per page size
+# and number of boards (apps.core.db.prepared); the same queries as the general path above.
+TASK_ORDER = ("status__sort_order", "position", "id")
+_UNFILTERED_PAGE = Prepared(
+    lambda board_ids, offset, limit: page_query(
+        Task.objects.filter(board_id__in=board_ids), TASK_ORDER, offset=offset, limit=limit
+    ),
+    board_ids=list,
+    offset=SHAPE,
+    limit=SHAPE,
+)
+_WITH_RELATIONS = Prepared(lambda ids: with_relations(Task.objects.filter(pk__in=ids)), ids=list)
+
+
+def _unfiltered(filters: TaskFilter) -> bool:
+    return type(filters) is TaskFilter and not filters.model_dump(
+        exclude={"limit", "offset"}, exclude_none=True
+    )
+
+
+def _unfiltered_page(principal: Principal, *, offset: int, limit: int) -> tuple[list[int], int]:
+    board_ids = visible_board_ids(principal)
+    rows = _UNFILTERED_PAGE(board_ids=board_ids, offset=offset, limit=limit)
+    return page_and_total(rows, Task.objects.filter(board_id__in=board_ids), offset=offset)
+
+
+def _by_ids(ids: list[int]) -> list[Task]:
+    """The full records (everything `TaskOut` reads) of these tasks, in this order."""
+    by_id = {t.pk: t for t in _WITH_RELATIONS(ids=ids)}
+    return [by_id[i] for i in ids]
 
 
 def open_task_counts(principal: Principal, case_ids: Iterable[int]) -> dict[int, int]:

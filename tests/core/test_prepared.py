@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from apps.accounts.principal import Principal
 from apps.apikeys import services as apikeys
 from apps.apikeys.models import ApiKey
-from apps.core.db.prepared import Prepared, Unpreparable
+from apps.core.db.prepared import SHAPE, Prepared, Unpreparable
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -89,3 +89,29 @@ def test_a_shape_that_depends_on_the_values_is_refused():
     unused = Prepared(lambda name: ApiKey.objects.all(), name=str)
     with pytest.raises(Unpreparable):
         unused(name="a")
+
+
+PAGE = Prepared(
+    lambda ids, offset, limit: ApiKey.objects.filter(pk__in=ids).order_by("pk").values_list("pk", "name")[
+        offset : offset + limit
+    ],
+    ids=list,
+    offset=SHAPE,
+    limit=SHAPE,
+)
+
+
+def test_lists_and_shapes_select_a_statement_each(keys):
+    made = keys[2]
+    ids = [k.pk for k in made]
+    for chosen in ([], ids[:1], ids[1:], ids, [*ids, 0]):
+        for offset, limit in ((0, 2), (1, 5)):
+            expected = list(
+                ApiKey.objects.filter(pk__in=chosen).order_by("pk").values_list("pk", "name")[
+                    offset : offset + limit
+                ]
+            )
+            assert PAGE(ids=chosen, offset=offset, limit=limit) == expected
+    with CaptureQueriesContext(connection) as queries:
+        assert PAGE(ids=[], offset=0, limit=2) == []
+    assert not queries  # Django knows `IN ()` is empty too

@@ -28,11 +28,20 @@ def ids_and_total(
     """A page of `qs`'s primary keys in `order` and the number of all its rows, in one query: the
     total is a window over every match, computed before the LIMIT (the sort reads them all
     anyway). Only an empty page past the start needs a COUNT of its own."""
-    rows = list(
+    return page_and_total(list(page_query(qs, order, offset=offset, limit=limit)), qs, offset=offset)
+
+
+def page_query(qs: QuerySet[Any], order: Sequence[str], *, offset: int, limit: int) -> QuerySet[Any]:
+    """The one query of `ids_and_total`: `(pk, total of all matches)` of the page's rows."""
+    return (
         qs.order_by(*order)
         .annotate(page_total=Window(Count("pk")))
         .values_list("pk", "page_total")[offset : offset + limit]
     )
+
+
+def page_and_total(rows: list[tuple[Any, int]], qs: QuerySet[Any], *, offset: int) -> tuple[list[Any], int]:
+    """`ids_and_total`'s answer from the rows of `page_query` (e.g. run as a prepared statement)."""
     if rows:
         return [pk for pk, _ in rows], rows[0][1]
     return [], qs.count() if offset else 0

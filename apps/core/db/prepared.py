@@ -12,11 +12,18 @@ prepared query answers exactly what the queryset would.
                     prefix=str)
     rows = _KEY(prefix="clp_abc")          # a list: model instances, or what values_list() gives
 
-Only scalar values (`int`, `str`) can vary, and the queryset's shape must not depend on them
-(no `if value:` in the builder; a different shape is another `Prepared`). Both are checked when
-the statement is compiled: the builder runs twice with different placeholders, and the two
-statements must differ in exactly the placeholders' parameters. Everything else the builder reads
-(model metadata, constants) is fixed at that moment, for the life of the process.
+A slot is declared with its kind:
+
+* `int`, `str`: a value bound as a parameter of the one compiled statement;
+* `list` (of ints, e.g. `pk__in=`): its items are bound as parameters; one statement is
+  compiled per length (an empty list answers `[]` without a query, as the queryset does);
+* `SHAPE`: a hashable value the builder may use freely (a page's limit and offset, which Django
+  writes into the SQL); one statement is compiled per value.
+
+The statement must take the values as plain parameters: the builder runs twice with different
+placeholders, and the two statements must differ in exactly the placeholders' parameters, else
+`Unpreparable`. Everything else the builder reads (model metadata, constants) is fixed when the
+statement is compiled, for the life of the process.
 """
 
 from __future__ import annotations
@@ -25,91 +32,63 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
-_KINDS = (int, str)
+SHAPE = object()  # the kind of a slot that selects the statement instead of being bound
+MAX_PLANS = 256  # statements kept per Prepared (lengths × shapes); more: start again
 
 
 class Unpreparable(TypeError):
     """The builder's statement does not take the slots' values as plain parameters."""
 
 
-def _placeholders(slots: dict[str, type], variant: int) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for i, (name, kind) in enumerate(slots.items()):
-        if kind is int:
-            values[name] = -7_240_000_000_000 - 1000 * variant - i
-        elif kind is str:
-            values[name] = f"\ue000prepared-{variant}-{i}\ue000"
-        else:
-            raise Unpreparable(f"slot {name!r}: only {_KINDS} values can vary, not {kind!r}")
-    return values
-
-
 class _Plan:
     __slots__ = ("compiler", "params", "positions", "queryset", "sql")
 
-    def __init__(self, queryset: QuerySet, compiler: Any, sql: str, params: list, positions: list) -> None:
-        self.queryset, self.compiler, self.sql, self.params, self.positions = (
-            queryset,
-            compiler,
-            sql,
-            params,
-            positions,
-        )
+    def __init__(self, queryset: QuerySet | None, compiler: Any, sql: str, params: list, positions: list):
+        self.queryset, self.compiler, self.sql = queryset, compiler, sql
+        self.params, self.positions = params, positions
 
 
 class Prepared:
-    """A queryset compiled once per database alias (see the module docstring)."""
+    """A queryset compiled once per database alias and shape (see the module docstring)."""
 
-    def __init__(self, build: Callable[..., QuerySet], **slots: type) -> None:
+    def __init__(self, build: Callable[..., QuerySet], **slots: Any) -> None:
+        for name, kind in slots.items():
+            if kind not in (int, str, list, SHAPE):
+                raise Unpreparable(f"slot {name!r}: kind must be int, str, list or SHAPE, not {kind!r}")
         self.build = build
         self.slots = slots
-        self._plans: dict[str, _Plan] = {}
+        self._plans: dict[tuple, _Plan] = {}
         self._lock = threading.Lock()
-
-    def plan(self, using: str = DEFAULT_DB_ALIAS) -> _Plan:
-        found = self._plans.get(using)
-        if found is None:
-            with self._lock:
-                found = self._plans.get(using) or self._compile(using)
-                self._plans[using] = found
-        return found
-
-    def _compile(self, using: str) -> _Plan:
-        first, second = _placeholders(self.slots, 1), _placeholders(self.slots, 2)
-        queryset = self.build(**first).using(using)
-        compiler = queryset.query.get_compiler(using=using)
-        sql, params = compiler.as_sql()
-        other_sql, other_params = self.build(**second).using(using).query.get_compiler(using=using).as_sql()
-        if sql != other_sql or len(params) != len(other_params):
-            raise Unpreparable(f"the statement's shape depends on the values: {sql!r}")
-        by_value = {(first[name], second[name]): name for name in self.slots}
-        positions = []
-        for i, pair in enumerate(zip(params, other_params, strict=True)):
-            if pair[0] == pair[1]:
-                continue
-            name = by_value.get(pair)
-            if name is None:
-                raise Unpreparable(f"parameter {i} is derived from a value, not the value: {pair!r}")
-            positions.append((i, name))
-        unused = set(self.slots) - {name for _, name in positions}
-        if unused or any(str(value) in sql for value in first.values()):
-            raise Unpreparable(f"slots {sorted(unused)} are not plain parameters of {sql!r}")
-        return _Plan(queryset, compiler, sql, list(params), positions)
 
     def __call__(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[Any]:
         """The rows for these values, as `list(queryset)` would give them."""
         if values.keys() != self.slots.keys():
             raise TypeError(f"pass exactly {sorted(self.slots)}")
-        plan = self.plan(using)
-        params = list(plan.params)
-        for i, name in plan.positions:
+        for name, kind in self.slots.items():
             value = values[name]
-            if not isinstance(value, self.slots[name]) or isinstance(value, bool):
-                raise TypeError(f"{name} must be {self.slots[name].__name__}, not {type(value).__name__}")
-            params[i] = value
+            items = value if kind is list else () if kind is SHAPE else (value,)
+            want = str if kind is str else int
+            if (kind is list and not isinstance(value, list | tuple)) or any(
+                not isinstance(v, want) or isinstance(v, bool) for v in items
+            ):
+                raise TypeError(f"{name}: wrong kind of value {value!r}")
+        key = (using, *(self._key_of(name, values[name]) for name in self.slots))
+        plan = self._plans.get(key)
+        if plan is None:
+            with self._lock:
+                plan = self._plans.get(key) or self._compile(using, values)
+                if len(self._plans) >= MAX_PLANS:
+                    self._plans.clear()
+                self._plans[key] = plan
+        if plan.queryset is None:  # a statement Django knows to be empty: no query
+            return []
+        params = list(plan.params)
+        for i, name, item in plan.positions:
+            params[i] = values[name] if item is None else values[name][item]
         sql = plan.sql
         # A fresh compiler per call, on this thread's connection, answering the compiled statement.
         compiler = _shallow(plan.compiler)
@@ -121,6 +100,61 @@ class Prepared:
         queryset._query = query  # not the setter: it would reset a values_list() iterable
         queryset._result_cache = None
         return list(queryset)
+
+    def _key_of(self, name: str, value: Any) -> Any:
+        kind = self.slots[name]
+        return len(value) if kind is list else value if kind is SHAPE else None
+
+    def _placeholders(self, values: dict[str, Any], variant: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for i, (name, kind) in enumerate(self.slots.items()):
+            base = -7_240_000_000_000 - 10_000_000 * variant - 10_000 * i
+            if kind is int:
+                out[name] = base
+            elif kind is str:
+                out[name] = f"\ue000prepared-{variant}-{i}\ue000"
+            elif kind is list:
+                out[name] = [base - j for j in range(len(values[name]))]
+            else:
+                out[name] = values[name]
+        return out
+
+    def _placeholder_names(self, values: dict[str, Any]) -> dict[Any, tuple[str, int | None]]:
+        names: dict[Any, tuple[str, int | None]] = {}
+        for name, kind in self.slots.items():
+            if kind is list:
+                names.update({v: (name, j) for j, v in enumerate(values[name])})
+            elif kind is not SHAPE:
+                names[values[name]] = (name, None)
+        return names
+
+    def _compile(self, using: str, values: dict[str, Any]) -> _Plan:
+        first, second = self._placeholders(values, 1), self._placeholders(values, 2)
+        queryset = self.build(**first).using(using)
+        compiler = queryset.query.get_compiler(using=using)
+        try:
+            sql, params = compiler.as_sql()
+            other_sql, other_params = (
+                self.build(**second).using(using).query.get_compiler(using=using).as_sql()
+            )
+        except EmptyResultSet:
+            return _Plan(None, None, "", [], [])
+        if sql != other_sql or len(params) != len(other_params):
+            raise Unpreparable(f"the statement's shape depends on the values: {sql!r}")
+        names, other_names = self._placeholder_names(first), self._placeholder_names(second)
+        positions = []
+        for i, (one, other) in enumerate(zip(params, other_params, strict=True)):
+            if one == other:
+                continue
+            slot = names.get(one)
+            if slot is None or other_names.get(other) != slot:
+                raise Unpreparable(f"parameter {i} is derived from a value, not the value: {one!r}")
+            positions.append((i, *slot))
+        if {(name, item) for _, name, item in positions} != set(names.values()) or any(
+            str(v) in sql for v in names
+        ):
+            raise Unpreparable(f"some values are not plain parameters of {sql!r}")
+        return _Plan(queryset, compiler, sql, list(params), positions)
 
 
 def _shallow(obj: Any) -> Any:
