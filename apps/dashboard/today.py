@@ -58,7 +58,7 @@ def build(principal: Principal, *, office: bool = False) -> dict:
         "appointments": _appointments(principal, today),
         "overdue": {"rows": overdue, "total": counts["overdue"]},
         "week": {"rows": week, "total": counts["this_week"]},
-        "pre_deadlines": _pre_deadlines(principal, today, sunday),
+        "pre_deadlines": _pre_deadlines(principal, today, sunday, counts),
         "tasks": _tasks(principal, today),
         "documents": _documents(principal),
         "notifications": _notifications(principal),
@@ -152,9 +152,12 @@ def _due_cards(
     return overdue, week
 
 
-def _pre_deadlines(principal: Principal, today: dt.date, sunday: dt.date) -> dict:
+def _pre_deadlines(principal: Principal, today: dt.date, sunday: dt.date, counts: dict | None = None) -> dict:
     """This week's Vorfristen (today … Sunday) of the person's open Fristen, by Vorfrist day: one
-    row per Vorfrist, in one query (at most PRE_DEADLINES_MAX)."""
+    row per Vorfrist, in one query (at most PRE_DEADLINES_MAX); none when the summary's `counts`
+    (the same person, open Fristen) found no open Frist at all."""
+    if counts is not None and not counts["open"]:
+        return {"rows": [], "total": 0, "more": False}
     rows = list(
         fristen.deadlines_for(principal, FristenFilter(person_id=principal.user.pk))
         .filter(pre_deadlines__due_date__gte=today, pre_deadlines__due_date__lte=sunday)

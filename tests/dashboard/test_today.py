@@ -255,6 +255,7 @@ def test_the_bell_reuses_the_dashboards_notifications(client, anna):
 
 
 def test_a_fristen_card_the_summary_counted_empty_is_not_asked_for(anna, ben):
+    """No open Frist: neither the due cards nor the Vorfristen are asked for."""
     from apps.dashboard import today as heute
 
     day = timezone.localdate()
@@ -262,7 +263,9 @@ def test_a_fristen_card_the_summary_counted_empty_is_not_asked_for(anna, ben):
     principal = Principal.for_user(anna)
     mine = fristen.FristenFilter(person_id=anna.pk)
     with CaptureQueriesContext(connection) as nothing:
-        assert heute._due_cards(principal, day, sunday, fristen.summary(principal, mine)) == ([], [])
+        counts = fristen.summary(principal, mine)
+        assert heute._due_cards(principal, day, sunday, counts) == ([], [])
+        assert heute._pre_deadlines(principal, day, sunday, counts)["rows"] == []
     assert len(nothing) == 1  # the summary alone
     late = [frist(f"Ü{i}", day - dt.timedelta(days=i), responsible=anna) for i in (3, 1, 2)]
     frist("Bens", day - dt.timedelta(days=1), responsible=ben)
