@@ -11,6 +11,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.accounts.principal import Principal
 from apps.core import validation
+from apps.core.db.prepared import SHAPE, Prepared
 from apps.mutations.services import record_mutation
 from apps.notifications.models import Notification
 
@@ -79,7 +80,18 @@ def list_after(principal: Principal, *, after: int = 0, limit: int = 50) -> list
     if principal.user is None:
         return []
     limit = max(1, min(limit, MAX_PAGE))
-    return list(Notification.objects.filter(user=principal.user, id__gt=after).order_by("id")[:limit])
+    return _AFTER(user_id=principal.user.pk, after=after, limit=limit)
+
+
+# What polling devices ask every few seconds, compiled once per page size (apps.core.db.prepared).
+_AFTER = Prepared(
+    lambda user_id, after, limit: Notification.objects.filter(user_id=user_id, id__gt=after).order_by("id")[
+        :limit
+    ],
+    user_id=int,
+    after=int,
+    limit=SHAPE,
+)
 
 
 def for_person(principal: Principal, *, unread_only: bool = False) -> QuerySet[Notification]:
