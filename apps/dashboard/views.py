@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.agent import services as chat
 from apps.agent.contracts import MessageCreate
+from apps.core.db.prepared import Prepared
 from apps.core.inputs import build
 from apps.core.surfaces import web
 from apps.core.surfaces.web import reported
@@ -18,6 +19,11 @@ from apps.dashboard.contracts import PROMPT_MAX, AskPrompt, DayView
 from apps.widgets.views import dashboard_context
 
 OFFICE = "kanzlei"  # ?ansicht=kanzlei: the whole office's day (admins and permission holders)
+
+
+# Whether a model is offered at all (the prompt box is disabled without one): the same query as
+# `offered_models().exists()`, compiled once per process (apps.core.db.prepared).
+_ANY_OFFERED_MODEL = Prepared(lambda: chat.offered_models().values_list("pk", flat=True)[:1])
 
 
 def _wants_office(request) -> bool:
@@ -32,7 +38,7 @@ def dashboard(request):
         "heute": heute,
         "notification_bell": heute["notifications"]["bell"],
         # default_model() answers a model exactly when one is offered: one query, not two.
-        "has_model": chat.offered_models().exists(),
+        "has_model": bool(_ANY_OFFERED_MODEL()),
         "prompt_max": PROMPT_MAX,
         **dashboard_context(request.user),
     }

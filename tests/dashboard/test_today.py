@@ -277,3 +277,25 @@ def test_a_fristen_card_the_summary_counted_empty_is_not_asked_for(anna, ben):
     assert [e.pk for e in overdue] == [late[0].pk, late[2].pk, late[1].pk]  # oldest first
     assert [e.late for e in overdue] == [3, 2, 1] and all(e.is_overdue for e in overdue)
     assert (overdue, week) == heute._due_cards(principal, day, sunday)  # the same rows, counts or not
+
+
+def test_the_prompt_box_is_enabled_exactly_while_a_model_is_offered(client, anna):
+    from apps.llm.models import ModelConfig, Provider
+
+    client.force_login(anna)
+
+    def disabled() -> bool:
+        html = client.get(reverse("dashboard")).content.decode()
+        box = html[html.index('id="today-prompt"') :]
+        return "disabled" in box[: box.index("</textarea>")]
+
+    assert disabled()
+    provider = Provider.objects.create(
+        name="P", kind=Provider.Kind.OPENAI_COMPATIBLE, base_url="http://127.0.0.1:9/v1", api_key="k"
+    )
+    model = ModelConfig.objects.create(provider=provider, model_id="m", probe_failed=True)
+    assert disabled()  # a failed probe offers nothing
+    ModelConfig.objects.filter(pk=model.pk).update(probe_failed=False)
+    assert not disabled()
+    Provider.objects.filter(pk=provider.pk).update(enabled=False)
+    assert disabled()
