@@ -57,6 +57,7 @@ from apps.tasks.visibility import (
     EVERYONE,
     share_board,
     viewers,
+    visible_board,
     visible_board_ids,
     visible_board_list,
     visible_boards,
@@ -84,9 +85,14 @@ def list_boards(principal: Principal) -> list[Board]:
 
 
 def get_board(principal: Principal, board_id: int) -> Board:
-    return get_by_id(
-        visible_boards(principal), board_id, BoardNotFound, _("There is no board with id %(id)s.")
-    )
+    """A visible board by the id a caller sent; a missing, invisible or malformed id answer alike."""
+    try:
+        board = visible_board(principal, int(board_id))
+    except (TypeError, ValueError):
+        board = None
+    if board is None:
+        raise BoardNotFound(_("There is no board with id %(id)s.") % {"id": board_id})
+    return board
 
 
 def default_board(principal: Principal) -> Board:

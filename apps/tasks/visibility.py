@@ -46,6 +46,20 @@ _MEMBER_BOARDS = Prepared(_of_member, user_id=int)
 _MEMBER_BOARD_IDS = Prepared(lambda user_id: _of_member(user_id).values_list("id", flat=True), user_id=int)
 
 
+_MEMBER_BOARD = Prepared(
+    lambda user_id, board_id: _of_member(user_id).filter(pk=board_id).order_by(), user_id=int, board_id=int
+)
+
+
+def visible_board(principal: Principal, board_id: int) -> Board | None:
+    """`visible_boards(principal).filter(pk=board_id).first()`, without building the query."""
+    user = principal.user
+    if user is None:
+        return visible_boards(principal).filter(pk=board_id).first()
+    found = _MEMBER_BOARD(user_id=user.pk, board_id=board_id)
+    return found[0] if found else None
+
+
 def visible_board_list(principal: Principal) -> list[Board]:
     """`list(visible_boards(principal))`, without building the query each time."""
     user = principal.user

@@ -108,7 +108,8 @@ class Prepared:
     def _placeholders(self, values: dict[str, Any], variant: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for i, (name, kind) in enumerate(self.slots.items()):
-            base = -7_240_000_000_000 - 10_000_000 * variant - 10_000 * i
+            # Inside the range of a 32-bit column: Django drops an out-of-range comparison.
+            base = -1_700_000_000 - 100_000_000 * variant - 10_000 * i
             if kind is int:
                 out[name] = base
             elif kind is str:
@@ -138,7 +139,9 @@ class Prepared:
                 self.build(**second).using(using).query.get_compiler(using=using).as_sql()
             )
         except EmptyResultSet:
-            return _Plan(None, None, "", [], [])
+            if not any(kind is list and not values[name] for name, kind in self.slots.items()):
+                raise Unpreparable("the statement is empty whatever the values") from None
+            return _Plan(None, None, "", [], [])  # `IN ()`: Django answers [] without a query
         if sql != other_sql or len(params) != len(other_params):
             raise Unpreparable(f"the statement's shape depends on the values: {sql!r}")
         names, other_names = self._placeholder_names(first), self._placeholder_names(second)
