@@ -158,8 +158,13 @@ def get_status(status_id: int | None = None, key: str | None = None) -> TaskStat
     )
 
 
+# Where every new task starts (`create_task`), compiled once (apps.core.db.prepared).
+_FIRST_OF_CATEGORY = Prepared(lambda category: TaskStatus.objects.filter(category=category)[:1], category=str)
+
+
 def first_status(category: str = TaskStatus.Category.OPEN) -> TaskStatus:
-    status = TaskStatus.objects.filter(category=category).first() or TaskStatus.objects.first()
+    found = _FIRST_OF_CATEGORY(category=str(category))
+    status = found[0] if found else TaskStatus.objects.first()
     if status is None:
         raise StatusNotFound(_("No task statuses are configured."))
     return status
