@@ -8,9 +8,11 @@ REST list and the dashboard's "Heute" — so their figures are always the same.
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import BooleanField, Case, Count, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,6 +22,7 @@ from apps.calendar.models import CalendarEvent, PreDeadline
 from apps.calendar.visibility import visible_events
 from apps.clients import visibility as client_visibility
 from apps.core import validation
+from apps.core.db.prepared import SHAPE, Prepared
 from apps.core.db.search import search
 
 Status = CalendarEvent.Status
@@ -126,17 +129,46 @@ def summary(principal: Principal, filters: FristenFilter | None = None) -> dict[
     week (today … Sunday), critical (criticality high or critical), Vorfristen today."""
     filters = filters or FristenFilter()
     today = today_for(principal)
-    today_start = _midnight(today, principal)
-    week_end = _midnight(today + dt.timedelta(days=7 - today.weekday()), principal)
+    if (
+        principal.user is not None
+        and filters.person_id
+        and filters == FristenFilter(person_id=filters.person_id)
+    ):
+        # A person's own figures (the start page of everybody): compiled once per day and zone.
+        (row,) = _PERSON_SUMMARY(
+            user_id=principal.user.pk, person_id=filters.person_id, day=today, zone=principal.time_zone.key
+        )
+        return {name: row[name] for name in SUMMARY_COUNTS}
     open_ = _narrowed(principal, FristenFilter(**{**filters.__dict__, "status": Status.OPEN}))
+    return open_.aggregate(**_summary_counts(today, principal.time_zone))
+
+
+SUMMARY_COUNTS = ("open", "overdue", "this_week", "critical", "pre_deadlines_today")
+
+
+def _summary_counts(today: dt.date, zone: zoneinfo.ZoneInfo) -> dict[str, Count]:
+    today_start = dt.datetime.combine(today, dt.time(0), tzinfo=zone)
+    week_end = dt.datetime.combine(today + dt.timedelta(days=7 - today.weekday()), dt.time(0), tzinfo=zone)
     # The Vorfristen join repeats a Frist once per Vorfrist: the Fristen are counted distinct.
-    return open_.aggregate(
-        open=Count("id", distinct=True),
-        overdue=Count("id", filter=Q(start__lt=today_start), distinct=True),
-        this_week=Count("id", filter=Q(start__gte=today_start, start__lt=week_end), distinct=True),
-        critical=Count("id", filter=Q(criticality__in=("high", "critical")), distinct=True),
-        pre_deadlines_today=Count("pre_deadlines", filter=Q(pre_deadlines__due_date=today), distinct=True),
-    )
+    return {
+        "open": Count("id", distinct=True),
+        "overdue": Count("id", filter=Q(start__lt=today_start), distinct=True),
+        "this_week": Count("id", filter=Q(start__gte=today_start, start__lt=week_end), distinct=True),
+        "critical": Count("id", filter=Q(criticality__in=("high", "critical")), distinct=True),
+        "pre_deadlines_today": Count("pre_deadlines", filter=Q(pre_deadlines__due_date=today), distinct=True),
+    }
+
+
+def _person_summary(user_id: int, person_id: int, day: dt.date, zone: str) -> QuerySet:
+    """`summary(principal of user_id, FristenFilter(person_id=…))` as a queryset of one row: the
+    same filters and counts, grouped by a constant (no GROUP BY: one row, zeros when none)."""
+    principal = Principal(user=get_user_model()(pk=user_id))
+    open_ = _narrowed(principal, FristenFilter(person_id=person_id))
+    counts = _summary_counts(day, zoneinfo.ZoneInfo(zone))
+    return open_.order_by().annotate(one=Value(1)).values("one").annotate(**counts).values(*SUMMARY_COUNTS)
+
+
+_PERSON_SUMMARY = Prepared(_person_summary, user_id=int, person_id=int, day=SHAPE, zone=SHAPE)
 
 
 def nav_badge(user) -> int:
