@@ -116,9 +116,10 @@ def measure(opts) -> None:
     def bench_noop(ctx, args: NoopArgs):
         return {"i": args.i}
 
-    user = User.objects.create_user("bench@kanzlei.example", "x" * 20, full_name="Bea Benchmark")
+    # No password (unusable): bench users never log in (force_login), and PBKDF2 cost ~0.5 CPU-s a user.
+    user = User.objects.create_user("bench@kanzlei.example", None, full_name="Bea Benchmark")
     for i in range(20):
-        User.objects.create_user(f"staff{i}@kanzlei.example", "x" * 20, full_name=f"Stefan Mitarbeiter{i}")
+        User.objects.create_user(f"staff{i}@kanzlei.example", None, full_name=f"Stefan Mitarbeiter{i}")
     Client.objects.bulk_create(
         Client(
             name=f"Mandantin{i} Beispielname", kind="person", client_number=f"B{i}", email=f"m{i}@example.de"

@@ -25,9 +25,9 @@ def seed(n: int):
     from apps.accounts.models import User
     from apps.tasks.models import Board, Task, TaskStatus
 
+    # No password (unusable): bench users never log in (force_login), and PBKDF2 cost ~0.5 CPU-s a user.
     users = [
-        User.objects.create_user(f"staff{i}@kanzlei.example", "x" * 20, full_name=f"Staff {i}")
-        for i in range(12)
+        User.objects.create_user(f"staff{i}@kanzlei.example", None, full_name=f"Staff {i}") for i in range(12)
     ]
     statuses = [
         TaskStatus.objects.create(key=k, name=k.title(), category=c, sort_order=i)

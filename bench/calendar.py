@@ -41,9 +41,9 @@ def seed(n_events: int, n_clients: int):
     from apps.calendar.models import CalendarEvent
     from apps.clients.models import Client
 
+    # No password (unusable): bench users never log in (force_login), and PBKDF2 cost ~0.5 CPU-s a user.
     users = [
-        User.objects.create_user(f"staff{i}@kanzlei.example", "x" * 20, full_name=f"Staff {i}")
-        for i in range(12)
+        User.objects.create_user(f"staff{i}@kanzlei.example", None, full_name=f"Staff {i}") for i in range(12)
     ]
     rng = random.Random(7)
     surnames = ["Meier", "Schulz", "Vogel", "König", "Weber", "Hoffmann", "Lindner", "Brandt", "Berger"]

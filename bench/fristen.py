@@ -50,8 +50,9 @@ def seed_people(n_staff: int, n_clients: int):
     from apps.accounts.models import User
     from apps.clients.models import Client
 
+    # No password (unusable): bench users never log in (force_login), and PBKDF2 cost ~0.5 CPU-s a user.
     staff = [
-        User.objects.create_user(f"staff{i}@kanzlei.example", "x" * 20, full_name=f"Staff {i}")
+        User.objects.create_user(f"staff{i}@kanzlei.example", None, full_name=f"Staff {i}")
         for i in range(n_staff)
     ]
     rng = random.Random(12)

@@ -107,9 +107,9 @@ def run(opts) -> None:
     point_channel_layer_at_bench_database()
     private_celery_queue()
     rng = random.Random(opts.seed)
+    # No password (unusable): bench users never log in (force_login), and PBKDF2 cost ~0.5 CPU-s a user.
     users = [
-        User.objects.create_user(f"staff{i}@kanzlei.example", "x" * 20, full_name=f"Staff {i}")
-        for i in range(20)
+        User.objects.create_user(f"staff{i}@kanzlei.example", None, full_name=f"Staff {i}") for i in range(20)
     ]
     clients = {
         name: Client.objects.create(name=name, client_number=f"M-{i}") for i, name in enumerate(CLIENTS)

@@ -184,9 +184,9 @@ def run(opts) -> None:
 
     point_channel_layer_at_bench_database()
     rng = random.Random(opts.seed)
+    # No password (unusable): bench users never log in (force_login), and PBKDF2 cost ~0.5 CPU-s a user.
     users = [
-        User.objects.create_user(f"staff{i}@kanzlei.example", "x" * 20, full_name=f"Staff {i}")
-        for i in range(8)
+        User.objects.create_user(f"staff{i}@kanzlei.example", None, full_name=f"Staff {i}") for i in range(8)
     ]
     clients = [Client.objects.create(name=name, client_number=f"B-{i}") for i, name in enumerate(CLIENTS)]
     docs = [make_document(rng, i) | assign_scope(rng, users, clients) for i in range(opts.docs)]
