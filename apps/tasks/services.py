@@ -315,31 +315,51 @@ def board_columns(
     already read through `list_boards` / `get_board` (visible to `principal`: not read again)."""
     if not isinstance(board, Board):
         board = get_board(principal, board)
-    qs = _assigned(principal, Task.objects.filter(board=board), filters)
+    unfiltered = Task.objects.filter(board_id=board.pk)
+    qs = _assigned(principal, unfiltered, filters)
     if filters.query:
         qs = _search(principal, qs, filters.query)
-    # The board's (filtered) tasks, compiled once and used by both queries as a derived table.
-    # Written as SQL around it: Django's window-filter emulation (`QUALIFY`) and a correlated
-    # `Subquery` cost several milliseconds of building and compiling on every board page.
-    tasks_sql, params = qs.order_by().values("id", "status_id", "position").query.sql_with_params()
-    count = f"SELECT count(*) FROM ({tasks_sql}) board_tasks WHERE board_tasks.status_id = {_STATUS_ID}"  # noqa: S608
-    total = RawSQL(count, params, output_field=IntegerField())  # noqa: S611 (Django's SQL; values are parameters)
-    statuses = list(TaskStatus.objects.annotate(total=total))
-    window = (
-        "row_number() OVER (PARTITION BY board_tasks.status_id ORDER BY board_tasks.position, board_tasks.id)"
-    )
-    first = f"SELECT ranked.id FROM (SELECT board_tasks.id, {window} AS rank FROM ({tasks_sql}) board_tasks) ranked"  # noqa: S608
-    ranked = RawSQL(f"{first} WHERE ranked.rank <= %s", (*params, per_column))  # noqa: S611 (as above)
+    if qs is unfiltered:  # the board as it opens: statements compiled once per process
+        statuses = _BOARD_STATUSES(board_id=board.pk)
+        ranked = _BOARD_CARDS(board_id=board.pk, per_column=per_column)
+    else:
+        statuses_qs, cards_qs = _board_querysets(qs, per_column)
+        statuses, ranked = list(statuses_qs), list(cards_qs)
     by_id = {s.pk: s for s in statuses}
     cards: dict[int, list[Task]] = {}
-    for task in (
-        Task.objects.filter(id__in=ranked).select_related("assignee", "client").order_by("position", "id")
-    ):
+    for task in ranked:
         if task.status_id in by_id:  # a status added since is not a column: its cards wait
             task.board, task.status = board, by_id[task.status_id]  # loaded: no join per card
             cards.setdefault(task.status_id, []).append(task)
     columns = [{"status": s, "tasks": cards.get(s.pk, []), "total": s.total} for s in statuses]
     return board, columns
+
+
+def _board_querysets(qs: QuerySet[Task], per_column: int) -> tuple[QuerySet[TaskStatus], QuerySet[Task]]:
+    """Every status with its count of the tasks of `qs`, and the first `per_column` of them per
+    status. `qs` is compiled once and used by both as a derived table, written as SQL around it:
+    Django's window-filter emulation (`QUALIFY`) and a correlated `Subquery` cost several
+    milliseconds of building and compiling on every board page."""
+    tasks_sql, params = qs.order_by().values("id", "status_id", "position").query.sql_with_params()
+    count = f"SELECT count(*) FROM ({tasks_sql}) board_tasks WHERE board_tasks.status_id = {_STATUS_ID}"  # noqa: S608
+    total = RawSQL(count, params, output_field=IntegerField())  # noqa: S611 (Django's SQL; values are parameters)
+    window = (
+        "row_number() OVER (PARTITION BY board_tasks.status_id ORDER BY board_tasks.position, board_tasks.id)"
+    )
+    first = f"SELECT ranked.id FROM (SELECT board_tasks.id, {window} AS rank FROM ({tasks_sql}) board_tasks) ranked"  # noqa: S608
+    ranked = RawSQL(f"{first} WHERE ranked.rank <= %s", (*params, per_column))  # noqa: S611 (as above)
+    cards = Task.objects.filter(id__in=ranked).select_related("assignee", "client").order_by("position", "id")
+    return TaskStatus.objects.annotate(total=total), cards
+
+
+_BOARD_STATUSES = Prepared(
+    lambda board_id: _board_querysets(Task.objects.filter(board_id=board_id), 1)[0], board_id=int
+)
+_BOARD_CARDS = Prepared(
+    lambda board_id, per_column: _board_querysets(Task.objects.filter(board_id=board_id), per_column)[1],
+    board_id=int,
+    per_column=int,
+)
 
 
 _STATUS_ID = f'"{TaskStatus._meta.db_table}"."id"'
