@@ -27,7 +27,7 @@ from apps.clients import visibility as client_visibility
 from apps.clients.services import resolve_case, resolve_client
 from apps.core import validation
 from apps.core.db.lookup import get_by_id
-from apps.core.db.ordering import make_room, next_position
+from apps.core.db.ordering import make_room
 from apps.core.db.paging import ids_and_total, page_and_total, page_query
 from apps.core.db.prepared import SHAPE, Prepared
 from apps.core.db.saving import save_unique
@@ -465,7 +465,21 @@ def _link(principal: Principal, task: Task, values: dict[str, Any]) -> None:
 
 
 def _next_position(board: Board, status: TaskStatus) -> int:
-    return next_position(Task.objects.filter(board=board, status=status), first=1)
+    """After the column's last card, 1 in an empty column (`next_position(…, first=1)`), read
+    through a prepared statement: every new and moved task asks it."""
+    last = _LAST_POSITION(board_id=board.pk, status_id=status.pk)
+    return last[0] + 1 if last else 1
+
+
+_LAST_POSITION = Prepared(
+    lambda board_id, status_id: (
+        Task.objects.filter(board_id=board_id, status_id=status_id)
+        .order_by("-position")
+        .values_list("position", flat=True)[:1]
+    ),
+    board_id=int,
+    status_id=int,
+)
 
 
 def _follow_up(status: TaskStatus, follow_up: dt.date | None) -> dt.date | None:
