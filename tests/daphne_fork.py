@@ -61,11 +61,26 @@ def preload() -> None:
             del daphne.server
     if "twisted.internet.reactor" in sys.modules:
         raise RuntimeError("a Twisted reactor was installed before the fork")
+    warm()
     from django.db import connections
 
     connections.close_all()
     gc.collect()
     gc.freeze()  # the preloaded objects stay shared with the children (no copy-on-write by gc)
+
+
+def warm() -> None:
+    """What every server's first request would load itself (no query, no state of a request):
+    the URL patterns and the translation catalogs."""
+    from django.conf import settings
+    from django.urls import get_resolver
+    from django.utils import translation
+
+    get_resolver().reverse_dict  # noqa: B018  (imports every urls module, fills the lookups)
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            translation.gettext("Anmelden")
+    translation.deactivate()
 
 
 def run_child(request: dict, wakeup: tuple[int, int]) -> None:

@@ -310,8 +310,10 @@ def live_daphne(
         # Set by the forked child: PGAPPNAME names each server (libpq reads it per session), and
         # pytest names the current test in PYTEST_CURRENT_TEST.
         own = {key: environment.pop(key, None) for key in OWN_VARIABLES}
+        # The first call imports the project (as a daphne would, and a little more): on the
+        # machine shared by several test runs that once took 90 s.
         parent = preloaded_daphne(
-            {**environment, "PGAPPNAME": "clapilot-live-preload"}, root, log_dir, timeout
+            {**environment, "PGAPPNAME": "clapilot-live-preload"}, root, log_dir, max(timeout, 180)
         )
         log.write_text("")
         process = parent.spawn(args, log, own)
