@@ -92,9 +92,9 @@ def test_a_shape_that_depends_on_the_values_is_refused():
 
 
 PAGE = Prepared(
-    lambda ids, offset, limit: ApiKey.objects.filter(pk__in=ids).order_by("pk").values_list("pk", "name")[
-        offset : offset + limit
-    ],
+    lambda ids, offset, limit: (
+        ApiKey.objects.filter(pk__in=ids).order_by("pk").values_list("pk", "name")[offset : offset + limit]
+    ),
     ids=list,
     offset=SHAPE,
     limit=SHAPE,
@@ -107,9 +107,9 @@ def test_lists_and_shapes_select_a_statement_each(keys):
     for chosen in ([], ids[:1], ids[1:], ids, [*ids, 0]):
         for offset, limit in ((0, 2), (1, 5)):
             expected = list(
-                ApiKey.objects.filter(pk__in=chosen).order_by("pk").values_list("pk", "name")[
-                    offset : offset + limit
-                ]
+                ApiKey.objects.filter(pk__in=chosen)
+                .order_by("pk")
+                .values_list("pk", "name")[offset : offset + limit]
             )
             assert PAGE(ids=chosen, offset=offset, limit=limit) == expected
     with CaptureQueriesContext(connection) as queries:
