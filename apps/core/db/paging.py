@@ -33,11 +33,12 @@ def ids_and_total(
 
 def page_query(qs: QuerySet[Any], order: Sequence[str], *, offset: int, limit: int) -> QuerySet[Any]:
     """The one query of `ids_and_total`: `(pk, total of all matches)` of the page's rows."""
-    return (
+    page: QuerySet[Any] = (
         qs.order_by(*order)
         .annotate(page_total=Window(Count("pk")))
         .values_list("pk", "page_total")[offset : offset + limit]
     )
+    return page
 
 
 def page_and_total(rows: list[tuple[Any, int]], qs: QuerySet[Any], *, offset: int) -> tuple[list[Any], int]:

@@ -47,7 +47,9 @@ class Unpreparable(TypeError):
 class _Plan:
     __slots__ = ("compiler", "params", "positions", "queryset", "sql")
 
-    def __init__(self, queryset: QuerySet | None, compiler: Any, sql: str, params: list, positions: list):
+    def __init__(
+        self, queryset: QuerySet[Any] | None, compiler: Any, sql: str, params: list[Any], positions: list[Any]
+    ):
         self.queryset, self.compiler, self.sql = queryset, compiler, sql
         self.params, self.positions = params, positions
 
@@ -55,13 +57,13 @@ class _Plan:
 class Prepared:
     """A queryset compiled once per database alias and shape (see the module docstring)."""
 
-    def __init__(self, build: Callable[..., QuerySet], **slots: Any) -> None:
+    def __init__(self, build: Callable[..., QuerySet[Any]], **slots: Any) -> None:
         for name, kind in slots.items():
             if kind not in (int, str, list, SHAPE):
                 raise Unpreparable(f"slot {name!r}: kind must be int, str, list or SHAPE, not {kind!r}")
         self.build = build
         self.slots = slots
-        self._plans: dict[tuple, _Plan] = {}
+        self._plans: dict[tuple[Any, ...], _Plan] = {}
         self._lock = threading.Lock()
 
     def __call__(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[Any]:

@@ -9,6 +9,7 @@ and the memo is bounded: paths with ids in them are many, so it starts over when
 
 from __future__ import annotations
 
+from django.http import HttpRequest
 from django.urls import ResolverMatch, get_resolver
 
 MEMO_SIZE = 4096
@@ -17,17 +18,18 @@ MEMO_SIZE = 4096
 class RememberedResolution:
     """Mixin for a Django handler: `resolve_request` from the memo when it can."""
 
-    def resolve_request(self, request) -> ResolverMatch:
+    def resolve_request(self, request: HttpRequest) -> ResolverMatch:
         if hasattr(request, "urlconf"):  # a middleware chose another URL conf for this request
-            return super().resolve_request(request)  # type: ignore[misc]
+            match: ResolverMatch = super().resolve_request(request)  # type: ignore[misc]
+            return match
         resolver = get_resolver()
         memo: dict[str, ResolverMatch] = resolver.__dict__.setdefault("_clapilot_resolved", {})
         path = request.path_info
-        match = memo.get(path)
-        if match is None:
-            match = resolver.resolve(path)
+        remembered = memo.get(path)
+        if remembered is None:
+            remembered = resolver.resolve(path)
             if len(memo) >= MEMO_SIZE:
                 memo.clear()
-            memo[path] = match
-        request.resolver_match = match
-        return match
+            memo[path] = remembered
+        request.resolver_match = remembered
+        return remembered

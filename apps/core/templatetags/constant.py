@@ -17,7 +17,17 @@ from typing import Any
 
 from django import template
 from django.core.signals import setting_changed
-from django.template.base import FilterExpression, Node, NodeList, TextNode, TokenType, Variable
+from django.template.base import (
+    FilterExpression,
+    Node,
+    NodeList,
+    Parser,
+    TextNode,
+    Token,
+    TokenType,
+    Variable,
+)
+from django.template.context import Context
 from django.template.defaulttags import CommentNode, LoadNode, URLNode
 from django.template.loader_tags import IncludeNode
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
@@ -77,7 +87,8 @@ def _problem(node: Node) -> str | None:
         ok = _literal(node.template) and not node.extra_context  # its nodes: checked when drawn
     else:
         ok = False
-    return None if ok else f"{type(node).__name__} ({getattr(node, 'token', None) and node.token.contents!r})"
+    token = getattr(node, "token", None)
+    return None if ok else f"{type(node).__name__} ({token.contents if token is not None else None!r})"
 
 
 def _check(nodelist: NodeList, where: str) -> None:
@@ -97,7 +108,7 @@ class ConstantNode(Node):
         self.where = where
         self.checked_includes = False
 
-    def render(self, context) -> str:
+    def render(self, context: Context) -> str:
         key = (self.key, get_language(), context.autoescape, id(get_resolver(get_urlconf())))
         text = _memo.get(key)
         if text is None:
@@ -110,17 +121,18 @@ class ConstantNode(Node):
             _memo[key] = text
         return mark_safe(text)  # noqa: S308 (rendered by the template engine, escaped there)
 
-    def _check_includes(self, nodelist: NodeList, context) -> None:
+    def _check_includes(self, nodelist: NodeList, context: Context) -> None:
         for node in nodelist:
             if isinstance(node, IncludeNode):
                 name = node.template.resolve(context)
+                assert context.template is not None  # set while a template renders
                 included = context.template.engine.get_template(name)
                 _check(included.nodelist, name)
                 self._check_includes(included.nodelist, context)
 
 
 @register.tag
-def constant(parser, token):
+def constant(parser: Parser, token: Token) -> ConstantNode:
     nodelist = parser.parse(("endconstant",))
     parser.delete_first_token()
     where = getattr(parser.origin, "template_name", None) or "a template"
