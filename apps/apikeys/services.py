@@ -84,8 +84,7 @@ def _presented(raw: str, kind: str, by_prefix: Prepared, hash_field: str, invali
     if parts is None:
         raise invalid()
     prefix, secret = parts
-    found = by_prefix(prefix=prefix)
-    row = found[0] if found else None
+    row = by_prefix.first(prefix=prefix)
     if row is None:
         _matches(secret, _DUMMY_HASH)
         raise invalid()

@@ -163,8 +163,7 @@ _FIRST_OF_CATEGORY = Prepared(lambda category: TaskStatus.objects.filter(categor
 
 
 def first_status(category: str = TaskStatus.Category.OPEN) -> TaskStatus:
-    found = _FIRST_OF_CATEGORY(category=str(category))
-    status = found[0] if found else TaskStatus.objects.first()
+    status = _FIRST_OF_CATEGORY.first(category=str(category)) or TaskStatus.objects.first()
     if status is None:
         raise StatusNotFound(_("No task statuses are configured."))
     return status
@@ -467,8 +466,8 @@ def _link(principal: Principal, task: Task, values: dict[str, Any]) -> None:
 def _next_position(board: Board, status: TaskStatus) -> int:
     """After the column's last card, 1 in an empty column (`next_position(…, first=1)`), read
     through a prepared statement: every new and moved task asks it."""
-    last = _LAST_POSITION(board_id=board.pk, status_id=status.pk)
-    return last[0] + 1 if last else 1
+    last = _LAST_POSITION.first(board_id=board.pk, status_id=status.pk)
+    return 1 if last is None else last + 1
 
 
 _LAST_POSITION = Prepared(

@@ -56,8 +56,7 @@ def visible_board(principal: Principal, board_id: int) -> Board | None:
     user = principal.user
     if user is None:
         return visible_boards(principal).filter(pk=board_id).first()
-    found = _MEMBER_BOARD(user_id=user.pk, board_id=board_id)
-    return found[0] if found else None
+    return _MEMBER_BOARD.first(user_id=user.pk, board_id=board_id)
 
 
 def visible_board_list(principal: Principal) -> list[Board]:

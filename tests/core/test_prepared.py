@@ -115,3 +115,9 @@ def test_lists_and_shapes_select_a_statement_each(keys):
     with CaptureQueriesContext(connection) as queries:
         assert PAGE(ids=[], offset=0, limit=2) == []
     assert not queries  # Django knows `IN ()` is empty too
+
+
+def test_first_is_the_first_row_or_none(keys):
+    key = keys[2][0]
+    assert BY_PREFIX.first(prefix=key.prefix) == key
+    assert BY_PREFIX.first(prefix="clp_nothing") is None

@@ -103,6 +103,11 @@ class Prepared:
         queryset._result_cache = None
         return list(queryset)
 
+    def first(self, **values: Any) -> Any:
+        """The first row for these values, or None (for a builder that slices `[:1]`)."""
+        rows = self(**values)
+        return rows[0] if rows else None
+
     def _key_of(self, name: str, value: Any) -> Any:
         kind = self.slots[name]
         return len(value) if kind is list else value if kind is SHAPE else None
