@@ -10,6 +10,7 @@ import pytest
 
 from apps.calendar import lifecycle
 from apps.calendar.models import CalendarEvent
+from apps.deadlines import compute
 from apps.deadlines.models import DeadlineRule
 from tests.e2e.helpers import log_in
 from tests.factories import UserFactory
@@ -44,16 +45,23 @@ def test_the_fristenrechner_fills_the_due_date_and_the_vorfrist(server, page, vi
 
     page.fill("[name=title]", "Einspruch ESt-Bescheid 2024")
     page.select_option("[name=rule_code]", "einspruch_ao")
-    page.fill("[name=posted_on]", "2026-11-04")
+    # Posted a week from today: the Vorfrist is never clamped to today, whatever day the suite runs.
+    posted = dt.date.today() + dt.timedelta(days=7)
+    expected = compute.compute(posted, 1, "months", posted=True, legal_basis="§ 355 Abs. 1 AO")
+    vorfrist = expected.end - dt.timedelta(days=7)  # the rule's 7 days, moved back off a weekend
+    while vorfrist.weekday() >= 5:
+        vorfrist -= dt.timedelta(days=1)
+    page.fill("[name=posted_on]", posted.isoformat())
     page.locator("[name=posted_on]").dispatch_event("change")
     end = page.locator("[data-fr-end]")
     end.wait_for(state="visible")
-    assert "09.12.2026" in end.inner_text()
-    assert page.input_value("[name=start]") == "2026-12-09T00:00"
-    assert page.input_value("[name=trigger_date]") == "2026-11-09"  # the Bekanntgabe
-    assert page.input_value("[name=pre_deadlines]") == "2026-12-02"  # 7 days, a Wednesday
+    assert f"{expected.end:%d.%m.%Y}" in end.inner_text()
+    assert page.input_value("[name=start]") == f"{expected.end.isoformat()}T00:00"
+    assert page.input_value("[name=trigger_date]") == expected.start.isoformat()  # the Bekanntgabe
+    assert page.input_value("[name=pre_deadlines]") == vorfrist.isoformat()
     chain = page.locator("[data-fr-steps] li").all_inner_texts()
-    assert len(chain) >= 3 and "04.11.2026" in chain[0] and any("09.11.2026" in s for s in chain)
+    assert len(chain) >= 3 and f"{posted:%d.%m.%Y}" in chain[0]
+    assert any(f"{expected.start:%d.%m.%Y}" in step for step in chain)
     assert page.input_value("[name=legal_basis]") == "§ 355 Abs. 1 AO"
     box = page.locator("[data-fristenrechner]").bounding_box()
     assert box["width"] <= viewport["width"]  # no sideways scrolling on the phone
@@ -70,9 +78,9 @@ def test_the_fristenrechner_fills_the_due_date_and_the_vorfrist(server, page, vi
     page.click("#event-form button.primary")
     page.wait_for_url("**/kalender/*/")
     frist = CalendarEvent.objects.get()
-    assert (frist.rule_code, frist.trigger_date) == ("einspruch_ao", dt.date(2026, 11, 9))
-    assert [p.due_date for p in frist.pre_deadlines.all()] == [dt.date(2026, 12, 2)]
-    assert lifecycle.due_day(frist) == dt.date(2026, 12, 9) and frist.all_day
+    assert (frist.rule_code, frist.trigger_date) == ("einspruch_ao", expected.start)
+    assert [p.due_date for p in frist.pre_deadlines.all()] == [vorfrist]
+    assert lifecycle.due_day(frist) == expected.end and frist.all_day
     assert not errors, errors
 
 
