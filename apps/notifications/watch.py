@@ -59,31 +59,30 @@ def connect(watches: tuple[PeopleWatch, ...]) -> None:
             raise ValueError(f"{watch.model}: notification kinds without a text: {sorted(unknown)}")
         model = apps.get_model(watch.model)
         uid = f"notifications.watch.{watch.model}"
-        post_init.connect(_remember(watch), sender=model, weak=False, dispatch_uid=f"{uid}.init")
-        post_save.connect(_on_save(watch), sender=model, weak=False, dispatch_uid=f"{uid}.save")
+        # Field name → attribute ("assignee" → "assignee_id"), looked up once: the snapshot is
+        # taken for every row loaded, dozens per list.
+        attnames = {name: getattr(model._meta.get_field(name), "attname", name) for name in watch.fields}
+        post_init.connect(_remember(attnames), sender=model, weak=False, dispatch_uid=f"{uid}.init")
+        post_save.connect(_on_save(watch, attnames), sender=model, weak=False, dispatch_uid=f"{uid}.save")
 
 
-def _attnames(obj: Model, watch: PeopleWatch) -> dict[str, str]:
-    return {name: getattr(obj._meta.get_field(name), "attname", name) for name in watch.fields}
+def _remember(attnames: dict[str, str]) -> Callable[..., None]:
+    watched = tuple(attnames.values())
 
-
-def _remember(watch: PeopleWatch) -> Callable[..., None]:
     def receiver(sender: type, instance: Model, **kwargs: Any) -> None:
         # Read the loaded values only: touching a deferred field here would cost a query per row.
         loaded = instance.__dict__
-        instance.__dict__[_SNAPSHOT] = {
-            attname: loaded[attname] for attname in _attnames(instance, watch).values() if attname in loaded
-        }
+        loaded[_SNAPSHOT] = {attname: loaded[attname] for attname in watched if attname in loaded}
 
     return receiver
 
 
-def _on_save(watch: PeopleWatch) -> Callable[..., None]:
+def _on_save(watch: PeopleWatch, attnames: dict[str, str]) -> Callable[..., None]:
     def receiver(sender: type, instance: Model, created: bool, raw: bool = False, **kwargs: Any) -> None:
         if raw:
             return  # fixtures load data, nobody was put in charge
         before = {} if created else instance.__dict__.get(_SNAPSHOT, {})
-        now = {attname: instance.__dict__.get(attname) for attname in _attnames(instance, watch).values()}
+        now = {attname: instance.__dict__.get(attname) for attname in attnames.values()}
         instance.__dict__[_SNAPSHOT] = dict(now)
         if not watch.applies(instance):
             return
@@ -91,7 +90,7 @@ def _on_save(watch: PeopleWatch) -> Callable[..., None]:
         if op is None:
             return  # written outside any request, tool or job (a shell, fixtures): nobody acted
         actor_id = op.actor_id
-        for name, attname in _attnames(instance, watch).items():
+        for name, attname in attnames.items():
             person_id = now[attname]
             if person_id is None or person_id == actor_id:
                 continue

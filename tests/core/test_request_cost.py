@@ -218,14 +218,19 @@ def stage_call(user):
 
 
 def test_badges_are_counted_once_until_an_event_then_anew(client, office):
+    from apps.mutations.services import record_mutation
+
     html, first = page_queries(client)
     assert approvals_badge(html) == 0
     html, warm = page_queries(client)
     assert warm < first  # the badge counts came from the process's memo
+    record_mutation(audience="all", topic="aufgaben.task", refresh_topic="aufgaben")
+    html, other_topic = page_queries(client)
+    assert other_topic == warm + 1  # one query finds no event of a badge's topic: counts kept
     stage_call(office["user"])  # records the live event the page's badge listens to
     html, after_event = page_queries(client)
     assert approvals_badge(html) == 1
-    assert after_event == first
+    assert after_event == first + 1  # that query, then counted anew
 
 
 def test_badges_are_counted_anew_after_the_ttl(client, office, monkeypatch):
@@ -301,18 +306,66 @@ def counting_badge(user) -> int:
     return len(CALLS)
 
 
-def test_the_memo_is_keyed_on_event_role_and_active_flag(office):
+def test_the_memo_is_kept_until_an_event_of_a_badges_topic(office):
     from apps.core.plugins import NavEntry
     from apps.core.surfaces import navigation
+    from apps.mutations.services import head_id, record_mutation
+
+    def event(**fields) -> int:
+        record_mutation(audience="all", **fields)
+        return head_id()
 
     user = office["user"]
-    entries = [NavEntry("probe", "Probe", "tasks:index", badge=f"{__name__}.counting_badge")]
+    entry = NavEntry(
+        "probe", "Probe", "tasks:index", badge=f"{__name__}.counting_badge", badge_topics=("probe",)
+    )
+    entries = [entry]
     CALLS.clear()
-    assert navigation.badge_counts(user, entries, token=10**9) == {"probe": 1}
-    assert navigation.badge_counts(user, entries, token=10**9) == {"probe": 1}  # kept
-    assert navigation.badge_counts(user, entries, token=10**9 + 1) == {"probe": 2}  # a new event
+    head = event(topic="aufgaben.task")
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 1}
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 1}  # kept
+    head = event(topic="aufgaben.task", refresh_topic="aufgaben")
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 1}  # another topic's event
+    head = event(topic="probe.item")
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 2}  # below the badge's topic
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 2}
+    head = event(topic="elsewhere", refresh_topic="probe")
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 3}  # its refresh topic
+    head = event(topic="elsewhere", ui_actions=[{"type": "reload_topic", "topic": "aufgaben"}])
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 3}  # another topic's reload
+    head = event(topic="elsewhere", ui_actions=[{"type": "reload_topic", "topic": "probe.list"}])
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 4}  # a reload of the topic
+    head = event(topic="probes")  # a topic that only starts with the same letters
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 4}
     user.role = "staff"
-    assert navigation.badge_counts(user, entries, token=10**9 + 1) == {"probe": 3}  # another role
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 5}  # another role
     user.is_active = False
-    assert navigation.badge_counts(user, entries, token=10**9 + 1) == {"probe": 4}
-    assert navigation.badge_counts(user, entries) == {"probe": 5}  # no token: always counted
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 6}
+    assert navigation.badge_counts(user, entries) == {"probe": 7}  # no token: always counted
+
+
+def test_an_event_committed_late_below_the_counted_head_is_not_missed(office):
+    """Ids are taken at insert, rows appear at commit: an event of the badge's topic with an id
+    below the head the count saw (its transaction still open then) still makes the next page
+    count anew."""
+    from apps.core.plugins import NavEntry
+    from apps.core.surfaces import navigation
+    from apps.mutations.models import MutationEvent
+    from apps.mutations.services import head_id, record_mutation
+
+    user = office["user"]
+    entries = [
+        NavEntry("probe", "Probe", "tasks:index", badge=f"{__name__}.counting_badge", badge_topics=("probe",))
+    ]
+    CALLS.clear()
+    record_mutation(audience="all", topic="aufgaben.task")
+    late = record_mutation(audience="all", topic="probe")
+    record_mutation(audience="all", topic="aufgaben.task")
+    head = head_id()
+    hidden = MutationEvent.objects.filter(pk=late.pk)
+    row = hidden.values().get()
+    hidden.delete()  # not committed yet when the page counts
+    assert navigation.badge_counts(user, entries, token=head) == {"probe": 1}
+    MutationEvent.objects.create(**row)  # commits now, with its older id
+    record_mutation(audience="all", topic="aufgaben.task")
+    assert navigation.badge_counts(user, entries, token=head_id()) == {"probe": 2}
