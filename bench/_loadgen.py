@@ -324,6 +324,21 @@ class LoadPlan:
     layer: str = "embedded (channels-postgres)"
     log: Path | None = None  # daphne's log, printed on failure
     pool_size: int | None = None
+    web_pids: tuple[int, ...] = ()  # the web processes, whose CPU per request is reported
+
+
+def cpu_seconds(pids: tuple[int, ...]) -> float:
+    """User + system CPU seconds the processes have used so far (0 for one that is gone)."""
+    import psutil
+
+    total = 0.0
+    for pid in pids:
+        try:
+            times = psutil.Process(pid).cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
 
 
 def run_clients(
@@ -356,9 +371,11 @@ def run_load(plan: LoadPlan, people: list[BenchUser], shared_board: int) -> dict
         sampler = SessionSampler(plan.app_name)
         sampler.start()
         stats = Stats()
+        cpu_before = cpu_seconds(plan.web_pids)
         started = time.perf_counter()
         run_clients(plan, people, shared_board, plan.duration, stats)
         elapsed = time.perf_counter() - started
+        web_cpu = cpu_seconds(plan.web_pids) - cpu_before
         load_during = os.getloadavg()
 
         expected, audiences = expected_deliveries(after, sockets.sockets)
@@ -407,6 +424,9 @@ def run_load(plan: LoadPlan, people: list[BenchUser], shared_board: int) -> dict
             f"{route:32} {r['requests']:9d} {r['errors']:7d} {fmt(r['p50_ms'])} {fmt(r['p95_ms'])} {fmt(r['max_ms'])}"
         )
     print(f"{'total':32} {total:9d} {errors:7d}   ({total / elapsed:.0f} requests/s)")
+    web_cpu_ms = round(web_cpu * 1000 / total, 2) if total and plan.web_pids else None
+    if web_cpu_ms is not None:
+        print(f"web CPU         {web_cpu_ms} ms per request ({web_cpu / elapsed:.2f} cores busy)")
     for route, sample in stats.error_samples.items():
         print(f"  first error of {route}: {sample}")
     print()
@@ -442,6 +462,7 @@ def run_load(plan: LoadPlan, people: list[BenchUser], shared_board: int) -> dict
         "seconds": round(elapsed, 1),
         "requests": total,
         "per_second": round(total / elapsed, 1),
+        "web_cpu_ms": web_cpu_ms,
         "errors": errors,
         "routes": routes,
         "events": len(expected),
@@ -456,7 +477,7 @@ def run_load(plan: LoadPlan, people: list[BenchUser], shared_board: int) -> dict
     return result
 
 
-def healthz_rate(port: int, clients: int, duration: float) -> dict:
+def healthz_rate(port: int, clients: int, duration: float, web_pids: tuple[int, ...] = ()) -> dict:
     """The rate of the cheapest request (GET /healthz) with the same clients and the same
     generator as the mix: the ceiling the mix is compared with (issue #28: mix ≥ 35 % of it)."""
     answered = [0] * clients
@@ -477,6 +498,7 @@ def healthz_rate(port: int, clients: int, duration: float) -> dict:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         conn.close()
 
+    cpu_before = cpu_seconds(web_pids)
     started = time.perf_counter()
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
     for thread in threads:
@@ -484,4 +506,11 @@ def healthz_rate(port: int, clients: int, duration: float) -> dict:
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - started
-    return {"requests": sum(answered), "errors": sum(failed), "per_second": round(sum(answered) / elapsed, 1)}
+    requests = sum(answered)
+    web_cpu = cpu_seconds(web_pids) - cpu_before
+    return {
+        "requests": requests,
+        "errors": sum(failed),
+        "per_second": round(requests / elapsed, 1),
+        "web_cpu_ms": round(web_cpu * 1000 / requests, 2) if requests and web_pids else None,
+    }

@@ -19,7 +19,9 @@ ceiling the mix is compared with.
 
 --clients and --web take lists: every combination runs in turn, and a summary table at the end
 gives per combination the mix's requests/s, errors, the worst route's p50/p95, the /healthz rate
-and the mix as a share of it. Per run: requests, errors, p50/p95/max per route, events committed vs
+and the mix as a share of it, and the web processes' CPU per request for each (the rate depends on
+the machine's other load, the CPU per request much less). Per run: requests, errors, p50/p95/max
+per route, events committed vs
 delivered (lost, duplicated, delivered to a socket that must not see it), the peak of the web
 processes' PostgreSQL sessions, and a line `RESULT {json}`. Exits 1 on any error, lost, duplicated
 or misdelivered event.
@@ -132,8 +134,9 @@ def run_bench(workdir: Path, redis_url: str | None) -> int:
             with web_processes(workdir, web, daphne_env(APP_NAME, redis_url, ARGS.pool_size)) as (
                 port,
                 log,
-                _,
+                processes,
             ):
+                pids = tuple(p.pid for p in processes)
                 for clients in ARGS.clients:
                     print(f"\n=== {web} web process{'es' if web > 1 else ''}, {clients} clients")
                     plan = LoadPlan(
@@ -147,10 +150,14 @@ def run_bench(workdir: Path, redis_url: str | None) -> int:
                         layer=layer,
                         log=log,
                         pool_size=ARGS.pool_size,
+                        web_pids=pids,
                     )
                     result = run_load(plan, people, shared_board)
-                    health = healthz_rate(port, clients, ARGS.healthz)
-                    print(f"/healthz        {health['per_second']} requests/s, {health['errors']} errors")
+                    health = healthz_rate(port, clients, ARGS.healthz, pids)
+                    print(
+                        f"/healthz        {health['per_second']} requests/s, {health['errors']} errors, "
+                        f"web CPU {health['web_cpu_ms']} ms per request"
+                    )
                     failed = failed or result["failed"] or health["errors"] > 0
                     rows.append((web, clients, result, health))
     finally:
@@ -162,7 +169,7 @@ def run_bench(workdir: Path, redis_url: str | None) -> int:
 def summary(rows: list) -> None:
     print(
         f"\n{'web':>3} {'clients':>7} {'mix req/s':>9} {'errors':>6} {'worst p50':>9} {'worst p95':>9} "
-        f"{'worst route (p95)':32} {'/healthz req/s':>14} {'mix/healthz':>11}"
+        f"{'worst route (p95)':32} {'/healthz req/s':>14} {'mix/healthz':>11} {'web CPU ms mix':>14} {'/healthz':>8}"
     )
     for web, clients, result, health in rows:
         timed = {r: v for r, v in result["routes"].items() if v["p95_ms"] is not None}
@@ -172,7 +179,8 @@ def summary(rows: list) -> None:
         share = result["per_second"] / health["per_second"] * 100 if health["per_second"] else 0
         print(
             f"{web:3d} {clients:7d} {result['per_second']:9.1f} {result['errors'] + health['errors']:6d} "
-            f"{p50:9.0f} {p95:9.0f} {worst:32} {health['per_second']:14.1f} {share:10.1f}%"
+            f"{p50:9.0f} {p95:9.0f} {worst:32} {health['per_second']:14.1f} {share:10.1f}% "
+            f"{result['web_cpu_ms'] or 0:14.2f} {health['web_cpu_ms'] or 0:8.2f}"
         )
 
 
