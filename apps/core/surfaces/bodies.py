@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from apps.core.errors import PayloadTooLarge
 from apps.core.surfaces.resolving import RememberedResolution
+from apps.core.surfaces.slots import BoundedViews
 
 
 def body_size(body_file) -> int:
@@ -66,8 +67,9 @@ def too_large(limit: int) -> JsonResponse:
     )
 
 
-class BodyMeasuringASGIHandler(RememberedResolution, ASGIHandler):
-    """The web process's handler (clapilot/asgi.py); resolved paths remembered (resolving.py)."""
+class BodyMeasuringASGIHandler(RememberedResolution, BoundedViews, ASGIHandler):
+    """The web process's handler (clapilot/asgi.py); resolved paths remembered (resolving.py),
+    a bounded number of views at once (slots.py)."""
 
     def create_request(self, scope, body_file):
         size = body_size(body_file)
