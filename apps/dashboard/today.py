@@ -27,9 +27,10 @@ from apps.calendar import fristen
 from apps.calendar import services as calendar
 from apps.calendar.fristen import FristenFilter
 from apps.calendar.visibility import visible_events
+from apps.core.db.prepared import SHAPE, Prepared
 from apps.dashboard import office as office_view
 from apps.documents.models import Document
-from apps.documents.visibility import visible_documents
+from apps.documents.visibility import document_scope_q
 from apps.notifications import services as notifications
 from apps.tasks import services as tasks
 
@@ -197,18 +198,26 @@ def _tasks(principal: Principal, today: dt.date) -> dict:
     return {"rows": rows, "total": found[0][-1] if found else 0}
 
 
+# The person's visible documents of their clients changed since a minute (compiled once per
+# process and minute, `apps.core.db.prepared`).
+_RECENT_DOCUMENTS = Prepared(
+    lambda user, since: (
+        Document.objects.filter(document_scope_q(user))
+        .filter(clients__responsible_id=user, updated_at__gte=since)
+        .distinct()
+        .order_by("-updated_at", "-id")
+        .values_list("pk", "title", "updated_at")[: SHOWN + 1]
+    ),
+    user=int,
+    since=SHAPE,
+)
+
+
 def _documents(principal: Principal) -> dict:
     """Documents of the clients the person is responsible for, changed in the last two weeks, with
     the names of all their clients (one more query when there are any, as a prefetch would)."""
     since = timezone.now() - dt.timedelta(days=DOCUMENTS_WITHIN_DAYS)
-    qs = (
-        visible_documents(principal)
-        .filter(clients__responsible_id=principal.user.pk, updated_at__gte=since)
-        .distinct()
-        .order_by("-updated_at", "-id")
-        .values_list("pk", "title", "updated_at")
-    )
-    found = list(qs[: SHOWN + 1])
+    found = _RECENT_DOCUMENTS(user=principal.user.pk, since=since.replace(second=0, microsecond=0))
     shown = found[:SHOWN]
     names: dict[int, list[str]] = defaultdict(list)
     if shown:

@@ -108,10 +108,12 @@ def granted_to(user: Any, perm: str, klass: Any) -> Any:
     cost milliseconds of building and compiling in every visibility check (`context_search` runs
     three per call for Notizen alone)."""
     qs = klass._default_manager.all() if isinstance(klass, type) else klass
-    return qs.filter(pk__in=_granted_pks(user.pk, qs.model, perm.split(".", 1)[-1]))
+    return qs.filter(pk__in=granted_pks(user.pk, qs.model, perm.split(".", 1)[-1]))
 
 
-def _granted_pks(user_id: int, model: Any, codename: str) -> RawSQL:
+def granted_pks(user_id: int, model: Any, codename: str) -> RawSQL:
+    """The subquery behind `granted_to`: the pks of `model` rows the user (id) holds `codename`
+    on, directly or through a group; its shape never depends on the values."""
     user_perms = get_user_obj_perms_model()._meta.db_table
     group_perms = get_group_obj_perms_model()._meta.db_table
     memberships = get_user_model().groups.through._meta.db_table
