@@ -135,9 +135,11 @@ ASGI_APPLICATION = "clapilot.asgi.application"
 CLAPILOT_VIEW_SLOTS = env.int("CLAPILOT_VIEW_SLOTS", default=4)
 CLAPILOT_VIEW_LEASE = env.float("CLAPILOT_VIEW_LEASE", default=0.5)
 
-# The navigation's badge counts are kept per user until the newest live event id changes
+# The navigation's badge counts are kept per user until an event of a badge's topic
 # (apps.core.surfaces.navigation); core names the event stream without importing it.
 CLAPILOT_BADGE_FRESHNESS = "apps.mutations.services.head_id"
+CLAPILOT_BADGE_MOVING = "apps.mutations.services.events_moving"
+CLAPILOT_BADGE_SETTLED = "apps.mutations.services.settled_head"
 CLAPILOT_BADGE_MEMO = env.bool("CLAPILOT_BADGE_MEMO", default=True)
 
 TEMPLATES = [

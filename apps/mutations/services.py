@@ -16,12 +16,13 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db import transaction
-from django.db.models import BigIntegerField, Max, Q, QuerySet, Subquery, Value
+from django.db import connection, transaction
+from django.db.models import BigIntegerField, Q, QuerySet, Subquery, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from apps.core.db.prepared import Prepared
 from apps.core.realtime.layer import group_send
 from apps.mutations.models import RUNNING_XID_MIN, MutationEvent
 from apps.mutations.origin import current_operation, current_origin
@@ -231,9 +232,43 @@ def _first_unsettled(after_id: int) -> QuerySet[MutationEvent]:
     )
 
 
+def events_moving(topics: tuple[str, ...], after: int, head: int, seen: list[int] | None = None) -> list[int]:
+    """The ids (at most 100) of the events after id `after` up to `head`, but `seen`, that may move
+    a navigation badge of `topics` (`apps.core.surfaces.navigation`): their topic or refresh topic,
+    or the topic of a `reload_topic` action in them, is one of them or below one ("memory" covers
+    "memory.review"), as `nav-badges.js` matches them. Other people's private events count too:
+    rarely a count more than needed, never one too few. One query."""
+    below = [f"{topic}.%" for topic in topics]
+    sql = (
+        f"SELECT id FROM {MutationEvent._meta.db_table}"  # noqa: S608 constant table name
+        " WHERE id > %s AND id <= %s AND NOT id = ANY(%s::bigint[]) AND ("
+        " topic = ANY(%s::text[]) OR topic LIKE ANY(%s::text[])"
+        " OR refresh_topic = ANY(%s::text[]) OR refresh_topic LIKE ANY(%s::text[])"
+        " OR EXISTS (SELECT 1 FROM jsonb_array_elements(ui_actions) AS a WHERE a->>'type' = 'reload_topic'"
+        " AND (a->>'topic' = ANY(%s::text[]) OR a->>'topic' LIKE ANY(%s::text[])))) ORDER BY id LIMIT 100"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [after, head, seen or [], *[list(topics), below] * 3])
+        return [row[0] for row in cursor.fetchall()]
+
+
+def settled_head() -> int:
+    """The newest event id no older transaction can still add a row below: the newest event older
+    than SETTLE_SECONDS (a short backward scan of the newest ids)."""
+    cutoff = timezone.now() - timedelta(seconds=SETTLE_SECONDS)
+    newest = (
+        MutationEvent.objects.filter(created_at__lt=cutoff).order_by("-id").values_list("id", flat=True)[:1]
+    )
+    return next(iter(newest), 0)
+
+
+# Read on every page (its live cursor and the navigation's badges): compiled once.
+_HEAD = Prepared(lambda: MutationEvent.objects.order_by("-id").values_list("id", flat=True)[:1])
+
+
 def head_id() -> int:
     """The newest event id: a freshly rendered page already reflects everything up to it."""
-    return MutationEvent.objects.aggregate(m=Max("id"))["m"] or 0
+    return _HEAD.first() or 0
 
 
 def serialize_event(event: MutationEvent) -> dict[str, Any]:

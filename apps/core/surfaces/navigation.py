@@ -6,7 +6,7 @@ The badge counts (one to several COUNT queries each) are drawn on every page. Th
 process for the user with the newest live event id they were counted at
 (`settings.CLAPILOT_BADGE_FRESHNESS`): a badge's page refetches it on its topics' events, so every
 change that moves a count records an event of one of the badges' topics. When newer events exist,
-one query asks whether any of them is of a badge's topic (`_moving`) and only then are they counted
+one query asks whether any of them is of a badge's topic (`moving`) and only then are they counted
 anew: the tasks written all day by an office move no approval count. `BADGE_TTL` bounds what no
 event announces (a staged call expiring, a new day). Visibility is never kept across requests:
 a permission change shows on the next page."""
@@ -15,11 +15,9 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.urls import NoReverseMatch, get_resolver, get_urlconf, reverse
 from django.utils import timezone
@@ -40,7 +38,7 @@ class _Counted:
     """A person's badge counts as counted at `at` (monotonic seconds), when events up to `head`
     were committed. Events after `floor` may have committed after the count (ids are taken at
     insert, rows appear at commit; `mutations.services.SETTLE_SECONDS`), so they are the ones
-    `_moving` looks at, but for those of the badges' topics it already saw (`seen`)."""
+    `moving` looks at, but for those of the badges' topics it already saw (`seen`)."""
 
     at: float
     head: int
@@ -50,6 +48,13 @@ class _Counted:
 
 
 _badge_cache: dict[tuple[Any, ...], _Counted] = {}
+
+
+def moving(topics: tuple[str, ...], after: int, head: int, seen: list[int] | None = None) -> list[int]:
+    """The events after `after` up to `head` (but `seen`) that may move a badge of `topics`
+    (`settings.CLAPILOT_BADGE_MOVING`; core names the event stream without importing it)."""
+    found: list[int] = import_string(settings.CLAPILOT_BADGE_MOVING)(topics, after, head, seen)
+    return found
 
 
 def freshness(request: HttpRequest) -> int:
@@ -84,51 +89,17 @@ def badge_counts(user: Any, entries: Iterable[plugins.NavEntry], token: int | No
     if kept is not None and now - kept.at < BADGE_TTL:
         if token == kept.head:
             return kept.counts
-        if token > kept.head and not _moving(topics, kept.floor, token, kept.seen):
+        if token > kept.head and not moving(topics, kept.floor, token, kept.seen):
             kept.head = token
             return kept.counts
-    floor = min(_settled_head(), token)
-    seen = _moving(topics, floor, token)
+    floor = min(int(import_string(settings.CLAPILOT_BADGE_SETTLED)()), token)
+    seen = moving(topics, floor, token)
     counts = count()
     with _badge_lock:
         if len(_badge_cache) >= _BADGE_CACHE_SIZE:
             _badge_cache.clear()  # mostly people who left: dropping all is as good as LRU
         _badge_cache[key] = _Counted(now, token, floor, seen, counts)
     return counts
-
-
-def _moving(topics: tuple[str, ...], after: int, head: int, seen: list[int] | None = None) -> list[int]:
-    """The ids (at most 100) of the events after id `after` up to `head`, but `seen`, that may move
-    a badge of `topics`: their topic or refresh topic, or the topic of a `reload_topic` action in
-    them, is one of them or below one ("memory" covers "memory.review"), as `nav-badges.js`
-    matches them. Other people's private events count too: rarely a count more than needed,
-    never one too few."""
-    from apps.mutations.models import MutationEvent
-
-    below = [f"{topic}.%" for topic in topics]
-    sql = (
-        f"SELECT id FROM {MutationEvent._meta.db_table} WHERE id > %s AND id <= %s AND NOT id = ANY(%s::bigint[]) AND ("  # noqa: S608 constant table name
-        " topic = ANY(%s::text[]) OR topic LIKE ANY(%s::text[])"
-        " OR refresh_topic = ANY(%s::text[]) OR refresh_topic LIKE ANY(%s::text[])"
-        " OR EXISTS (SELECT 1 FROM jsonb_array_elements(ui_actions) AS a WHERE a->>'type' = 'reload_topic'"
-        " AND (a->>'topic' = ANY(%s::text[]) OR a->>'topic' LIKE ANY(%s::text[])))) ORDER BY id LIMIT 100"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [after, head, seen or [], *[list(topics), below] * 3])
-        return [row[0] for row in cursor.fetchall()]
-
-
-def _settled_head() -> int:
-    """The newest event id no older transaction can still add a row below: the newest event older
-    than the settling time (a short backward scan of the newest ids)."""
-    from apps.mutations.models import MutationEvent
-    from apps.mutations.services import SETTLE_SECONDS
-
-    cutoff = timezone.now() - timedelta(seconds=SETTLE_SECONDS)
-    newest = (
-        MutationEvent.objects.filter(created_at__lt=cutoff).order_by("-id").values_list("id", flat=True)[:1]
-    )
-    return next(iter(newest), 0)
 
 
 def _resolved_entries(entries: list[plugins.NavEntry]) -> list[dict[str, Any]]:
