@@ -2,9 +2,9 @@
 
 Every figure is counted when the page renders, through the owning app's read functions (the
 Fristen through `apps.calendar.fristen`, the same query as the Fristenkontrolle page, so both
-always show the same numbers; tasks through `apps.tasks.services.visible_tasks`, documents
-through `apps.documents.visibility`). Each list is a bounded page with its total, and the
-number of queries does not depend on how many rows there are.
+always show the same numbers; tasks on the boards of `apps.tasks.visibility.visible_board_ids`,
+documents in `apps.documents.visibility.document_scope_q`). Each list is a bounded page with its
+total, and the number of queries does not depend on how many rows there are.
 
 The page is the start page of every person, asked for far more often than any other: each card
 reads just the columns it shows (`values_list`, no model instances, no `select_related` of whole
@@ -32,7 +32,8 @@ from apps.dashboard import office as office_view
 from apps.documents.models import Document
 from apps.documents.visibility import document_scope_q
 from apps.notifications import services as notifications
-from apps.tasks import services as tasks
+from apps.tasks.models import Task
+from apps.tasks.visibility import visible_board_ids
 
 SHOWN = 8  # rows per card; the card's link opens the full list
 TASKS_DUE_WITHIN_DAYS = 7
@@ -172,18 +173,30 @@ def _pre_deadlines(principal: Principal, today: dt.date, sunday: dt.date, counts
     return {"rows": shown, "total": len(rows), "more": len(rows) == PRE_DEADLINES_MAX}
 
 
-def _tasks(principal: Principal, today: dt.date) -> dict:
-    """The person's unfinished tasks due within a week (overdue ones first): the columns the card
-    shows, the card's total riding along (a window over all matches, before the LIMIT)."""
-    qs = (
-        tasks.visible_tasks(principal)
-        .filter(assignee_id=principal.user.pk, due_date__lte=today + dt.timedelta(days=TASKS_DUE_WITHIN_DAYS))
+# The tasks card (`tasks.visible_tasks`' boards): compiled once per process, number of boards
+# and day (`apps.core.db.prepared`).
+_DUE_TASKS = Prepared(
+    lambda boards, user, until: (
+        Task.objects.filter(board_id__in=boards, assignee_id=user, due_date__lte=until)
         .exclude(status__category="done")
         .annotate(card_total=Window(Count("id")))
         .order_by("due_date", "id")
-        .values_list("pk", "title", "due_date", "status__name", "client__name", "card_total")
+        .values_list("pk", "title", "due_date", "status__name", "client__name", "card_total")[:SHOWN]
+    ),
+    boards=list,
+    user=int,
+    until=SHAPE,
+)
+
+
+def _tasks(principal: Principal, today: dt.date) -> dict:
+    """The person's unfinished tasks due within a week (overdue ones first): the columns the card
+    shows, the card's total riding along (a window over all matches, before the LIMIT)."""
+    found = _DUE_TASKS(
+        boards=visible_board_ids(principal),
+        user=principal.user.pk,
+        until=today + dt.timedelta(days=TASKS_DUE_WITHIN_DAYS),
     )
-    found = list(qs[:SHOWN])
     rows = [
         {
             "pk": pk,
