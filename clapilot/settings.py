@@ -132,7 +132,7 @@ ROOT_URLCONF = "clapilot.urls"
 ASGI_APPLICATION = "clapilot.asgi.application"
 # Views running at once per web process (apps.core.surfaces.slots; 0: no bound), and the seconds
 # after which a running view gives its slot back (it waits on a provider or a connector).
-CLAPILOT_VIEW_SLOTS = env.int("CLAPILOT_VIEW_SLOTS", default=4)
+CLAPILOT_VIEW_SLOTS = env.int("CLAPILOT_VIEW_SLOTS", default=2)
 CLAPILOT_VIEW_LEASE = env.float("CLAPILOT_VIEW_LEASE", default=0.5)
 
 # The navigation's badge counts are kept per user until an event of a badge's topic
