@@ -52,7 +52,7 @@ from apps.tasks.contracts import (
 )
 from apps.tasks.errors import BoardNotFound, StatusNotFound, TaskNotFound
 from apps.tasks.models import Board, Comment, Task, TaskStatus
-from apps.tasks.records import with_relations
+from apps.tasks.records import records_by_ids, with_relations
 from apps.tasks.visibility import (
     EVERYONE,
     share_board,
@@ -251,7 +251,6 @@ _UNFILTERED_PAGE = Prepared(
     offset=SHAPE,
     limit=SHAPE,
 )
-_WITH_RELATIONS = Prepared(lambda ids: with_relations(Task.objects.filter(pk__in=ids)), ids=list)
 
 
 def _unfiltered(filters: TaskFilter) -> bool:
@@ -268,8 +267,7 @@ def _unfiltered_page(principal: Principal, *, offset: int, limit: int) -> tuple[
 
 def _by_ids(ids: list[int]) -> list[Task]:
     """The full records (everything `TaskOut` reads) of these tasks, in this order."""
-    by_id = {t.pk: t for t in _WITH_RELATIONS(ids=ids)}
-    return [by_id[i] for i in ids]
+    return records_by_ids(ids)
 
 
 def open_task_counts(principal: Principal, case_ids: Iterable[int]) -> dict[int, int]:

@@ -85,7 +85,7 @@ def test_list_tool_query_count_is_constant_with_clients(anna_ctx, anna, make_tas
             assert dispatch("aufgaben_list_tasks", {"limit": 200}, anna_ctx).ok
         return len(ctx.captured_queries)
 
-    make_task("a", client=ClientFactory())
+    make_task("a", client=ClientFactory(), assignee=anna)  # every kind of relation the list reads
     count_queries()  # warm the per-process caches (module install state) before counting
     few = count_queries()
     for i in range(25):
