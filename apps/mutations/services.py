@@ -223,7 +223,7 @@ def _first_unsettled(after_id: int) -> QuerySet[MutationEvent]:
     cutoff = timezone.now() - timedelta(seconds=SETTLE_SECONDS)
     # Only the last SETTLE_SECONDS of rows can be unsettled: start the scan after the newest
     # older row (a short backward index scan) instead of at a cursor that may be far behind.
-    young_after = MutationEvent.objects.filter(created_at__lt=cutoff).order_by("-id").values("id")[:1]
+    young_after = _newest_before(cutoff)
     return (
         MutationEvent.objects.filter(id__gt=after_id, created_at__gte=cutoff, pending_xid__gte=oldest_running)
         .filter(id__gt=Coalesce(Subquery(young_after), Value(0)))
@@ -255,11 +255,13 @@ def events_moving(topics: tuple[str, ...], after: int, head: int, seen: list[int
 def settled_head() -> int:
     """The newest event id no older transaction can still add a row below: the newest event older
     than SETTLE_SECONDS (a short backward scan of the newest ids)."""
-    cutoff = timezone.now() - timedelta(seconds=SETTLE_SECONDS)
-    newest = (
-        MutationEvent.objects.filter(created_at__lt=cutoff).order_by("-id").values_list("id", flat=True)[:1]
-    )
-    return next(iter(newest), 0)
+    newest = _newest_before(timezone.now() - timedelta(seconds=SETTLE_SECONDS))
+    return next((row["id"] for row in newest), 0)
+
+
+def _newest_before(cutoff: datetime) -> QuerySet[MutationEvent, Any]:
+    """The id of the newest event created before `cutoff` (as a one-row subquery or query)."""
+    return MutationEvent.objects.filter(created_at__lt=cutoff).order_by("-id").values("id")[:1]
 
 
 # Read on every page (its live cursor and the navigation's badges): compiled once.
