@@ -98,10 +98,12 @@ def for_person(principal: Principal, *, unread_only: bool = False) -> QuerySet[N
     """The person's notifications, newest first (the bell, the page, the dashboard)."""
     if principal.user is None:
         return Notification.objects.none()
-    qs = Notification.objects.filter(user=principal.user)
-    if unread_only:
-        qs = qs.filter(read_at__isnull=True)
-    return qs.order_by("-id")
+    qs = _of_person(principal.user.pk)
+    return qs.filter(read_at__isnull=True) if unread_only else qs
+
+
+def _of_person(user_id: int) -> QuerySet[Notification]:
+    return Notification.objects.filter(user_id=user_id).order_by("-id")
 
 
 def unread_count(principal: Principal) -> int:
@@ -159,12 +161,8 @@ def _bell_items(user: int) -> QuerySet[Notification]:
         .annotate(n=Count("id"))
         .values("n")
     )
-    return (
-        Notification.objects.filter(user_id=user)
-        .order_by("-id")
-        .annotate(unread_total=Subquery(unread))[:BELL_ITEMS]
-    )
+    return _of_person(user).annotate(unread_total=Subquery(unread))[:BELL_ITEMS]
 
 
-# Asked on every page: compiled once (`for_person`'s rows with the unread count).
+# Asked on every page: compiled once (the person's newest with the unread count).
 _BELL = Prepared(_bell_items, user=int)
