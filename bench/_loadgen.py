@@ -12,6 +12,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from _cpu import tree_cpu
+
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
@@ -328,17 +330,8 @@ class LoadPlan:
 
 
 def cpu_seconds(pids: tuple[int, ...]) -> float:
-    """User + system CPU seconds the processes have used so far (0 for one that is gone)."""
-    import psutil
-
-    total = 0.0
-    for pid in pids:
-        try:
-            times = psutil.Process(pid).cpu_times()
-        except psutil.Error:
-            continue
-        total += times.user + times.system
-    return total
+    """CPU seconds the processes (and their children) have used so far (0 for one that is gone)."""
+    return sum(tree_cpu(pid) for pid in pids)
 
 
 def run_clients(

@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import _setup  # noqa: F401  (path and settings)
+from _cpu import tree_cpu
 from _setup import bench_database, disconnect_everybody_else, parse, point_channel_layer_at_bench_database
 
 
@@ -183,26 +184,6 @@ def postmaster_pid() -> int | None:
         return int((embedded_db.data_dir() / "postmaster.pid").read_text().split()[0])
     except (OSError, ValueError, IndexError):
         return None
-
-
-def tree_cpu(pid: int) -> float:
-    """CPU seconds of a process, of its children that ended, and of those that still run."""
-    import psutil
-
-    try:
-        main = psutil.Process(pid)
-        times = main.cpu_times()
-        total = times.user + times.system + times.children_user + times.children_system
-        children = main.children(recursive=True)
-    except psutil.Error:
-        return 0.0
-    for child in children:
-        try:
-            times = child.cpu_times()
-        except psutil.Error:  # it ended meanwhile: its time is in its parent's children_* now
-            continue
-        total += times.user + times.system
-    return total
 
 
 class CpuMeter:
