@@ -60,10 +60,9 @@ _per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ViewSlots] = wea
 
 def slots() -> ViewSlots | None:
     """This loop's slots as the settings say now (None: no bound)."""
-    size = int(getattr(settings, "CLAPILOT_VIEW_SLOTS", 0) or 0)
+    size, lease = int(settings.CLAPILOT_VIEW_SLOTS), float(settings.CLAPILOT_VIEW_LEASE)
     if size <= 0:
         return None
-    lease = float(getattr(settings, "CLAPILOT_VIEW_LEASE", 0.5))
     loop = asyncio.get_running_loop()
     current = _per_loop.get(loop)
     if current is None or (current.size, current.lease) != (size, lease):
