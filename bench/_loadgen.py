@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from _cpu import tree_cpu
+from bench._cpu import tree_cpu  # imported by tests as bench._loadgen too
 
 
 def percentile(values: list[float], p: float) -> float:
