@@ -260,6 +260,36 @@ function emitRefresh(topic, event) {
   return handled;
 }
 
+/*
+ * A refresh must not get lost between two fetches of the same region. htmx queues a trigger that
+ * arrives while the region is fetching on the old node, which the outerHTML swap then removes; a
+ * trigger on a freshly swapped region that htmx has not wired yet finds no listener. Either way
+ * the page would keep showing what it fetched before the change. Such a refresh is owed to the
+ * region's id and asked for again once htmx has processed the region standing there.
+ * (`htmx-internal-data` is where htmx 2 keeps `initHash` and the in-flight `xhr`; htmx checks
+ * `initHash` itself for the same reason.)
+ */
+if (!shared.refreshesOwed) {
+  const owed = (shared.refreshesOwed = new Map()); // region id → {node, detail}
+  document.addEventListener("clapilot:refresh", (domEvent) => {
+    const region = domEvent.target;
+    if (!(region instanceof Element) || !region.id || !region.hasAttribute("hx-get")) return;
+    const data = region["htmx-internal-data"];
+    if (!data?.initHash || data.xhr) owed.set(region.id, { node: region, detail: domEvent.detail });
+  }, true); // capture: the event does not bubble, but passes document on its way down
+  document.addEventListener("htmx:afterProcessNode", (domEvent) => {
+    const region = domEvent.target;
+    const entry = region instanceof Element && region.id ? owed.get(region.id) : undefined;
+    if (!entry) return;
+    owed.delete(region.id);
+    // The same node, fetching: htmx replays its queue itself. Replaced or newly wired: ask again.
+    if (entry.node === region || !entry.node.isConnected) {
+      if (entry.node === region && region["htmx-internal-data"]?.xhr) return;
+      region.dispatchEvent(new CustomEvent("clapilot:refresh", { detail: entry.detail }));
+    }
+  });
+}
+
 function topicMatches(topic, prefix) {
   if (!prefix || prefix === "*") return true;
   if (typeof topic !== "string") return false;

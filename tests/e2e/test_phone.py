@@ -150,6 +150,11 @@ def test_one_tap_marks_a_frist_done_from_the_list(server, browser, office):
     # can come after the answer) re-renders the list without wiping it.
     notice = "#calendar-notice .banner.success, ul.messages li.success"
     phone.locator(notice, has_text=LONG_TITLE).wait_for(timeout=20000)
+    # After a plain post the page is new: its scripts must be there before anything refreshes it.
+    phone.wait_for_function(
+        "() => window.htmx !== undefined && window.__clapilotMutations?.refreshesOwed !== undefined",
+        timeout=20000,
+    )
     with phone.expect_response(lambda r: "/kalender/fristen/" in r.url and r.request.method == "GET"):
         phone.evaluate(
             "document.getElementById('calendar-view').dispatchEvent(new CustomEvent('clapilot:refresh'))"

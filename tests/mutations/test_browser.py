@@ -101,3 +101,40 @@ def test_other_users_events_are_not_applied_and_navigate_follows_own(server, pag
 
     record_mutation(audience="user", user=user, topic="demo.go", ui_actions=[actions.navigate("/settings/")])
     page.wait_for_url(f"{server}/settings/", timeout=10000)
+
+
+REGION = (
+    '<div id="live-region" data-n="{n}" hx-get="/__region/" hx-target="this" hx-swap="outerHTML"'
+    ' hx-trigger="clapilot:refresh">fetch {n}</div>'
+)
+
+
+def test_a_refresh_asked_for_while_the_region_fetches_is_not_lost(server, page):  # noqa: F811
+    """A live event that arrives while its region is still fetching (or before htmx has wired the
+    swapped-in region) must still lead to a fetch of the region that stands there afterwards:
+    htmx alone queues it on the old node, which the swap removes, and the page stays stale."""
+    sign_in(page, server, UserFactory())
+    held, served = [], []
+
+    def answer(route):
+        served.append(route.request.url)
+        if len(served) == 1:
+            held.append(route)  # the first fetch stays in flight until the test lets it go
+        else:
+            route.fulfill(status=200, content_type="text/html", body=REGION.format(n=len(served)))
+
+    page.route("**/__region/", answer)
+    page.evaluate(
+        "(html) => { document.querySelector('main').insertAdjacentHTML('beforeend', html);"
+        " window.htmx.process(document.getElementById('live-region')); }",
+        REGION.format(n=0),
+    )
+    refresh = "document.getElementById('live-region').dispatchEvent(new CustomEvent('clapilot:refresh'))"
+    page.evaluate(refresh)
+    page.wait_for_function("document.getElementById('live-region')['htmx-internal-data']?.xhr")
+    page.evaluate(refresh)  # the change this refresh stands for came after the first fetch began
+    held[0].fulfill(status=200, content_type="text/html", body=REGION.format(n=1))
+    page.wait_for_selector('#live-region[data-n="2"]', timeout=5000)
+    page.wait_for_timeout(300)
+    assert len(served) == 2  # asked again once, not more
+    assert page.locator("#live-region").count() == 1
