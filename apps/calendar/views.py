@@ -213,6 +213,7 @@ def week_page(request):
         **_tabs_context(params, "week"),
         "days": days,
         "grid": _hour_grid(days, principal.time_zone),
+        "agenda": [d for d in days if d["items"]],  # the phone's list (week.html)
         "monday": monday,
         "sunday": monday + dt.timedelta(days=6),
         "prev": (monday - dt.timedelta(days=7)).isoformat(),

@@ -1,7 +1,7 @@
 """On a phone (390×844) and on the desktop (issue 27, item 10 "Phone"):
 
 - the calendar shows an agenda (days with their Fristen and appointments, whole titles) instead
-  of the month grid under 600 px, and the grid on the desktop;
+  of the month grid and of the week's hour grid under 600 px, and the grids on the desktop;
 - one tap on "Erledigt" in the Fristen list marks the Frist done (the database and the page say
   so), through the same completion path as the Frist's page;
 - a Frist's actions (Erledigt, Streichen) are on the first screen of its page;
@@ -122,6 +122,38 @@ def test_calendar_is_an_agenda_on_the_phone_and_a_grid_on_the_desktop(server, br
     desktop.locator("table.cal-month").wait_for(state="visible", timeout=5000)
     assert not desktop.locator(".cal-month-agenda").is_visible()
     assert desktop.locator(f'table.cal-month .cal-chip[data-event-id="{office["frist"].pk}"]').is_visible()
+    desktop.context.close()
+
+
+def test_week_is_a_list_of_days_on_the_phone_and_the_hour_grid_on_the_desktop(server, browser, office):
+    day = office["day"]
+    monday = day - dt.timedelta(days=day.weekday())
+    # The Frist and the appointment are on `day`, the other Frist two days later (maybe next week).
+    in_week = 2 + ((day + dt.timedelta(days=2)).isocalendar()[1] == day.isocalendar()[1])
+    phone = _phone(browser).new_page()
+    log_in(phone, server, office["user"].email)
+    phone.goto(f"{server}/kalender/woche/?week={day.isoformat()}")
+    days = phone.locator(".cal-week-agenda")
+    days.wait_for(state="visible", timeout=5000)
+    assert not phone.locator(".cal-week-grid").is_visible()  # no grid to scroll sideways
+    entry = days.locator(f'[data-date="{day.isoformat()}"]')
+    assert LONG_TITLE in entry.inner_text() and "10:00" in entry.inner_text()
+    assert days.locator("[data-record-id]").count() == in_week
+    title = entry.locator(f'a[data-record-id="{office["frist"].pk}"]')
+    assert title.evaluate("el => el.scrollWidth <= el.clientWidth + 1")  # the whole title
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    small = phone.evaluate(SMALL_TARGETS, [".cal-nav, .cal-week-agenda", TOUCH])
+    assert not small, small
+    # A week without entries says so.
+    phone.goto(f"{server}/kalender/woche/?week={(monday + dt.timedelta(days=70)).isoformat()}")
+    assert "Keine Einträge in dieser Woche." in phone.locator(".cal-week-agenda").inner_text()
+    phone.context.close()
+
+    desktop = _desktop(browser).new_page()
+    log_in(desktop, server, office["user"].email)
+    desktop.goto(f"{server}/kalender/woche/?week={day.isoformat()}")
+    desktop.locator(".cal-week-grid").wait_for(state="visible", timeout=5000)
+    assert not desktop.locator(".cal-week-agenda").is_visible()
     desktop.context.close()
 
 
