@@ -31,12 +31,12 @@ class UserAdmin(DjangoUserAdmin):
     add_form = UserCreationForm
     ordering = ("email",)
     list_display = ("email", "full_name", "role", "language", "is_active", "last_login")
-    list_filter = ("role", "is_active", "language")
+    list_filter = ("role", "is_active", "language", "morning_digest")
     filter_horizontal = ()
     search_fields = ("email", "full_name")
     fieldsets = (
         (None, {"fields": ("email", "password")}),
-        (_("Profile"), {"fields": ("full_name", "language", "time_zone")}),
+        (_("Profile"), {"fields": ("full_name", "language", "time_zone", "morning_digest", "mute_toasts")}),
         # The role decides admin access (`User.save` keeps `is_superuser` in step with it).
         (_("Access"), {"fields": ("role", "is_active")}),
         (_("Dates"), {"fields": ("last_login", "date_joined")}),

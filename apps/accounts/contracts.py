@@ -14,6 +14,7 @@ from pydantic_core import PydanticCustomError
 
 from apps.accounts.models import ServicePrincipal, User, validate_time_zone
 from apps.core.contracts import Input, Output, choices_enum
+from apps.core.outputs import RowOutput
 
 # The languages are the model's choices; a type checker sees them themselves (it cannot follow an
 # enum built by a call).
@@ -98,6 +99,19 @@ class PreferencesUpdate(Input):
         except ValidationError as exc:
             raise PydanticCustomError("invalid_time_zone", exc.messages[0].replace("{", "(")) from None
         return value
+
+
+class PreferencesOut(RowOutput):
+    """A person's own preferences as `PreferencesUpdate` sets them (REST: the apps' settings)."""
+
+    language: Language
+    time_zone: str
+    mute_toasts: bool
+    morning_digest: bool
+
+
+class PreferencesResult(Output):
+    preferences: PreferencesOut
 
 
 class LanguageSwitch(Input):
