@@ -15,11 +15,11 @@ import argparse
 import asyncio
 import os
 import time
-from pathlib import Path
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 os.environ.setdefault("CLAPILOT_TEST_DATABASE", "bench_mutation_fanout")
 
+from _cpu import tree_cpu  # noqa: E402
 from _setup import (  # noqa: E402
     ROOT,
     bench_database,
@@ -183,11 +183,6 @@ async def close_postgres_layer_pool() -> None:
         await channels_postgres.db.connection_pool.close(timeout=5)
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def own_cpu() -> float:
     import resource
 
@@ -210,7 +205,7 @@ def main() -> None:
             with live_daphne(ROOT / "var", log_name="bench_mutation_fanout_daphne.log") as daphne:
                 asyncio.run(run(daphne.port, cookies))
                 print(
-                    f"cpu seconds        daphne {cpu_seconds(daphne.process.pid):.1f}  "
+                    f"cpu seconds        daphne {tree_cpu(daphne.process.pid):.1f}  "
                     f"bench (clients + publisher) {own_cpu():.1f}"
                 )
         finally:
