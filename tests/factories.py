@@ -39,3 +39,15 @@ class ClientFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Mandant {n} GmbH")
     client_number = factory.Sequence(lambda n: f"{70000 + n}")
     kind = "company"
+
+
+def device_client(user, device: str = "iPhone"):
+    """A REST client signed in as `user` through a device token, as the mobile apps are."""
+    from rest_framework.test import APIClient
+
+    from apps.apikeys.services import issue_device_token
+
+    _, token = issue_device_token(user, device)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client

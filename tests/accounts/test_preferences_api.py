@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from apps.accounts.principal import Principal
 from apps.apikeys import services as keys
-from tests.factories import UserFactory
+from tests.factories import UserFactory, device_client
 
 pytestmark = pytest.mark.django_db
 
@@ -20,15 +20,8 @@ def anna():
     return UserFactory(email="anna@kanzlei.example", language="de", time_zone="Europe/Berlin")
 
 
-def device(user) -> APIClient:
-    _, plaintext = keys.issue_device_token(user, "Phone")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {plaintext}")
-    return client
-
-
 def test_a_phone_reads_and_changes_its_persons_preferences(anna):
-    client = device(anna)
+    client = device_client(anna)
     got = client.get(URL)
     assert got.status_code == 200
     assert got.json() == {
@@ -68,7 +61,7 @@ def test_a_phone_reads_and_changes_its_persons_preferences(anna):
     ],
 )
 def test_bad_preferences_are_refused_and_change_nothing(anna, body, code):
-    response = device(anna).put(URL, body, format="json")
+    response = device_client(anna).put(URL, body, format="json")
     assert response.status_code == 400
     answer = response.json()
     assert answer["code"] and answer["message"]
@@ -80,7 +73,9 @@ def test_bad_preferences_are_refused_and_change_nothing(anna, body, code):
 
 def test_only_the_person_themselves(anna):
     other = UserFactory()
-    device(other).put(URL, {"language": "en", "time_zone": "UTC", "morning_digest": False}, format="json")
+    device_client(other).put(
+        URL, {"language": "en", "time_zone": "UTC", "morning_digest": False}, format="json"
+    )
     anna.refresh_from_db()
     assert anna.morning_digest is True and anna.language == "de"  # nobody can change another's
 

@@ -1,19 +1,15 @@
 """The mobile REST API under /api/v1/notes/ (device tokens, the same services)."""
 
 import pytest
-from rest_framework.test import APIClient
 
-from apps.apikeys import services as keys
 from apps.notes.models import Note, NotePage
+from tests.factories import device_client
 
 pytestmark = pytest.mark.django_db
 
 
 def client_for(user):
-    _, token = keys.issue_device_token(user, "iPhone")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    return client
+    return device_client(user)
 
 
 @pytest.fixture

@@ -5,16 +5,14 @@ from rest_framework.test import APIClient
 
 from apps.apikeys import services as keys
 from apps.tasks.models import Task
+from tests.factories import device_client
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def api(anna):
-    _, token = keys.issue_device_token(anna, "iPhone")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    return client
+    return device_client(anna)
 
 
 def test_task_lifecycle(api, shared_board, statuses):

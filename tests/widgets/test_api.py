@@ -3,18 +3,15 @@
 import pytest
 from rest_framework.test import APIClient
 
-from apps.apikeys import services as keys
 from apps.widgets.models import Widget
+from tests.factories import device_client
 from tests.widgets.factories import WidgetFactory
 
 pytestmark = pytest.mark.django_db
 
 
 def _client(user):
-    _, token = keys.issue_device_token(user, "iPhone")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    return client
+    return device_client(user)
 
 
 def test_widget_lifecycle(anna):
