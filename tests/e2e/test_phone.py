@@ -59,6 +59,14 @@ def _desktop(browser):
     return browser.new_context(locale="de-DE", viewport=DESKTOP)
 
 
+def _signed_in(context, server, user, url):
+    """A page of a new browser context (`_phone` or `_desktop`), signed in as `user`, at `url`."""
+    page = context.new_page()
+    log_in(page, server, user.email)
+    page.goto(url)
+    return page
+
+
 @pytest.fixture
 def office(transactional_db):
     """A person with two Fristen and an appointment this month and a note."""
@@ -97,9 +105,7 @@ def office(transactional_db):
 
 def test_calendar_is_an_agenda_on_the_phone_and_a_grid_on_the_desktop(server, browser, office):
     day = office["day"]
-    phone = _phone(browser).new_page()
-    log_in(phone, server, office["user"].email)
-    phone.goto(f"{server}/kalender/")
+    phone = _signed_in(_phone(browser), server, office["user"], f"{server}/kalender/")
     agenda = phone.locator(".cal-month-agenda")
     agenda.wait_for(state="visible", timeout=5000)
     assert not phone.locator("table.cal-month").is_visible()
@@ -116,9 +122,7 @@ def test_calendar_is_an_agenda_on_the_phone_and_a_grid_on_the_desktop(server, br
     assert not small, small
     phone.context.close()
 
-    desktop = _desktop(browser).new_page()
-    log_in(desktop, server, office["user"].email)
-    desktop.goto(f"{server}/kalender/")
+    desktop = _signed_in(_desktop(browser), server, office["user"], f"{server}/kalender/")
     desktop.locator("table.cal-month").wait_for(state="visible", timeout=5000)
     assert not desktop.locator(".cal-month-agenda").is_visible()
     assert desktop.locator(f'table.cal-month .cal-chip[data-event-id="{office["frist"].pk}"]').is_visible()
@@ -130,9 +134,9 @@ def test_week_is_a_list_of_days_on_the_phone_and_the_hour_grid_on_the_desktop(se
     monday = day - dt.timedelta(days=day.weekday())
     # The Frist and the appointment are on `day`, the other Frist two days later (maybe next week).
     in_week = 2 + ((day + dt.timedelta(days=2)).isocalendar()[1] == day.isocalendar()[1])
-    phone = _phone(browser).new_page()
-    log_in(phone, server, office["user"].email)
-    phone.goto(f"{server}/kalender/woche/?week={day.isoformat()}")
+    phone = _signed_in(
+        _phone(browser), server, office["user"], f"{server}/kalender/woche/?week={day.isoformat()}"
+    )
     days = phone.locator(".cal-week-agenda")
     days.wait_for(state="visible", timeout=5000)
     assert not phone.locator(".cal-week-grid").is_visible()  # no grid to scroll sideways
@@ -149,9 +153,9 @@ def test_week_is_a_list_of_days_on_the_phone_and_the_hour_grid_on_the_desktop(se
     assert "Keine Einträge in dieser Woche." in phone.locator(".cal-week-agenda").inner_text()
     phone.context.close()
 
-    desktop = _desktop(browser).new_page()
-    log_in(desktop, server, office["user"].email)
-    desktop.goto(f"{server}/kalender/woche/?week={day.isoformat()}")
+    desktop = _signed_in(
+        _desktop(browser), server, office["user"], f"{server}/kalender/woche/?week={day.isoformat()}"
+    )
     desktop.locator(".cal-week-grid").wait_for(state="visible", timeout=5000)
     assert not desktop.locator(".cal-week-agenda").is_visible()
     desktop.context.close()
@@ -159,9 +163,7 @@ def test_week_is_a_list_of_days_on_the_phone_and_the_hour_grid_on_the_desktop(se
 
 def test_one_tap_marks_a_frist_done_from_the_list(server, browser, office):
     frist, other = office["frist"], office["other"]
-    phone = _phone(browser).new_page()
-    log_in(phone, server, office["user"].email)
-    phone.goto(f"{server}/kalender/fristen/")
+    phone = _signed_in(_phone(browser), server, office["user"], f"{server}/kalender/fristen/")
     row = phone.locator(f'tr[data-record-id="{frist.pk}"]')
     row.wait_for(timeout=5000)
     done = row.get_by_role("button", name="Erledigt", exact=True)
@@ -202,9 +204,7 @@ def test_one_tap_marks_a_frist_done_from_the_list(server, browser, office):
 
 def test_a_frists_actions_are_on_the_first_screen(server, browser, office):
     frist = office["frist"]
-    phone = _phone(browser).new_page()
-    log_in(phone, server, office["user"].email)
-    phone.goto(f"{server}/kalender/{frist.pk}/")
+    phone = _signed_in(_phone(browser), server, office["user"], f"{server}/kalender/{frist.pk}/")
     actions = phone.locator(".event-actions")
     actions.wait_for(timeout=5000)
     done = actions.get_by_role("button", name="Erledigt", exact=True)
@@ -223,9 +223,9 @@ def test_a_frists_actions_are_on_the_first_screen(server, browser, office):
     assert CalendarEvent.objects.get(pk=frist.pk).done_how == "Einspruch per beA eingelegt"
     phone.context.close()
 
-    desktop = _desktop(browser).new_page()
-    log_in(desktop, server, office["user"].email)
-    desktop.goto(f"{server}/kalender/{office['other'].pk}/")
+    desktop = _signed_in(
+        _desktop(browser), server, office["user"], f"{server}/kalender/{office['other'].pk}/"
+    )
     actions = desktop.locator(".event-actions")
     actions.wait_for(timeout=5000)
     box, form = actions.bounding_box(), desktop.locator("#event-form").bounding_box()
@@ -235,9 +235,7 @@ def test_a_frists_actions_are_on_the_first_screen(server, browser, office):
 
 
 def test_navigation_targets_are_44_px_on_the_phone(server, browser, office):
-    phone = _phone(browser).new_page()
-    log_in(phone, server, office["user"].email)
-    phone.goto(f"{server}/kalender/fristen/")
+    phone = _signed_in(_phone(browser), server, office["user"], f"{server}/kalender/fristen/")
     phone.locator("[data-nav-toggle]").tap()
     phone.locator("#site-nav").wait_for(state="visible", timeout=5000)
     small = phone.evaluate(SMALL_TARGETS, [".topbar", TOUCH])
@@ -246,9 +244,7 @@ def test_navigation_targets_are_44_px_on_the_phone(server, browser, office):
 
 def test_note_editor_comes_before_the_lists_on_the_phone(server, browser, office):
     note = office["note"]
-    phone = _phone(browser).new_page()
-    log_in(phone, server, office["user"].email)
-    phone.goto(f"{server}/notizen/{note.pk}/")
+    phone = _signed_in(_phone(browser), server, office["user"], f"{server}/notizen/{note.pk}/")
     editor = phone.locator("#note-editor")
     editor.wait_for(timeout=5000)
     editor_box = editor.bounding_box()
@@ -265,9 +261,7 @@ def test_note_editor_comes_before_the_lists_on_the_phone(server, browser, office
     assert header["y"] + header["height"] <= top < PHONE["height"], (header, top)
     phone.context.close()
 
-    desktop = _desktop(browser).new_page()
-    log_in(desktop, server, office["user"].email)
-    desktop.goto(f"{server}/notizen/{note.pk}/")
+    desktop = _signed_in(_desktop(browser), server, office["user"], f"{server}/notizen/{note.pk}/")
     desktop.locator("#note-editor").wait_for(timeout=5000)
     assert not desktop.locator(".notes-to-list").is_visible()  # the list is beside the editor
     # The desktop keeps its three columns: folders | list | editor.
