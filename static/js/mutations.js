@@ -282,11 +282,11 @@ if (!shared.refreshesOwed) {
     const entry = region instanceof Element && region.id ? owed.get(region.id) : undefined;
     if (!entry) return;
     owed.delete(region.id);
-    // The same node, fetching: htmx replays its queue itself. Replaced or newly wired: ask again.
-    if (entry.node === region || !entry.node.isConnected) {
-      if (entry.node === region && region["htmx-internal-data"]?.xhr) return;
-      region.dispatchEvent(new CustomEvent("clapilot:refresh", { detail: entry.detail }));
-    }
+    // Ask again when the region was replaced or is newly wired; not while the node that owes it
+    // still stands (replaced) or still fetches (htmx replays its own queue then).
+    const replaced = entry.node !== region;
+    if (replaced ? entry.node.isConnected : region["htmx-internal-data"]?.xhr) return;
+    region.dispatchEvent(new CustomEvent("clapilot:refresh", { detail: entry.detail }));
   });
 }
 
