@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from apps.accounts import contracts as c
 from apps.accounts import services
 from apps.core.surfaces.api import ApiView, endpoint
@@ -10,13 +12,13 @@ from apps.core.surfaces.api import ApiView, endpoint
 
 class PreferencesView(ApiView):
     @endpoint(output=c.PreferencesResult, operation_id="accounts_preferences_retrieve")
-    def get(self, request):
+    def get(self, request: Any) -> dict[str, c.PreferencesOut]:
         """Your preferences"""
         return {"preferences": c.PreferencesOut.of(request.user)}
 
     @endpoint(
         body=c.PreferencesUpdate, output=c.PreferencesResult, operation_id="accounts_preferences_update"
     )
-    def put(self, request, body: c.PreferencesUpdate):
+    def put(self, request: Any, body: c.PreferencesUpdate) -> dict[str, c.PreferencesOut]:
         """Change your preferences (the two switches only when sent)"""
         return {"preferences": c.PreferencesOut.of(services.update_preferences(request.principal, body))}
